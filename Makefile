@@ -1,0 +1,35 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 5000
+
+.PHONY: run test validate clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Stamps record what was installed, so a second `make` does not reinstall.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(BIN)/companion validate
+	@echo "PDF build (companion build) and the web app (companion serve) are not implemented yet:"
+	@echo "see issues #4 and #5. Card data in cards/ was validated above."
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest
+
+validate: $(VENV)/.installed
+	$(BIN)/companion validate
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache
+	find output -mindepth 1 ! -name .gitkeep -delete

@@ -1,0 +1,313 @@
+"""Card data: one loader and one schema for every game's `cards/<game>.yaml`, with errors as file:line."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path as FsPath
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping
+
+import yaml
+from yaml.constructor import ConstructorError, SafeConstructor
+
+from . import games, resources
+from .components import BACK, DEFAULT_SIZE, SIZES, ComponentType
+from .schema import (
+    INVALID, Bool, Enum, Field, Int, ListOf, MapOf, Path, Problem, Problems, Record, Str, Texts, TextsField,
+    fmt_path,
+)
+
+ID_PATTERN = r"[A-Z0-9]+(?:-[A-Z0-9]+)*"
+SLUG = Str(r"[a-z][a-z0-9-]*", max_len=40, hint="lower-case letters, digits and '-'")
+
+# The fields every component may have, whatever its game and type.
+COMMON_FIELDS: dict[str, Field] = {
+    "id": Str(ID_PATTERN, max_len=14, hint="upper-case letters, digits and '-', at most 14 characters"),
+    "type": Str(),
+    "qty": Int(1, 500),
+    "set": SLUG,
+    "name": TextsField(max_len=60),
+    "text": TextsField(max_len=400),
+    "back": Str(rf"{ID_PATTERN}|none", max_len=14, hint="the id of a back component, or none"),
+    "size": Enum(SIZES, "size"),
+    "reconstructed": Bool(),
+}
+
+HEADER = Record(
+    {
+        "game": SLUG,
+        "title": TextsField(max_len=60),
+        "prefix": Str(r"[A-Z]{2,4}", max_len=4, hint="2 to 4 upper-case letters"),
+        "players": ListOf(Int(1, 20), 2, 2),
+        "card_size": Enum(("poker", "bridge", "mini"), "card size"),
+        "sets": MapOf(SLUG, TextsField(max_len=60)),
+        "labels": MapOf(SLUG, TextsField(max_len=60)),
+        "notes": ListOf(TextsField(max_len=600)),
+    },
+    required=("game", "title", "prefix", "players"),
+)  # plus `components`, a list checked entry by entry against the game's component types
+
+
+@dataclass(frozen=True)
+class Component:
+    """One unique printed thing (printed `qty` times): a card, tile, token, reference card or back."""
+
+    game: str
+    id: str
+    type: str
+    kind: str
+    qty: int
+    set: str
+    size: str
+    name: Texts | None
+    text: Texts | None
+    back: str | None  # id of its back component, None for no back
+    reconstructed: bool
+    data: Mapping[str, Any]  # the game's own fields (stones, wish, gem, suit, rank...)
+    line: int
+
+
+@dataclass(frozen=True)
+class CardSet:
+    """Everything one data file says about a game's printed components."""
+
+    game: str
+    path: str
+    title: Texts
+    prefix: str
+    players: tuple[int, int]
+    card_size: str
+    sets: Mapping[str, Texts]
+    labels: Mapping[str, Texts]
+    notes: tuple[Texts, ...]
+    components: tuple[Component, ...]
+
+    def component(self, component_id: str) -> Component:
+        for c in self.components:
+            if c.id == component_id:
+                return c
+        raise KeyError(component_id)
+
+    def select(self, kinds: Iterable[str] | None = None, sets: Iterable[str] | None = None) -> list[Component]:
+        kinds, sets = (set(kinds) if kinds else None), (set(sets) if sets else None)
+        return [c for c in self.components if (not kinds or c.kind in kinds) and (not sets or c.set in sets)]
+
+    def deck(self, kinds: Iterable[str] = ("card",), sets: Iterable[str] | None = None) -> list[Component]:
+        """Every physical copy, in data order: each unique entry repeated `qty` times."""
+        return [c for c in self.select(kinds, sets) for _ in range(c.qty)]
+
+    def label(self, key: str, lang: str) -> str:
+        texts = self.labels.get(key)
+        return texts.get(lang) if texts else key
+
+
+class DataError(Exception):
+    """Card data that cannot be used; `errors` holds every `file:line: card id: field: problem` line."""
+
+    def __init__(self, errors: list[str]):
+        self.errors = errors
+        super().__init__("\n".join(errors))
+
+
+# --- YAML with a line for every field -------------------------------------------------------------
+
+_constructor = SafeConstructor()
+
+
+class YamlProblem(Exception):
+    def __init__(self, line: int, message: str):
+        self.line, self.message = line, message
+
+
+def read_yaml(text: str) -> tuple[Any, dict[Path, int]]:
+    """Plain data from YAML text, plus the 1-based line of every field path; YamlProblem on bad YAML."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        message = ", ".join(part for part in (e.context, e.problem) if part)
+        raise YamlProblem(mark.line + 1 if mark else 1, message) from None
+    except yaml.YAMLError as e:
+        raise YamlProblem(1, str(e)) from None
+    if root is None:
+        raise YamlProblem(1, "the file is empty")
+    lines: dict[Path, int] = {}
+
+    def build(node: yaml.Node, path: Path) -> Any:
+        lines.setdefault(path, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            out: dict[Any, Any] = {}
+            for key_node, value_node in node.value:
+                key = build(key_node, (*path, "<key>"))
+                if not isinstance(key, str):
+                    raise YamlProblem(key_node.start_mark.line + 1, f"{fmt_path(path) or 'top'}: keys must be text")
+                if key in out:
+                    raise YamlProblem(key_node.start_mark.line + 1, f"{fmt_path((*path, key))}: key appears twice")
+                lines[(*path, key)] = key_node.start_mark.line + 1
+                out[key] = build(value_node, (*path, key))
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [build(child, (*path, i)) for i, child in enumerate(node.value)]
+        try:
+            return _constructor.construct_object(node, deep=True)
+        except ConstructorError as e:
+            raise YamlProblem(node.start_mark.line + 1, str(e.problem)) from None
+
+    return build(root, ()), lines
+
+
+def line_of(lines: Mapping[Path, int], path: Path) -> int:
+    """The line of a path, or of its nearest enclosing field that has one."""
+    while path not in lines and path:
+        path = path[:-1]
+    return lines.get(path, 1)
+
+
+# --- Checking one file ---------------------------------------------------------------------------
+
+
+def _component_types(game_id: str) -> Mapping[str, ComponentType]:
+    return {**games.component_types(game_id), "back": BACK}
+
+
+def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
+    """Check one data file's text; return the card set (None if any error) and every error line."""
+    errors: list[str] = []
+
+    def report(problem: Problem, label: str = "-", base: Path = ()) -> None:
+        line = line_of(lines, (*base, *problem.path))
+        errors.append(f"{filename}:{line}: {label}: {fmt_path(problem.path) or '-'}: {problem.message}")
+
+    try:
+        doc, lines = read_yaml(text)
+    except YamlProblem as e:
+        return None, [f"{filename}:{e.line}: -: yaml: {e.message}"]
+    if not isinstance(doc, dict):
+        return None, [f"{filename}:1: -: -: the file must be a mapping with game, title, prefix and components"]
+
+    problems = Problems()
+    header = HEADER.check({k: v for k, v in doc.items() if k != "components"}, (), problems)
+    raw_components = doc.get("components")
+    if not isinstance(raw_components, list):
+        problems.add(("components",), "must be a list of components" if "components" in doc else "is missing")
+    for p in problems:
+        report(p)
+    if header is INVALID or not isinstance(raw_components, list):
+        return None, errors
+    if header["game"] != FsPath(filename).stem:
+        report(Problem(("game",), f"is {header['game']!r} but the file is named {FsPath(filename).name}"))
+    if "players" in header and header["players"][0] > header["players"][1]:
+        report(Problem(("players",), "must be [fewest, most]"))
+    if not raw_components:
+        report(Problem(("components",), "lists no component"))
+
+    sets = dict(header.get("sets") or {"base": Texts("Juego básico", "Base game")})
+    types = _component_types(header["game"])
+    components: list[Component] = []
+    seen: dict[str, int] = {}
+    for i, raw in enumerate(raw_components):
+        base: Path = ("components", i)
+        label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"components[{i}]"
+        problems = Problems()
+        line = line_of(lines, base)
+        component = _check_component(raw, types, sets, header, line, problems)
+        raw_id = raw.get("id") if isinstance(raw, dict) else None
+        if isinstance(raw_id, str) and raw_id in seen:
+            problems.add(("id",), f"{raw_id} is already used at line {seen[raw_id]}")
+        elif isinstance(raw_id, str):
+            seen[raw_id] = line
+        if isinstance(component, Component) and not problems:
+            components.append(component)
+        for p in problems:
+            report(p, label, base)
+
+    backs = {c.id: c for c in components if c.kind == "back"}
+    for c in components:
+        if c.back not in (None, "none") and c.back not in backs:
+            errors.append(f"{filename}:{c.line}: {c.id}: back: no back component has the id {c.back!r}")
+    if errors:
+        return None, errors
+    components = [replace(c, back=_resolve_back(c, backs)) for c in components]
+    card_set = CardSet(
+        game=header["game"], path=filename, title=header["title"], prefix=header["prefix"],
+        players=tuple(header["players"]), card_size=header.get("card_size", "poker"), sets=MappingProxyType(sets),
+        labels=header.get("labels", MappingProxyType({})), notes=tuple(header.get("notes", ())),
+        components=tuple(components),
+    )
+    return card_set, []
+
+
+def _check_component(raw, types, sets, header, line: int, problems: Problems):
+    if not isinstance(raw, dict):
+        return problems.add((), "each component must be a mapping with at least id and type")
+    ctype = types.get(raw.get("type")) if isinstance(raw.get("type"), str) else None
+    fields = {**COMMON_FIELDS, "type": Enum(types, "type")}
+    if ctype:
+        fields.update(ctype.fields)
+    required = ("id", "type", *(ctype.required if ctype else ()), *(ctype.texts if ctype else ()))
+    checked = Record(fields, required).check(raw, (), problems)
+    if checked is INVALID or ctype is None:
+        return INVALID
+    if ctype.validate:
+        ctype.validate(checked, (), problems)
+    if not checked["id"].startswith(header["prefix"]):
+        problems.add(("id",), f"must start with the file's prefix {header['prefix']}")
+    set_name = checked.get("set", "base")
+    if set_name not in sets:
+        problems.add(("set",), f"unknown set {set_name!r}; the file declares: {', '.join(sets)}")
+    if problems:
+        return INVALID
+    game_data = {k: v for k, v in checked.items() if k not in COMMON_FIELDS}
+    return Component(
+        game=header["game"], id=checked["id"], type=checked["type"], kind=ctype.kind,
+        qty=checked.get("qty", 1), set=set_name,
+        size=checked.get("size") or DEFAULT_SIZE[ctype.kind] or header.get("card_size", "poker"),
+        name=checked.get("name"), text=checked.get("text"), back=checked.get("back"),
+        reconstructed=checked.get("reconstructed", False), data=MappingProxyType(game_data), line=line,
+    )
+
+
+def _resolve_back(c: Component, backs: Mapping[str, Component]) -> str | None:
+    """`back: none` means no back; no `back:` means the first back made for the component's kind."""
+    if c.kind == "back" or c.back == "none":
+        return None
+    if c.back:
+        return c.back
+    return next((b.id for b in backs.values() if c.kind in b.data["for"]), None)
+
+
+def check_file(path: str | FsPath) -> tuple[CardSet | None, list[str]]:
+    """Check one data file on disk (see `check_text`); unreadable files are errors too."""
+    name = str(path)
+    try:
+        text = FsPath(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, [f"{name}:0: -: -: no such file"]
+    except IsADirectoryError:
+        return None, [f"{name}:0: -: -: is a folder, not a data file"]
+    except UnicodeDecodeError as e:
+        return None, [f"{name}:0: -: -: not UTF-8 text ({e.reason} at byte {e.start})"]
+    except OSError as e:
+        return None, [f"{name}:0: -: -: cannot be read ({e.strerror})"]
+    return check_text(text, name)
+
+
+def load_file(path: str | FsPath) -> CardSet:
+    card_set, errors = check_file(path)
+    if errors:
+        raise DataError(errors)
+    return card_set
+
+
+def shipped_files() -> list[FsPath]:
+    return sorted(resources.cards_dir().glob("*.yaml"))
+
+
+@lru_cache(maxsize=None)
+def load_shipped() -> Mapping[str, CardSet]:
+    """Every shipped card set by game id (loaded once per process)."""
+    return MappingProxyType({s.game: s for s in map(load_file, shipped_files())})
+
+
+def load_game(game_id: str) -> CardSet:
+    return load_shipped()[game_id]

@@ -1,0 +1,48 @@
+"""What a printed component can be: kinds, sizes, and the per-game component types declared on them."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+from .schema import Enum, Field, Int, ListOf, Path, Problems
+
+# Print categories: how a component is laid out and backed.
+KINDS = ("card", "reference", "tile", "token", "back")
+# Physical sizes by name; millimetres live with the print geometry.
+SIZES = ("poker", "bridge", "mini", "tile", "token")
+DEFAULT_SIZE = {"card": None, "reference": None, "back": None, "tile": "tile", "token": "token"}  # None: file's card_size
+
+# Simple vector shapes every layout can draw; Duplicon's types and generic games use them.
+SHAPES = ("circle", "square", "triangle", "diamond", "star", "heart", "hexagon", "cross")
+
+Validator = Callable[[Mapping, Path, Problems], None]
+
+
+@dataclass(frozen=True)
+class ComponentType:
+    """One type of component a game prints: its kind, its game fields, and what it must state."""
+
+    kind: str
+    fields: Mapping[str, Field] = field(default_factory=dict)
+    required: tuple[str, ...] = ()
+    texts: tuple[str, ...] = ()  # which of "name" / "text" the entry must give (in es and en)
+    validate: Validator | None = None  # cross-field rules, shared with score-request parsing
+
+
+BACK = ComponentType("back", {"for": ListOf(Enum(KINDS[:-1], "kind"), 1)}, required=("for",), texts=("name",))
+
+# A game with card data but no rules module prints with these (the generic layout).
+GENERIC_TYPES: dict[str, ComponentType] = {
+    kind: ComponentType(
+        kind,
+        {"icons": ListOf(Enum(SHAPES, "icon"), 0, 6), "value": Int(-999, 999)},
+        texts=("name",),
+    )
+    for kind in ("card", "reference", "tile", "token")
+}
+
+
+def check_descending(values, path: Path, problems: Problems) -> None:
+    """A price track must go down from its first to its last step."""
+    if any(a <= b for a, b in zip(values, values[1:])):
+        problems.add(path, f"must go down step by step, got {list(values)}")

@@ -1,0 +1,20 @@
+"""Where the shipped card data and templates are, in a checkout or an installed wheel."""
+from __future__ import annotations
+
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _data_dir(name: str) -> Path:
+    # A wheel carries them inside the package (see pyproject's force-include); a checkout beside it.
+    inside = PACKAGE_DIR / name
+    return inside if inside.is_dir() else PACKAGE_DIR.parent / name
+
+
+def cards_dir() -> Path:
+    return _data_dir("cards")
+
+
+def templates_dir() -> Path:
+    return _data_dir("templates")

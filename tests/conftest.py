@@ -1,0 +1,42 @@
+"""Shared fixtures: the shipped card data, the registry, and broken copies of data files."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from companion import cards, games
+from companion.resources import cards_dir
+
+GAME_IDS = sorted(games.GAMES)
+
+
+@pytest.fixture(scope="session")
+def shipped():
+    return cards.load_shipped()
+
+
+@pytest.fixture
+def broken_copy(tmp_path):
+    """Write a shipped data file with one substitution applied; return (path, line of the change)."""
+
+    def make(game: str, old: str, new: str, count: int = 1) -> tuple[Path, int]:
+        text = (cards_dir() / f"{game}.yaml").read_text(encoding="utf-8")
+        assert old in text, f"{old!r} not in the shipped {game}.yaml"
+        changed = text.replace(old, new, count)
+        path = tmp_path / f"{game}.yaml"
+        path.write_text(changed, encoding="utf-8")
+        return path, text[: text.index(old)].count("\n") + 1
+
+    return make
+
+
+def error_lines(text: str) -> list[tuple[str, int, str, str, str]]:
+    """Parse `file:line: card id: field: problem` lines."""
+    out = []
+    for line in text.strip().splitlines():
+        m = re.fullmatch(r"(.+?):(\d+): (.+?): (.+?): (.+)", line)
+        assert m, f"not in file:line: card id: field: problem form: {line!r}"
+        out.append((m[1], int(m[2]), m[3], m[4], m[5]))
+    return out

@@ -1,0 +1,125 @@
+"""`companion validate`: 0 on the shipped data; every kind of broken file is exit 2 with file:line, no traceback."""
+import subprocess
+import sys
+
+import pytest
+
+from companion.cli import main
+from conftest import error_lines
+
+BROKEN = [
+    # (name, game, old text, new text, card id, field, words in the problem)
+    ("yaml syntax", "duquesa", "stones: [amber, amethyst, pearl, ruby]", "stones: [amber, amethyst", "-", "yaml", "expected"),
+    ("unknown stone", "duquesa", "stones: [jet, pearl, ruby, diamond]", "stones: [jet, perl, ruby, diamond]",
+     "DQ02", "stones[1]", "unknown stone 'perl'"),
+    ("non-numeric count", "duquesa", "wish: {stone: jet, count: 3, florins: 10}",
+     "wish: {stone: jet, count: three, florins: 10}", "DQ04", "wish.count", "must be a whole number"),
+    ("wish count out of range", "duquesa", "wish: {stone: amber, count: 2, florins: 5}",
+     "wish: {stone: amber, count: 5, florins: 5}", "DQ05", "wish.count", "from 1 to 4"),
+    ("duquesa wish of one", "duquesa", "wish: {stone: amber, count: 2, florins: 5}",
+     "wish: {stone: amber, count: 1, florins: 5}", "DQ05", "wish.count", "must be 2, 3 or 4"),
+    ("duplicate id", "duquesa", "{id: DQ05,", "{id: DQ04,", "DQ04", "id", "already used"),
+    ("non-numeric qty", "gemas", "qty: 24\n", "qty: lots\n", "GM-THIEF", "qty", "must be a whole number"),
+    ("qty zero", "gemas", "colour: green, qty: 4}", "colour: green, qty: 0}", "GM-GREEN", "qty", "from 1 to 500"),
+    ("unknown key", "gemas", "colour: green, qty: 4}", "colour: green, qty: 4, shiny: true}", "GM-GREEN", "shiny",
+     "unknown key"),
+    ("unknown gem colour", "gemas", "type: gem-card, colour: blue", "type: gem-card, colour: teal", "GM-BLUE",
+     "colour", "unknown gem colour 'teal'"),
+    ("unknown suit", "nobles", "{id: NB-AH, type: number, suit: hearts", "{id: NB-AH, type: number, suit: cups",
+     "NB-AH", "suit", "unknown suit 'cups'"),
+    ("noble rank as number", "nobles", "{id: NB-10S, type: number, suit: spades, rank: 10}",
+     "{id: NB-10S, type: number, suit: spades, rank: 11}", "NB-10S", "rank", "from 1 to 10"),
+    ("unknown type", "duplicon", "type: pair-card, shape: star", "type: pair-kard, shape: star", "DP-STAR", "type",
+     "unknown type 'pair-kard'"),
+    ("unknown shape", "duplicon", "shape: star,", "shape: moon,", "DP-STAR", "shape", "unknown shape 'moon'"),
+    ("missing required", "queens-necklace", "{id: QN-D3, type: gem, gem: diamond, gems: 3,",
+     "{id: QN-D3, type: gem, gem: diamond,", "QN-D3", "gems", "is missing"),
+    ("amber with 2 gems", "queens-necklace", "gem: amber, gems: 1", "gem: amber, gems: 2", "QN-A1", "gems",
+     "amber cards carry 1 gem"),
+    ("prices going up", "queens-necklace", "prices: [7, 5, 4, 2]", "prices: [7, 8, 4, 2]",
+     "QN-RING", "prices", "must go down"),
+    ("tile value", "queens-necklace", "type: fashion-tile, value: 20", "type: fashion-tile, value: 25", "QN-FAS20",
+     "value", "must be 30, 20, 10 or 0"),
+    ("id without prefix", "duplicon", "{id: DP-CROSS,", "{id: XX-CROSS,", "XX-CROSS", "id", "prefix DP"),
+    ("lower-case id", "duplicon", "{id: DP-CROSS,", "{id: dp-cross,", "dp-cross", "id", "not valid"),
+    ("text in one language", "gemas", "name: {es: Curita, en: Band-aid}", "name: {es: Curita}", "GM-T-BANDAID",
+     "name.en", "is missing"),
+    ("mapping where a list goes", "duquesa", "stones: [jet, pearl, ruby, diamond]", "stones: {jet: 1}", "DQ02",
+     "stones", "must be a list"),
+    ("duplicate yaml key", "duquesa", "{id: DQ03, type: necklace,", "{id: DQ03, type: necklace, type: necklace,",
+     "-", "yaml", "appears twice"),
+    ("unknown back", "duplicon", "{id: DP-CROSS,", "{id: DP-CROSS, back: DP-NOPE,", "DP-CROSS", "back",
+     "no back component"),
+    ("wrong game id", "gemas", "game: gemas", "game: gemmas", "-", "game", "file is named gemas.yaml"),
+]
+
+
+def run_validate(capsys, *files):
+    code = main(["validate", *map(str, files)])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def test_shipped_data_is_valid(capsys):
+    code, out, err = run_validate(capsys)
+    assert code == 0, err
+    assert err == "" and out.count(": ok") == 5
+
+
+@pytest.mark.parametrize("name,game,old,new,card,field,words", BROKEN, ids=[b[0] for b in BROKEN])
+def test_broken_copy_exits_2_naming_file_line_card_and_field(capsys, broken_copy, name, game, old, new, card, field,
+                                                             words):
+    path, line = broken_copy(game, old, new)
+    code, out, err = run_validate(capsys, path)
+    assert code == 2
+    errors = error_lines(err)
+    assert (str(path), card, field) in {(f, c, fl) for f, _, c, fl, _ in errors}, err
+    hit = next(e for e in errors if e[2] == card and e[3] == field)
+    assert words in hit[4]
+    if field != "yaml" or "twice" in words:
+        assert hit[1] == line, f"reported line {hit[1]}, the change is on line {line}"
+
+
+def test_all_errors_of_all_files_at_once(capsys, broken_copy, tmp_path):
+    path, _ = broken_copy("duquesa", "count: 3, florins: 9}", "count: x, florins: 9}", count=3)
+    empty = tmp_path / "gemas.yaml"
+    empty.write_text("")
+    code, _, err = run_validate(capsys, path, empty, tmp_path / "missing.yaml")
+    assert code == 2
+    errors = error_lines(err)
+    assert sum(e[3] == "wish.count" for e in errors) == 3
+    assert (str(empty), 1, "-", "yaml", "the file is empty") in errors
+    assert any(e[0].endswith("missing.yaml") and "no such file" in e[4] for e in errors)
+
+
+@pytest.mark.parametrize("content,problem", [
+    (b"- just\n- a list\n", "must be a mapping"),
+    (b"game: duquesa\n", "components: is missing"),
+    (b"\xff\xfe not utf-8", "not UTF-8"),
+    (b"a: b\n---\nc: d\n", "expected a single document"),
+])
+def test_malformed_files(capsys, tmp_path, content, problem):
+    path = tmp_path / "duquesa.yaml"
+    path.write_bytes(content)
+    code, _, err = run_validate(capsys, path)
+    assert code == 2 and problem in err
+
+
+def test_a_folder_is_not_a_data_file(capsys, tmp_path):
+    code, _, err = run_validate(capsys, tmp_path)
+    assert code == 2 and "is a folder" in err
+
+
+def test_console_script_prints_no_traceback(broken_copy):
+    path, _ = broken_copy("duquesa", "{id: DQ05,", "{id: DQ04,")
+    proc = subprocess.run([sys.executable, "-m", "companion.cli", "validate", str(path)], capture_output=True,
+                          text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"{path}:" in proc.stderr and "DQ04: id: DQ04 is already used" in proc.stderr
+
+
+def test_usage_errors_exit_2(capsys):
+    assert main([]) == 2
+    assert main(["no-such-command"]) == 2
+    assert main(["--version"]) == 0
