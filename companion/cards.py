@@ -96,6 +96,13 @@ class CardSet:
         """Every physical copy, in data order: each unique entry repeated `qty` times."""
         return [c for c in self.select(kinds, sets) for _ in range(c.qty)]
 
+    def catalogue(self, kinds: Iterable[str] = ("card",)) -> dict[str, dict]:
+        """Card id → its game fields, for rules code that accepts cards by id."""
+        return {c.id: dict(c.data) for c in self.select(kinds)}
+
+    def copies(self) -> dict[str, int]:
+        return {c.id: c.qty for c in self.components}
+
     def label(self, key: str, lang: str) -> str:
         texts = self.labels.get(key)
         return texts.get(lang) if texts else key

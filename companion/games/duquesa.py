@@ -1,10 +1,15 @@
 """El Collar de la Duquesa: stones, wishes and the card checks shared by card data and score requests."""
 from __future__ import annotations
 
-from typing import Mapping
+from collections import Counter
+from itertools import product
+from random import Random
+from typing import Mapping, Sequence
 
 from ..components import ComponentType
-from ..schema import Enum, Int, ListOf, Path, Problems, Record
+from ..rng import randbelow, shuffled
+from ..schema import Enum, InputError, Int, ListOf, Path, Problem, Problems, Record
+from .base import NAME, CardRef, check_copies, check_unique_names, checked, parse_list_options, top
 
 GAME_ID = "duquesa"
 STONES = ("amber", "jet", "amethyst", "pearl", "emerald", "ruby", "sapphire", "diamond")
@@ -44,3 +49,228 @@ COMPONENT_TYPES = {
     "necklace": ComponentType("card", CARD_FIELDS, required=("stones",), validate=check_card),
     "reference": ComponentType("reference", texts=("name", "text")),
 }
+
+
+# --- Scoring -----------------------------------------------------------------------------------------
+
+# [A] Gold by accumulation: the rulebook gives 1 → 5 and 2 → 14; beyond that each ingot is worth 2G+3.
+GOLD_FLORINS = {0: 0, 1: 5, 2: 14, 3: 27, 4: 44}
+MAX_RAINBOW_CARDS, MAX_GOLD_CARDS = 2, 4  # what the expansions contain
+RANKS = (("aprendiz", 0), ("artista", 27), ("oficial", 31), ("magister", 34))  # [R] solo ranks, lowest florins
+
+_BITS = 5  # each stone type counts in its own 5-bit field of one integer
+SHIFT = {stone: _BITS * i for i, stone in enumerate(STONES)}
+_MASK = (1 << _BITS) - 1
+NO_WISH, RAINBOW_WISH = -1, -2
+UNUSED, ITSELF = "unused", RAINBOW  # what a rainbow stone may do besides standing for a stone type
+
+# A compiled card: (stone vector, wish shift or NO_WISH/RAINBOW_WISH, wish count, florins, has rainbow, ingots)
+Compiled = tuple
+
+
+def compile_card(card: Mapping) -> Compiled:
+    stones, wish = card["stones"], card.get("wish")
+    vec = sum(1 << SHIFT[s] for s in stones if s in SHIFT)
+    if wish is None:
+        shift, count, florins = NO_WISH, 0, 0
+    else:
+        shift = RAINBOW_WISH if wish["stone"] == RAINBOW else SHIFT[wish["stone"]]
+        count, florins = wish["count"], wish["florins"]
+    return (vec, shift, count, florins, RAINBOW in stones, stones.count(GOLD))
+
+
+def _evaluate(cards: Sequence[Compiled], vecs: Sequence[int], used: int) -> tuple[int, int]:
+    total = sum(vecs)
+    value = wishes = 0
+    for (_, shift, count, florins, _, _), vec in zip(cards, vecs):
+        if shift >= 0:
+            if ((total - vec) >> shift) & _MASK == count:
+                value += florins
+                wishes += 1
+        elif shift == RAINBOW_WISH and used == 1:
+            value += florins
+            wishes += 1
+    return value, wishes
+
+
+def best_choice(cards: Sequence[Compiled]) -> tuple[int, int, dict[int, str]]:
+    """The best necklace: (florins, wishes met, use of each rainbow stone by card index).
+
+    Each rainbow stone is left unused, used as itself, or stands for a stone type; standing for a type that
+    no other card wishes for is the same as using it as itself, so only wished types are tried."""
+    gold = GOLD_FLORINS[sum(c[5] for c in cards)]
+    rainbows = [i for i, c in enumerate(cards) if c[4]]
+    base = [c[0] for c in cards]
+    if not rainbows:
+        value, wishes = _evaluate(cards, base, 0)
+        return value + gold, wishes, {}
+    options = []
+    for i in rainbows:
+        wished = sorted({c[1] for j, c in enumerate(cards) if j != i and c[1] >= 0})
+        options.append([UNUSED, ITSELF, *wished])
+    best = None
+    for combo in product(*options):
+        vecs = list(base)
+        for i, use in zip(rainbows, combo):
+            if isinstance(use, int):
+                vecs[i] += 1 << use
+        value, wishes = _evaluate(cards, vecs, sum(use != UNUSED for use in combo))
+        if best is None or (value, wishes) > best[:2]:
+            best = (value, wishes, combo)
+    value, wishes, combo = best
+    uses = {i: (STONES[use // _BITS] if isinstance(use, int) else use) for i, use in zip(rainbows, combo)}
+    return value + gold, wishes, uses
+
+
+def necklace(cards: Sequence[Mapping]) -> dict:
+    """Score one necklace of five cards (four in hand + the common card) and say why."""
+    compiled = [compile_card(c) for c in cards]
+    florins, wishes, uses = best_choice(compiled)
+    vecs = [c[0] + (1 << SHIFT[uses[i]] if uses.get(i) in SHIFT else 0) for i, c in enumerate(compiled)]
+    total, used = sum(vecs), sum(use != UNUSED for use in uses.values())
+    details = []
+    for i, (card, (_, shift, count, worth, _, _)) in enumerate(zip(cards, compiled)):
+        if shift == NO_WISH:
+            continue
+        have = used if shift == RAINBOW_WISH else ((total - vecs[i]) >> shift) & _MASK
+        details.append({"card": i, "stone": card["wish"]["stone"], "count": count, "have": have,
+                        "met": have == count, "florins": worth if have == count else 0})
+    ingots = sum(c[5] for c in compiled)
+    return {
+        "florins": florins,
+        "wishes": wishes,
+        "wish_details": details,
+        "rainbow": [{"card": i, "use": use} for i, use in sorted(uses.items())],
+        "gold": {"ingots": ingots, "florins": GOLD_FLORINS[ingots]},
+    }
+
+
+def solo_rank(florins: int) -> dict:
+    """The solo rank for a necklace's value, and how many florins the next rank needs."""
+    index = max(i for i, (_, low) in enumerate(RANKS) if florins >= low)
+    out = {"florins": florins, "rank": RANKS[index][0]}
+    if index + 1 < len(RANKS):
+        out["next_rank"], low = RANKS[index + 1]
+        out["florins_to_next"] = low - florins
+    return out
+
+
+
+
+# --- Requests ------------------------------------------------------------------------------------------
+
+PLAYERS = (1, 2)
+SETS = ("base", "rainbow", "gold")
+
+
+def score(request: Mapping, card_set) -> dict:
+    """A score request (see interfaces.md): one or two necklaces, or `{"florins": n}` for a solo rank."""
+    if isinstance(request, Mapping) and "florins" in request:
+        return solo_rank(checked(Record({"florins": Int(0, 500)}, required=("florins",)), request)["florins"])
+    card = CardRef(card_set.catalogue(), Record(CARD_FIELDS, required=("stones",)), check_card)
+    player = Record({"name": NAME, "hand": ListOf(card, 4, 4)}, required=("name", "hand"))
+    req = checked(Record({"common": card, "players": ListOf(player, 1, 2)}, required=("common", "players")), request)
+    check_unique_names(req["players"])
+    placed = [(("common",), req["common"])] + [
+        (("players", i, "hand", j), c) for i, p in enumerate(req["players"]) for j, c in enumerate(p["hand"])]
+    check_copies(placed, card_set.copies())
+    problems = Problems()
+    for i, p in enumerate(req["players"]):
+        necklace_cards = [*p["hand"], req["common"]]
+        if sum(RAINBOW in c["stones"] for c in necklace_cards) > MAX_RAINBOW_CARDS:
+            problems.add(("players", i, "hand"), f"a necklace holds at most {MAX_RAINBOW_CARDS} rainbow cards")
+        if sum(GOLD in c["stones"] for c in necklace_cards) > MAX_GOLD_CARDS:
+            problems.add(("players", i, "hand"), f"a necklace holds at most {MAX_GOLD_CARDS} gold cards")
+    if problems:
+        raise InputError(problems)
+    players = []
+    for p in req["players"]:
+        result = {"name": p["name"], **necklace([*p["hand"], req["common"]])}
+        result["cards"] = [c.get("id") for c in (*p["hand"], req["common"])]
+        players.append(result)
+    out = {"players": players, "winners": top(players, lambda p: (p["florins"], p["wishes"]))}
+    if len(players) == 1:
+        rank = solo_rank(players[0]["florins"])
+        players[0].update({k: v for k, v in rank.items() if k != "florins"})
+        # [A] the rulebook's solo mode uses the base deck only; with expansion cards the rank is unofficial.
+        players[0]["official_rank"] = all(RAINBOW not in c["stones"] and GOLD not in c["stones"]
+                                          for c in (*req["players"][0]["hand"], req["common"]))
+    return out
+
+
+def setup(card_set, rng: Random, players: int | None = None, options: Mapping[str, str] | None = None) -> dict:
+    """A shuffled deal: out-of-play cards, the common card, hands and the draw pile by card id."""
+    players = 2 if players is None else players
+    opts = checked(Record({"expansions": ListOf(Enum(SETS[1:], "expansion"), 0, 2)}),
+                   parse_list_options(options or {}, ("expansions",)))
+    if players not in PLAYERS:
+        raise InputError([Problem(("players",), "must be 1 or 2")])
+    sets = ("base", *opts.get("expansions", ()))
+    deck = shuffled([c.id for c in card_set.deck(sets=sets)], rng)
+    out = {"players": players, "expansions": list(sets[1:]), "out_of_play": deck[:3], "common": deck[3]}
+    if players == 1:
+        rest = deck[8:]
+        out.update(hand=deck[4:8], turns=[rest[i:i + 2] for i in range(0, 10, 2)], spare=rest[10:])
+    else:
+        out.update(hands=[deck[4:8], deck[8:12]], draw_pile=deck[12:], first_player=randbelow(rng, 2))
+    return out
+
+
+# --- Solo play: a hint for each turn, and a simulator for tuning the deck -------------------------------
+
+
+def _best_keep(hand: Sequence[Compiled], common: Compiled, extra: Compiled) -> tuple[int, int]:
+    """Best necklace value after adding `extra` to the hand and discarding one: (value, index discarded)."""
+    five = [*hand, extra]
+    best = (-1, 0)
+    for drop in range(5):
+        kept = [c for i, c in enumerate(five) if i != drop]
+        value = best_choice([*kept, common])[0]
+        if value > best[0]:
+            best = (value, drop)
+    return best
+
+
+def solo_hint(hand: Sequence[Compiled], common: Compiled, seen: Compiled, unseen_pool: Sequence[Compiled]) -> dict:
+    """Keep the card turned up, or the one left face down? Expected florins of each choice, now."""
+    seen_value, seen_drop = _best_keep(hand, common, seen)
+    unseen_value = sum(_best_keep(hand, common, c)[0] for c in unseen_pool) / len(unseen_pool)
+    keep = "seen" if seen_value >= unseen_value else "unseen"
+    return {"keep": keep, "expected_seen": seen_value, "expected_unseen": round(unseen_value, 2),
+            "discard_if_seen": seen_drop}
+
+
+def play_solo(deck_ids: Sequence[str], compiled: Mapping[str, Compiled], rng: Random) -> int:
+    """One solo game with the hint strategy; returns the final necklace's florins."""
+    deck = shuffled(deck_ids, rng)
+    common, hand, rest = deck[3], list(deck[4:8]), deck[8:]
+    unseen = Counter(deck_ids)  # what the player has not seen yet: every copy, minus what they have seen
+    for card_id in (common, *hand):
+        unseen[card_id] -= 1
+    for turn in range(5):
+        seen_id, hidden_id = rest[2 * turn], rest[2 * turn + 1]
+        unseen[seen_id] -= 1
+        pool = [compiled[i] for i, n in unseen.items() for _ in range(n)]
+        hint = solo_hint([compiled[i] for i in hand], compiled[common], compiled[seen_id], pool)
+        taken = seen_id if hint["keep"] == "seen" else hidden_id
+        if taken == hidden_id:
+            unseen[hidden_id] -= 1
+        _, drop = _best_keep([compiled[i] for i in hand], compiled[common], compiled[taken])
+        five = [*hand, taken]
+        hand = five[:drop] + five[drop + 1:]
+    return best_choice([compiled[i] for i in (*hand, common)])[0]
+
+
+def simulate(card_set, rng: Random, games: int) -> dict:
+    """Play the solo mode `games` times and report how often each rank is reached."""
+    deck_ids = [c.id for c in card_set.deck(sets=("base",))]
+    compiled = {i: compile_card(card) for i, card in card_set.catalogue().items()}
+    results = [play_solo(deck_ids, compiled, rng) for _ in range(games)]
+    ranks = Counter(solo_rank(v)["rank"] for v in results)
+    return {
+        "games": games,
+        "ranks": {name: ranks.get(name, 0) for name, _ in RANKS},
+        "share": {name: round(ranks.get(name, 0) / games, 4) for name, _ in RANKS},
+        "mean_florins": round(sum(results) / games, 2),
+        "florins": dict(sorted(Counter(results).items())),
+    }

@@ -1,0 +1,85 @@
+"""Pieces every game's request checking shares: run a schema, cards by id or inline, player names."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Callable, Mapping, Sequence
+
+from ..schema import INVALID, Field, InputError, Path, Problems, Record, Str, describe
+
+NAME = Str(max_len=40)
+
+
+def checked(field: Field, data: Any) -> Any:
+    """Run a field check on a whole request; InputError with every problem if anything is wrong."""
+    problems = Problems()
+    value = field.check(data, (), problems)
+    if problems or value is INVALID:
+        raise InputError(problems)
+    return value
+
+
+class CardRef(Field):
+    """A card given by its printed id (looked up in the game's card data) or inline as its fields."""
+
+    def __init__(self, catalogue: Mapping[str, Mapping], inline: Record,
+                 validate: Callable[[Mapping, Path, Problems], None] | None = None):
+        self.catalogue, self.inline, self.validate = catalogue, inline, validate
+
+    def check(self, value, path, problems):
+        if isinstance(value, str):
+            if value not in self.catalogue:
+                return problems.add(path, f"unknown card id {value!r}")
+            return {"id": value, **self.catalogue[value]}
+        if not isinstance(value, Mapping):
+            return problems.add(path, f"must be a card id or a card's fields, got {describe(value)}")
+        card = self.inline.check(value, path, problems)
+        if card is INVALID:
+            return INVALID
+        before = len(problems)
+        if self.validate:
+            self.validate(card, path, problems)
+        return INVALID if len(problems) > before else dict(card)
+
+
+def check_copies(cards: Sequence[tuple[Path, Mapping]], copies: Mapping[str, int]) -> None:
+    """Cards given by id cannot appear more often than the game prints them."""
+    seen: Counter = Counter()
+    problems = Problems()
+    for path, card in cards:
+        card_id = card.get("id")
+        if card_id is None:
+            continue
+        seen[card_id] += 1
+        if seen[card_id] > copies.get(card_id, 1):
+            n = copies.get(card_id, 1)
+            problems.add(path, f"{card_id} is used more often than the game has it ({n} cop{'y' if n == 1 else 'ies'})")
+    if problems:
+        raise InputError(problems)
+
+
+def check_unique_names(players: Sequence[Mapping], path: Path = ("players",)) -> None:
+    problems = Problems()
+    seen = set()
+    for i, p in enumerate(players):
+        if p["name"] in seen:
+            problems.add((*path, i, "name"), f"{p['name']!r} is used by two players")
+        seen.add(p["name"])
+    if problems:
+        raise InputError(problems)
+
+
+def top(items: Sequence[Mapping], key: Callable[[Mapping], Any]) -> list[str]:
+    """The names of every item sharing the best key (a shared win when more than one)."""
+    best = max(map(key, items))
+    return [item["name"] for item in items if key(item) == best]
+
+
+def parse_list_options(options: Mapping[str, str], list_keys: Sequence[str]) -> dict[str, Any]:
+    """Setup options arrive as text (a command-line flag or a URL parameter); list options are comma-separated."""
+    out: dict[str, Any] = {}
+    for key, value in options.items():
+        if key in list_keys and isinstance(value, str):
+            out[key] = [part.strip() for part in value.split(",") if part.strip()]
+        else:
+            out[key] = value
+    return out
