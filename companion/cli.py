@@ -6,7 +6,10 @@ import os
 import sys
 from typing import Sequence
 
-from . import __version__, cards
+import json
+
+from . import __version__, cards, games, service
+from .schema import InputError
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
@@ -31,6 +34,50 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_BAD_INPUT if failed else EXIT_OK
 
 
+def _print_json(data) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _read_request(source: str) -> str:
+    if source == "-":
+        return sys.stdin.read()
+    try:
+        with open(source, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise UsageError(f"cannot read {source}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{source} is not UTF-8 text") from None
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    service.game_module(args.game)  # an unknown game is named before any input is read
+    _print_json(service.score(args.game, service.parse_json(_read_request(args.file))))
+    return EXIT_OK
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--option takes NAME=VALUE, got {pair!r}")
+        out[key] = value
+    return out
+
+
+def cmd_setup(args: argparse.Namespace) -> int:
+    _print_json(service.setup(args.game, args.players, args.seed, _options(args.option)))
+    return EXIT_OK
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    if not 1 <= args.games <= 1_000_000:
+        raise UsageError("--games must be from 1 to 1000000")
+    _print_json(service.simulate(args.game, args.games, args.seed))
+    return EXIT_OK
+
+
 def _shown(path) -> str:
     """A path as a user would type it: relative to the current folder when it lies below it."""
     rel = os.path.relpath(path)
@@ -47,6 +94,26 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="check card data files (default: every shipped file)")
     p.add_argument("files", nargs="*", metavar="FILE")
     p.set_defaults(func=cmd_validate)
+
+    game_ids = ", ".join(games.GAMES)
+    p = sub.add_parser("score", help="score one JSON request (a file, or - for standard input)")
+    p.add_argument("game", metavar="GAME", help=game_ids)
+    p.add_argument("file", nargs="?", default="-", metavar="FILE|-")
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("setup", help="a random setup as JSON; the same seed gives the same setup")
+    p.add_argument("game", metavar="GAME", help=game_ids)
+    p.add_argument("--players", type=int)
+    p.add_argument("--seed")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a game option, e.g. expansions=rainbow,gold (duquesa), jokers=yes (nobles)")
+    p.set_defaults(func=cmd_setup)
+
+    p = sub.add_parser("simulate", help="play the solo mode many times and report the ranks reached")
+    p.add_argument("game", metavar="GAME", help="duquesa")
+    p.add_argument("--games", type=int, default=10_000)
+    p.add_argument("--seed")
+    p.set_defaults(func=cmd_simulate)
     return parser
 
 
@@ -58,8 +125,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(e.code or 0)
     try:
         return args.func(args)
-    except UsageError as e:
+    except (UsageError, service.UnknownGame) as e:
         print(f"companion {args.command}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except InputError as e:
+        for problem in e.problems:
+            print(f"companion {args.command} {args.game}: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130

@@ -26,7 +26,7 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{fmt_path(self.path) or '(top)'}: {self.message}"
+        return f"{fmt_path(self.path) or 'request'}: {self.message}"
 
 
 class Problems(list):

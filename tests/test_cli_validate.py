@@ -15,7 +15,7 @@ BROKEN = [
     ("non-numeric count", "duquesa", "wish: {stone: jet, count: 3, florins: 10}",
      "wish: {stone: jet, count: three, florins: 10}", "DQ04", "wish.count", "must be a whole number"),
     ("wish count out of range", "duquesa", "wish: {stone: ruby, count: 2, florins: 5}",
-     "wish: {stone: ruby, count: 5, florins: 5}", "DQ10", "wish.count", "from 1 to 4"),
+     "wish: {stone: ruby, count: 5, florins: 5}", "DQ10", "wish.count", "must be 2, 3 or 4"),
     ("duquesa wish of one", "duquesa", "wish: {stone: ruby, count: 2, florins: 5}",
      "wish: {stone: ruby, count: 1, florins: 5}", "DQ10", "wish.count", "must be 2, 3 or 4"),
     ("duplicate id", "duquesa", "{id: DQ05,", "{id: DQ04,", "DQ04", "id", "already used"),

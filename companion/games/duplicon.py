@@ -1,8 +1,13 @@
 """Duplicon: eight card types, each its own colour and its own shape, and the turn-summary card."""
 from __future__ import annotations
 
+from random import Random
+from typing import Mapping
+
 from ..components import SHAPES, ComponentType
-from ..schema import Enum
+from ..rng import randbelow, shuffled
+from ..schema import Enum, InputError, Int, ListOf, Problem, Problems, Record
+from .base import NAME, checked, top
 
 GAME_ID = "duplicon"
 # [A] The 8 types were never published: one shape and one colour each (Okabe–Ito palette, so that
@@ -15,3 +20,77 @@ COMPONENT_TYPES = {
                                required=("shape", "colour")),
     "turn-summary": ComponentType("reference", texts=("name", "text")),
 }
+
+
+# --- Scoring and setup ------------------------------------------------------------------------------------
+
+PLAYERS = (2, 4)
+TARGET = 100  # [R] the game ends at the end of the round in which someone reaches it [A: "reaches or passes"]
+WON, IN_HAND, IN_ZONE = 1, -2, -3  # [R] points per card
+DECK_SIZE = 96
+
+_ENTRY = Record({"name": NAME, "won": Int(0, DECK_SIZE), "hand": Int(0, DECK_SIZE), "zone": Int(0, DECK_SIZE)},
+                required=("name", "won", "hand", "zone"))
+_REQUEST = Record({"rounds": ListOf(ListOf(_ENTRY, 2, 4), 1, 200), "target": Int(1, 10_000)}, required=("rounds",))
+
+
+def round_score(won: int, hand: int, zone: int) -> int:
+    """+1 per card won, -2 per card left in hand, -3 per card in the play zone."""
+    return WON * won + IN_HAND * hand + IN_ZONE * zone
+
+
+def score(request: Mapping, card_set=None) -> dict:
+    req = checked(_REQUEST, request)
+    target = req.get("target", TARGET)
+    problems = Problems()
+    names = [e["name"] for e in req["rounds"][0]]
+    totals = dict.fromkeys(names, 0)
+    rounds, finished_after = [], None
+    for r, entries in enumerate(req["rounds"]):
+        round_names = [e["name"] for e in entries]
+        if sorted(round_names) != sorted(names) or len(set(round_names)) != len(round_names):
+            problems.add(("rounds", r), f"must list the same players as round 1: {', '.join(names)}")
+            continue
+        if sum(e["won"] + e["hand"] + e["zone"] for e in entries) > DECK_SIZE:
+            problems.add(("rounds", r), f"counts more than the {DECK_SIZE} cards of the deck")
+        if finished_after is not None:
+            problems.add(("rounds", r), f"the game ended after round {finished_after + 1}: someone reached {target}")
+        parts = {e["name"]: round_score(e["won"], e["hand"], e["zone"]) for e in entries}
+        rounds.append(parts)
+        for name, points in parts.items():
+            totals[name] += points
+        if finished_after is None and max(totals.values()) >= target:
+            finished_after = r
+    if problems:
+        raise InputError(problems)
+    finished = finished_after is not None
+    board = [{"name": n, "total": t} for n, t in totals.items()]
+    return {"rounds": rounds, "totals": totals, "target": target, "finished": finished,
+            "winners": top(board, lambda p: p["total"]) if finished else [],
+            "leaders": top(board, lambda p: p["total"])}
+
+
+def setup(card_set, rng: Random, players: int | None = None, options: Mapping[str, str] | None = None) -> dict:
+    """The 3 × 3 grid with its opening turns (a matching pair goes out and two more are turned), hands of
+    three, the dealer and the first player (to the dealer's right; play goes counter-clockwise)."""
+    players = 2 if players is None else players
+    checked(Record({}), options or {})
+    if not PLAYERS[0] <= players <= PLAYERS[1]:
+        raise InputError([Problem(("players",), "must be from 2 to 4")])
+    deck = shuffled([c.id for c in card_set.deck()], rng)
+    grid, deck = deck[:9], deck[9:]
+    turns, out = [], []
+    while True:
+        a, b = shuffled(range(9), rng)[:2]
+        pair = grid[a] == grid[b]
+        turns.append({"cells": sorted([a, b]), "cards": [grid[a], grid[b]], "pair": pair})
+        if not pair or len(deck) < 2:
+            break
+        out += [grid[a], grid[b]]
+        grid[a], grid[b] = deck.pop(0), deck.pop(0)
+    hands = [deck[3 * i:3 * i + 3] for i in range(players)]
+    dealer = randbelow(rng, players)
+    # Seats are numbered clockwise; the player on the dealer's right sits one seat counter-clockwise.
+    return {"players": players, "grid": [grid[0:3], grid[3:6], grid[6:9]], "opening_turns": turns,
+            "non_scoring": out, "hands": hands, "deck": deck[3 * players:], "dealer": dealer,
+            "first_player": (dealer - 1) % players, "direction": "counter-clockwise"}

@@ -17,7 +17,7 @@ RAINBOW, GOLD = "rainbow", "gold"
 VOCABULARY = (*STONES, RAINBOW, GOLD)
 
 WISH = Record(
-    {"stone": Enum((*STONES, RAINBOW), "stone"), "count": Int(1, 4), "florins": Int(1, 60)},
+    {"stone": Enum((*STONES, RAINBOW), "stone"), "count": Int(0, 99), "florins": Int(1, 60)},
     required=("stone", "count", "florins"),
 )
 CARD_FIELDS = {"stones": ListOf(Enum(VOCABULARY, "stone"), 1, 4), "wish": WISH}

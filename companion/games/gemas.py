@@ -1,8 +1,14 @@
 """Gemas: gem colours, card kinds and tokens, and the component types its card data uses."""
 from __future__ import annotations
 
+from copy import deepcopy
+from random import Random
+from typing import Mapping
+
 from ..components import ComponentType
-from ..schema import Enum
+from ..rng import randbelow, shuffled
+from ..schema import Bool, Enum, InputError, Int, ListOf, Problem, Problems, Record
+from .base import NAME, check_unique_names, checked, top
 
 GAME_ID = "gemas"
 COLOURS = ("green", "blue", "violet", "orange")
@@ -19,3 +25,194 @@ COMPONENT_TYPES = {
     "bandaid": ComponentType("token", texts=("name",)),
     "heart": ComponentType("token", texts=("name",)),
 }
+
+
+# --- Scoring, laying down a set, setup ----------------------------------------------------------------------
+
+PLAYERS = (2, 10)
+GEM_POINTS = {"green": 4, "blue": 3, "violet": 2, "orange": 1}  # [A] by scarcity; the scan lost the values
+BANDAIDS = 3  # [R] per player, and the most a player may hold
+TOKENS = {"green": 4, "blue": 5, "violet": 5, "orange": 6}  # [R] the 20 gem tokens
+
+
+def reserve_size(players: int) -> dict[str, int]:
+    """[A] The reserve for a player count (the scan lost the table); 5 or more players use all 20 gems."""
+    if players == 2:
+        return {"green": 2, "blue": 3, "violet": 3, "orange": 4}
+    if players <= 4:
+        return {"green": 3, "blue": 4, "violet": 4, "orange": 5}
+    return dict(TOKENS)
+
+
+def uses_heart(players: int) -> bool:
+    """[R] No heart with two players or in teams (eight or more)."""
+    return 3 <= players <= 7
+
+
+def points(gems: Mapping[str, int]) -> int:
+    return sum(GEM_POINTS[c] * n for c, n in gems.items())
+
+
+def complete_set(gems: Mapping[str, int]) -> bool:
+    """One gem of each colour wins at once [R]."""
+    return all(gems.get(c, 0) >= 1 for c in COLOURS)
+
+
+_GEMS = Record({c: Int(0, TOKENS[c]) for c in COLOURS})
+_PLAYER = Record({"name": NAME, "gems": _GEMS, "bandaids": Int(0, BANDAIDS), "heart": Bool()},
+                 required=("name", "gems"))
+_LAY_DOWN = Record({"player": NAME, "set": Enum(("gems", *ACTIONS), "set"),
+                    "cards": ListOf(Enum(COLOURS, "gem colour"), 3, 3), "target": NAME,
+                    "choice": Enum(COLOURS, "gem colour")}, required=("player", "set"))
+_REQUEST = Record({"players": ListOf(_PLAYER, 1, 10), "lay_down": _LAY_DOWN}, required=("players",))
+
+
+def _standings(players: list[dict]) -> dict:
+    rows = [{"name": p["name"], "gems": dict(p["gems"]), "points": points(p["gems"]),
+             "complete_set": complete_set(p["gems"]), "bandaids": p["bandaids"], "heart": p["heart"]}
+            for p in players]
+    complete = [r["name"] for r in rows if r["complete_set"]]
+    # A complete set wins at once; otherwise most points, then most gems, then a shared win [A].
+    winners = complete or top(rows, lambda r: (r["points"], sum(r["gems"].values())))
+    return {"players": rows, "winners": winners, "won_by": "complete_set" if complete else "points"}
+
+
+def score(request: Mapping, card_set=None) -> dict:
+    """Points, complete sets and the winners; with `lay_down`, the outcome of laying down a set first."""
+    req = checked(_REQUEST, request)
+    check_unique_names(req["players"])
+    n = max(len(req["players"]), 2)
+    players = [{"name": p["name"], "gems": {c: p["gems"].get(c, 0) for c in COLOURS},
+                "bandaids": p.get("bandaids", BANDAIDS), "heart": p.get("heart", uses_heart(n))}
+               for p in req["players"]]
+    reserve = reserve_size(n)
+    problems = Problems()
+    for i, p in enumerate(players):
+        if p["heart"] and not uses_heart(n):
+            problems.add(("players", i, "heart"), f"a {n}-player game is played without hearts")
+    for c in COLOURS:
+        held = sum(p["gems"][c] for p in players)
+        if held > reserve[c]:
+            problems.add(("players",), f"{held} {c} gems held; a {n}-player game has {reserve[c]}")
+        reserve[c] -= held
+    if problems:
+        raise InputError(problems)
+    events = []
+    if "lay_down" in req:
+        after, after_reserve = deepcopy(players), dict(reserve)
+        events = lay_down(after, after_reserve, req["lay_down"], n)
+        pending = next((e for e in events if e["event"] == "choose"), None)
+        if pending:  # nothing happens until the player chooses: send the request again with `choice`
+            return {**_standings(players), "reserve": reserve, "events": events, "pending_choice": pending}
+        players, reserve = after, after_reserve
+    return {**_standings(players), "reserve": reserve, "events": events}
+
+
+def lay_down(players: list[dict], reserve: dict[str, int], move: Mapping, n: int) -> list[dict]:
+    """Apply the benefit of a set of three [R] to the players and reserve in place; return what happened."""
+    by_name = {p["name"]: p for p in players}
+    path = ("lay_down",)
+    me = by_name.get(move["player"])
+    if me is None:
+        raise InputError([Problem((*path, "player"), f"no player is called {move['player']!r}")])
+    kind = move["set"]
+    if kind == "gems":
+        return _take_gem(me, reserve, move, path)
+    if kind == "healing":
+        if me["bandaids"] >= BANDAIDS:
+            return [{"event": "heal", "player": me["name"], "bandaids": me["bandaids"], "note": "already at 3"}]
+        me["bandaids"] += 1
+        return [{"event": "heal", "player": me["name"], "bandaids": me["bandaids"]}]
+    target = by_name.get(move.get("target"))
+    if target is None or target is me:
+        raise InputError([Problem((*path, "target"), "must name another player")])
+    if kind == "thief":
+        held = [c for c in sorted(COLOURS, key=GEM_POINTS.get) if target["gems"][c]]
+        if not held:
+            return [{"event": "steal", "from": target["name"], "gem": None, "note": "no gem to take"}]
+        gem = held[0]  # [R] always the lowest-valued gem
+        target["gems"][gem] -= 1
+        me["gems"][gem] += 1
+        return [{"event": "steal", "from": target["name"], "to": me["name"], "gem": gem}]
+    return _bump(me, target, reserve, move.get("choice"), n, path)
+
+
+def _take_gem(me: dict, reserve: dict, move: Mapping, path) -> list[dict]:
+    colours = move.get("cards")
+    if colours is None:
+        raise InputError([Problem((*path, "cards"), "is missing: the colours of the three gem cards")])
+    counts = {c: colours.count(c) for c in set(colours)}
+    majority = next((c for c, k in counts.items() if k >= 2), None)
+    if majority and reserve[majority]:
+        options = [majority]
+    elif majority and counts[majority] == 2:
+        other = next(c for c in colours if c != majority)
+        options = [other] if reserve[other] else []
+    else:
+        options = [c for c in COLOURS if c in colours and reserve[c]] if not majority else []
+    if not options:  # [R] nothing of the right colour left: any colour the reserve still has
+        options = [c for c in COLOURS if reserve[c]]
+    if not options:
+        return [{"event": "take", "player": me["name"], "gem": None, "note": "the reserve is empty"}]
+    choice = move.get("choice")
+    if len(options) > 1 and choice not in options:
+        if choice is None:
+            return [{"event": "choose", "player": me["name"], "options": options}]
+        raise InputError([Problem((*path, "choice"), f"must be one of: {', '.join(options)}")])
+    gem = options[0] if len(options) == 1 else choice
+    reserve[gem] -= 1
+    me["gems"][gem] += 1
+    return [{"event": "take", "player": me["name"], "gem": gem}]
+
+
+def _bump(me: dict, target: dict, reserve: dict, choice, n: int, path) -> list[dict]:
+    """A chipote: the target loses a band-aid; losing the last one returns their gems to the reserve, the
+    attacker takes one of them, and a player still holding the heart gives it up to start again at 3 [R]."""
+    target["bandaids"] = max(0, target["bandaids"] - 1)
+    events = [{"event": "bump", "player": target["name"], "bandaids": target["bandaids"]}]
+    if target["bandaids"]:
+        return events
+    lost = {c: k for c, k in target["gems"].items() if k}
+    taken = None
+    if lost:
+        options = [c for c in COLOURS if c in lost]
+        if len(options) > 1 and choice not in options:
+            if choice is not None:
+                raise InputError([Problem((*path, "choice"), f"must be one of: {', '.join(options)}")])
+            events.append({"event": "choose", "player": me["name"], "options": options})
+            return events
+        taken = options[0] if len(options) == 1 else choice
+    for c, k in lost.items():
+        reserve[c] += k
+        target["gems"][c] = 0
+    if taken:
+        reserve[taken] -= 1
+        me["gems"][taken] += 1
+    events.append({"event": "lose_gems", "player": target["name"], "gems": lost, "taken_by": me["name"],
+                   "gem_taken": taken})
+    if target["heart"] or not uses_heart(n):
+        target["heart"] = False
+        target["bandaids"] = BANDAIDS
+        events.append({"event": "refill" if not uses_heart(n) else "lose_heart", "player": target["name"]})
+    else:
+        events.append({"event": "game_over", "player": target["name"]})
+    return events
+
+
+def setup(card_set, rng: Random, players: int | None = None, options: Mapping[str, str] | None = None) -> dict:
+    """Hands of five, the first discard, the gem reserve, tokens per player, teams, and the first player."""
+    players = 4 if players is None else players
+    checked(Record({}), options or {})
+    if not PLAYERS[0] <= players <= PLAYERS[1]:
+        raise InputError([Problem(("players",), "must be from 2 to 10")])
+    deck = shuffled([c.id for c in card_set.deck()], rng)
+    hands = [deck[5 * i:5 * i + 5] for i in range(players)]
+    deck = deck[5 * players:]
+    teams = None
+    if players >= 8:  # [R] teams of two (8 or 10 players) or three (9)
+        size = 3 if players == 9 else 2
+        seats = shuffled(list(range(players)), rng)
+        teams = [sorted(seats[i:i + size]) for i in range(0, players, size)]
+    return {"players": players, "hands": hands, "discard": deck[0], "deck": deck[1:],
+            "reserve": reserve_size(players), "bandaids_each": BANDAIDS, "heart": uses_heart(players),
+            "teams": teams, "first_player": randbelow(rng, players)}

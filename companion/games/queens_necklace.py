@@ -1,10 +1,13 @@
 """Queen's Necklace: gems, characters, tiles, and the component types its card data uses."""
 from __future__ import annotations
 
+from random import Random
 from typing import Mapping
 
 from ..components import ComponentType, check_descending
-from ..schema import Enum, Int, ListOf, Path, Problems
+from ..rng import randbelow, shuffled
+from ..schema import Enum, InputError, Int, ListOf, MapOf, Path, Problem, Problems, Record
+from .base import NAME, checked, top
 
 GAME_ID = "queens-necklace"
 GEMS = ("diamond", "emerald", "ruby", "amber")  # the rulebook's column order
@@ -51,3 +54,185 @@ COMPONENT_TYPES = {
     "rarity-tile": ComponentType("tile", TILE_VALUE, required=("value",)),
     "price-marker": ComponentType("token", texts=("name",)),
 }
+
+
+# --- One jewel sale ---------------------------------------------------------------------------------------
+
+PLAYERS = (2, 4)
+TRIBUTE = 50  # [R] each King played against the Necklace pays its owner
+BANKER_BONUS = 10  # [R] per Banker, added to each jewel sold; several Bankers add up [A]
+MAX_PER_SALE = {"rings": 7, "bankers": 2, "kings": 3}  # copies in the deck
+
+_PLAYER = Record(
+    {
+        "name": NAME,
+        "shown": MapOf(Enum(GEMS, "gem"), ListOf(Int(1, 3), 0, 30)),
+        "rings": MapOf(Enum(GEMS, "gem"), Int(0, 7)),
+        "king": Enum(GEMS, "gem"),
+        "necklace": Enum(GEMS, "gem"),
+        "bankers": Int(0, 2),
+        "alchemist": Record({"from": Enum(TRUE_GEMS, "gem"), "gems": Int(1, 3), "to": Enum(TRUE_GEMS, "gem")},
+                            required=("from", "gems", "to")),
+    },
+    required=("name", "shown"),
+)
+SALE = Record({"fashion": ListOf(Enum(GEMS, "gem"), 4, 4), "players": ListOf(_PLAYER, 1, 4)},
+              required=("fashion", "players"))
+
+
+def _check_sale(sale: Mapping, path: Path) -> None:
+    """What a sale may not contain [R]: Rings, Kings and the Necklace without gems of their type, two
+    Necklaces, more Rings, Kings or Bankers than the deck has, an Alchemist that moves nothing or to amber."""
+    problems = Problems()
+    fashion = sale["fashion"]
+    if len(set(fashion)) != 4:
+        problems.add((*path, "fashion"), "must name each of the four gems once")
+    players = sale["players"]
+    names = [p["name"] for p in players]
+    for i, p in enumerate(players):
+        at = (*path, "players", i)
+        if p["name"] in names[:i]:
+            problems.add((*at, "name"), f"{p['name']!r} is used by two players")
+        shown = p["shown"]
+        for gem, gem_cards in shown.items():
+            if gem == "amber" and any(n != 1 for n in gem_cards):
+                problems.add((*at, "shown", "amber"), "amber cards carry 1 gem each")
+        for gem, n in p.get("rings", {}).items():
+            if n and not shown.get(gem):
+                problems.add((*at, "rings", gem), f"a Ring must be played with at least one {gem} card")
+        for key in ("king", "necklace"):
+            gem = p.get(key)
+            if gem and not shown.get(gem):
+                problems.add((*at, key), f"the {key.title()} must be played with at least one {gem} card")
+        if p.get("bankers") and not any(shown.values()):
+            problems.add((*at, "bankers"), "a Banker needs at least one gem card shown")  # [A]
+        move = p.get("alchemist")
+        if move:
+            if move["to"] == move["from"]:
+                problems.add((*at, "alchemist", "to"), "must be another gem than 'from'")
+            if move["gems"] not in shown.get(move["from"], ()):
+                problems.add((*at, "alchemist"), f"moves a {move['gems']}-gem {move['from']} card this player does not show")
+    totals = {"rings": sum(sum(p.get("rings", {}).values()) for p in players),
+              "bankers": sum(p.get("bankers", 0) for p in players),
+              "kings": sum("king" in p for p in players)}
+    for key, n in totals.items():
+        if n > MAX_PER_SALE[key]:
+            problems.add((*path, "players"), f"{n} {key} in one sale; the deck has {MAX_PER_SALE[key]}")
+    if sum("necklace" in p for p in players) > 1:
+        problems.add((*path, "players"), "only one player can hold the Necklace")
+    if sum("alchemist" in p for p in players) > 1:
+        problems.add((*path, "players"), "the deck has one Alchemist")
+    if problems:
+        raise InputError(problems)
+
+
+def sale(request: Mapping, path: Path = ()) -> dict:
+    """Score one jewel sale; see the spec for each step."""
+    req = checked(SALE, request) if not path else request
+    _check_sale(req, path)
+    fashion_value = dict(zip(req["fashion"], TILE_VALUES))
+    shown = {p["name"]: {gem: list(req_cards) for gem, req_cards in p["shown"].items()} for p in req["players"]}
+    for p in req["players"]:  # the Alchemist moves one card before rarity is counted [R]
+        move = p.get("alchemist")
+        if move:
+            cards_of = shown[p["name"]]
+            cards_of[move["from"]].remove(move["gems"])
+            cards_of.setdefault(move["to"], []).append(move["gems"])
+    gems = {name: {gem: sum(cards_of.get(gem, ())) for gem in GEMS} for name, cards_of in shown.items()}
+    totals = {gem: sum(g[gem] for g in gems.values()) for gem in GEMS}
+    # Rarest first: fewest gems shown; on a tie the more fashionable type counts as rarer [R].
+    order = sorted(GEMS, key=lambda gem: (totals[gem], req["fashion"].index(gem)))
+    rarity = dict(zip(order, TILE_VALUES))
+    prices = {gem: fashion_value[gem] + rarity[gem] for gem in GEMS}
+    necklace_on = {p.get("necklace"): p["name"] for p in req["players"] if p.get("necklace")}
+    earned = {p["name"]: 0 for p in req["players"]}
+    lines = {p["name"]: [] for p in req["players"]}
+    tributes = []
+    for gem in GEMS:
+        most = max(g[gem] for g in gems.values())
+        if most == 0:
+            continue
+        sellers = [name for name, g in gems.items() if g[gem] == most]
+        kings = [p["name"] for p in req["players"] if p.get("king") == gem]
+        owner = necklace_on.get(gem)
+        if kings and owner:
+            for king in kings:
+                if king != owner:  # [A] no tribute from the owner to itself
+                    earned[king] -= TRIBUTE
+                    earned[owner] += TRIBUTE
+                    tributes.append({"gem": gem, "from": king, "to": owner, "pounds": TRIBUTE})
+        cancelled = bool(kings) and not owner
+        for p in req["players"]:
+            if p["name"] not in sellers:
+                continue
+            jewels = 1 + p.get("rings", {}).get(gem, 0)
+            each = prices[gem] + BANKER_BONUS * p.get("bankers", 0)
+            amount = 0 if cancelled else jewels * each
+            earned[p["name"]] += amount
+            lines[p["name"]].append({"gem": gem, "gems": most, "jewels": jewels, "price": each,
+                                     "earned": amount, "cancelled_by_king": cancelled})
+    return {
+        "fashion": {gem: fashion_value[gem] for gem in req["fashion"]},
+        "totals": totals,
+        "rarity": rarity,
+        "prices": prices,
+        "tributes": tributes,
+        "players": [{"name": name, "earned": earned[name], "gems": gems[name], "sales": lines[name]}
+                    for name in earned],
+    }
+
+
+GAME = Record({"sales": ListOf(SALE, 1, 3)}, required=("sales",))
+
+
+def score(request: Mapping, card_set=None) -> dict:
+    """One sale, or `{"sales": [...]}`: up to three sales with running totals and the winners."""
+    if not (isinstance(request, Mapping) and "sales" in request):
+        return sale(request)
+    req = checked(GAME, request)
+    results = [sale(s, ("sales", i)) for i, s in enumerate(req["sales"])]
+    totals: dict[str, int] = {}
+    for result in results:
+        for p in result["players"]:
+            totals[p["name"]] = totals.get(p["name"], 0) + p["earned"]
+    board = [{"name": n, "total": t} for n, t in totals.items()]
+    return {"sales": results, "totals": totals, "finished": len(results) == 3,
+            "winners": top(board, lambda p: p["total"])}
+
+
+# --- Setup --------------------------------------------------------------------------------------------------
+
+
+def setup(card_set, rng: Random, players: int | None = None, options: Mapping[str, str] | None = None) -> dict:
+    """Gem tiles under the fashion tiles, hands of four (an Astrologer is replaced), Merchants placed in the
+    deck at about 1/3, 2/3 and among the last five, five market cards, and the first player."""
+    players = 3 if players is None else players
+    checked(Record({}), options or {})
+    if not PLAYERS[0] <= players <= PLAYERS[1]:
+        raise InputError([Problem(("players",), "must be from 2 to 4")])
+    deck = shuffled([c.id for c in card_set.deck() if c.type in ("gem", "ring", "necklace", "character")], rng)
+    merchants = [c.id for c in card_set.deck() if c.type == "merchant"]
+    astrologers = {c.id for c in card_set.components if c.data.get("character") == "astrologer"}
+    hands = [[] for _ in range(players)]
+    for hand in hands:
+        while len(hand) < 4:
+            card = deck.pop(0)
+            if card in astrologers:  # [R] replaced, and shuffled back into the deck
+                deck.insert(randbelow(rng, len(deck) + 1), card)
+            else:
+                hand.append(card)
+    market, deck = deck[:5], deck[5:]
+    n = len(deck)
+    # [A] "about" 1/3 and 2/3: within two cards of those points; the last one among the final five.
+    spots = [n // 3 + randbelow(rng, 5) - 2, 2 * n // 3 + randbelow(rng, 5) - 2, n - randbelow(rng, 5)]
+    for offset, (spot, merchant) in enumerate(zip(spots, merchants)):
+        deck.insert(spot + offset, merchant)
+    return {
+        "players": players,
+        "fashion": shuffled(list(GEMS), rng),  # left to right under +30, +20, +10, 0
+        "hands": hands,
+        "market": market,
+        "deck": deck,
+        "merchant_positions": [i for i, c in enumerate(deck) if c in merchants],
+        "first_player": randbelow(rng, players),
+    }

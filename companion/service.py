@@ -1,0 +1,78 @@
+"""One entry point per capability, shared by the command line and the web app: same checks, same answers."""
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping
+
+from . import cards, games
+from .rng import make_rng
+from .schema import InputError, Int, Problem, Problems
+
+MAX_REQUEST_BYTES = 256 * 1024
+
+
+class UnknownGame(KeyError):
+    def __init__(self, game_id: str):
+        super().__init__(game_id)
+        self.game_id = game_id
+
+    def __str__(self) -> str:
+        return f"unknown game {self.game_id!r}; games: {', '.join(games.GAMES)}"
+
+
+def game_module(game_id: str):
+    try:
+        return games.get(game_id)
+    except KeyError:
+        raise UnknownGame(game_id) from None
+
+
+def parse_json(text: str | bytes) -> Any:
+    """A request body as plain data; InputError naming the line and column of bad JSON."""
+    if len(text) > MAX_REQUEST_BYTES:
+        raise InputError([Problem((), f"the request is larger than {MAX_REQUEST_BYTES // 1024} KiB")])
+
+    def no_duplicates(pairs):
+        out = {}
+        for key, value in pairs:
+            if key in out:
+                raise ValueError(f"the key {key!r} appears twice in one object")
+            out[key] = value
+        return out
+
+    try:
+        return json.loads(text, object_pairs_hook=no_duplicates)
+    except json.JSONDecodeError as e:
+        raise InputError([Problem((), f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}")]) from None
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:
+        raise InputError([Problem((), f"not valid JSON: {e}")]) from None
+
+
+def score(game_id: str, request: Any) -> dict:
+    module = game_module(game_id)
+    return module.score(request, cards.load_game(game_id))
+
+
+def setup(game_id: str, players: Any = None, seed: Any = None, options: Mapping[str, str] | None = None) -> dict:
+    """A seeded setup; `players` and `seed` may arrive as text (URL parameters)."""
+    module = game_module(game_id)
+    if isinstance(players, str):
+        players = int(players) if players.strip().lstrip("-").isdigit() else players
+    if players is not None:
+        problems = Problems()
+        Int(1, 20).check(players, ("players",), problems)
+        if problems:
+            raise InputError(problems)
+    if seed is not None and (not str(seed).strip() or len(str(seed)) > 64):
+        raise InputError([Problem(("seed",), "must be 1 to 64 characters")])
+    rng, seed_text = make_rng(seed)
+    result = module.setup(cards.load_game(game_id), rng, players, dict(options or {}))
+    return {"game": game_id, "seed": seed_text, **result}
+
+
+def simulate(game_id: str, games_count: int, seed: Any = None) -> dict:
+    module = game_module(game_id)
+    if not hasattr(module, "simulate"):
+        raise InputError([Problem(("game",), f"{game_id} has no solo simulator (only duquesa has one)")])
+    rng, seed_text = make_rng(seed)
+    return {"game": game_id, "seed": seed_text, **module.simulate(cards.load_game(game_id), rng, games_count)}
