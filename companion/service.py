@@ -64,7 +64,7 @@ def setup(game_id: str, players: Any = None, seed: Any = None, options: Mapping[
         if problems:
             raise InputError(problems)
     if seed is not None and (not str(seed).strip() or len(str(seed)) > 64):
-        raise InputError([Problem(("seed",), "must be 1 to 64 characters")])
+        raise InputError([Problem(("seed",), "must be 1 to 64 characters, not only spaces")])
     rng, seed_text = make_rng(seed)
     result = module.setup(cards.load_game(game_id), rng, players, dict(options or {}))
     return {"game": game_id, "seed": seed_text, **result}

@@ -83,3 +83,15 @@ def parse_list_options(options: Mapping[str, str], list_keys: Sequence[str]) -> 
         else:
             out[key] = value
     return out
+
+
+_TRUE, _FALSE = {"1", "true", "yes", "on", "si", "sí"}, {"0", "false", "no", "off"}
+
+
+def parse_flags(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Yes/no options given as text become booleans; anything else is left for the schema to name."""
+    out = {}
+    for key, value in options.items():
+        text = value.strip().lower() if isinstance(value, str) else None
+        out[key] = True if text in _TRUE else False if text in _FALSE else value
+    return out

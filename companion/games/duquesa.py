@@ -53,8 +53,12 @@ COMPONENT_TYPES = {
 
 # --- Scoring -----------------------------------------------------------------------------------------
 
-# [A] Gold by accumulation: the rulebook gives 1 → 5 and 2 → 14; beyond that each ingot is worth 2G+3.
-GOLD_FLORINS = {0: 0, 1: 5, 2: 14, 3: 27, 4: 44}
+
+
+def gold_florins(ingots: int) -> int:
+    """Gold by accumulation: each of G ingots is worth 2G+3 ([R] 1 → 5, 2 → 14; [A] 3 → 27, 4 → 44)."""
+    return ingots * (2 * ingots + 3)
+
 MAX_RAINBOW_CARDS, MAX_GOLD_CARDS = 2, 4  # what the expansions contain
 RANKS = (("aprendiz", 0), ("artista", 27), ("oficial", 31), ("magister", 34))  # [R] solo ranks, lowest florins
 
@@ -98,7 +102,7 @@ def best_choice(cards: Sequence[Compiled]) -> tuple[int, int, dict[int, str]]:
 
     Each rainbow stone is left unused, used as itself, or stands for a stone type; standing for a type that
     no other card wishes for is the same as using it as itself, so only wished types are tried."""
-    gold = GOLD_FLORINS[sum(c[5] for c in cards)]
+    gold = gold_florins(sum(c[5] for c in cards))
     rainbows = [i for i, c in enumerate(cards) if c[4]]
     base = [c[0] for c in cards]
     if not rainbows:
@@ -141,7 +145,7 @@ def necklace(cards: Sequence[Mapping]) -> dict:
         "wishes": wishes,
         "wish_details": details,
         "rainbow": [{"card": i, "use": use} for i, use in sorted(uses.items())],
-        "gold": {"ingots": ingots, "florins": GOLD_FLORINS[ingots]},
+        "gold": {"ingots": ingots, "florins": gold_florins(ingots)},
     }
 
 

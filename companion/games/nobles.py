@@ -1,8 +1,13 @@
 """Nobles en duelo: a French deck read as nobles and number cards, and the component types it prints."""
 from __future__ import annotations
 
+from random import Random
+from typing import Mapping, Sequence
+
 from ..components import ComponentType
-from ..schema import Enum, Int
+from ..rng import make_rng, randbelow, roll, shuffled
+from ..schema import Bool, Enum, InputError, Int, ListOf, Problem, Problems, Record, Str
+from .base import checked, parse_flags
 
 GAME_ID = "nobles"
 SUITS = ("hearts", "diamonds", "clubs", "spades")
@@ -19,3 +24,133 @@ COMPONENT_TYPES = {
     "resource": ComponentType("token", texts=("name",)),
     "wound": ComponentType("token", texts=("name",)),
 }
+
+
+# --- One duel ---------------------------------------------------------------------------------------------
+
+PLAYERS = (2, 2)
+NOBLES = ("jack", "queen", "king", "joker")
+BASE = {"jack": 11, "queen": 12, "king": 13, "joker": 0}  # [R] strength
+WOUNDS = {"jack": 2, "queen": 2, "king": 3, "joker": 1}  # [R] wounds that kill
+DICE = {("king", 1): 2}  # [R] v1 kings roll two dice; everyone else one (v2 king: one [A])
+CARDS_PLAYED = {("jack", 1): 2}  # [R] a v1 jack may play two number cards; everyone else one
+WEAPONS = {("jack", 2): (0, 2, 3, 4, 5)}  # [R] v2 jacks also take 4s and 5s; everyone else 2 or 3
+SUIT_BONUS = {("jack", 2): 4}  # [R] instead of +2
+ACE = 1
+
+_CARD = Record({"rank": Int(1, 10), "suit": Enum(SUITS, "suit")}, required=("rank", "suit"))
+_NOBLE = Record(
+    {"noble": Enum(NOBLES, "noble"), "version": Int(1, 2), "suit": Enum(SUITS, "suit"), "weapon": Int(0, 5),
+     "dice": ListOf(Int(1, 6), 1, 2), "cards": ListOf(_CARD, 0, 2), "court": Int(1, 12), "hand": Int(0, 60),
+     "resources": Int(0, 200), "wounds": Int(0, 2)},
+    required=("noble",),
+)
+_VARIANTS = Record({"suit_only": Bool(), "poker": Enum(("attacker", "defender", "none"), "side")})
+_DUEL = Record({"attacker": _NOBLE, "defender": _NOBLE, "variants": _VARIANTS, "seed": Str(max_len=64)},
+               required=("attacker", "defender"))
+
+
+def _key(noble: Mapping) -> tuple[str, int]:
+    return noble["noble"], noble.get("version", 1)
+
+
+def _check_side(noble: Mapping, side: str, variants: Mapping, problems: Problems) -> None:
+    key = _key(noble)
+    if noble["noble"] != "joker" and "suit" not in noble:
+        problems.add((side, "suit"), "is missing")
+    if noble.get("weapon", 0) not in WEAPONS.get(key, (0, 2, 3)):
+        problems.add((side, "weapon"), f"must be {' or '.join(map(str, WEAPONS.get(key, (0, 2, 3))))}")
+    dice = DICE.get(key, 1)
+    if "dice" in noble and len(noble["dice"]) != dice:
+        problems.add((side, "dice"), f"a {noble['noble']} v{key[1]} rolls {dice} {'die' if dice == 1 else 'dice'}")
+    played = noble.get("cards", ())
+    if len(played) > CARDS_PLAYED.get(key, 1):
+        problems.add((side, "cards"), f"a {noble['noble']} v{key[1]} plays at most {CARDS_PLAYED.get(key, 1)} card")
+    if noble.get("wounds", 0) >= WOUNDS[noble["noble"]]:
+        problems.add((side, "wounds"), f"a {noble['noble']} dies at {WOUNDS[noble['noble']]} wounds")
+    if variants.get("suit_only"):
+        for i, card in enumerate(played):
+            if card["suit"] != noble.get("suit"):
+                problems.add((side, "cards", i, "suit"), "with the suit-only variant, cards must match the noble's suit")
+
+
+def strength(noble: Mapping, dice: Sequence[int], defending: bool, variants: Mapping) -> dict:
+    """The parts of a noble's duel strength [R]: base + weapon + dice + number cards (+ suit bonus) + modifiers."""
+    key = _key(noble)
+    played = noble.get("cards", ())
+    bonus = 0 if variants.get("suit_only") else SUIT_BONUS.get(key, 2)
+    parts = {
+        "base": BASE[noble["noble"]],
+        "weapon": noble.get("weapon", 0),
+        "dice": sum(dice),
+        "cards": sum(c["rank"] for c in played),
+        "suit_bonus": sum(bonus for c in played if c["suit"] == noble.get("suit")),
+        "court": 3 * (noble.get("court", 1) - 1) if key == ("queen", 1) else 0,
+        "hand": noble.get("hand", 0) if key == ("queen", 2) else 0,
+        "defending": 1 if key == ("queen", 2) and defending else 0,
+        "resources": 2 * noble.get("resources", 0) if key == ("king", 2) else 0,
+    }
+    return {"parts": parts, "total": sum(parts.values())}
+
+
+def score(request: Mapping, card_set=None) -> dict:
+    """One duel: each side's strength and its parts, the winner, wounds and resources gained."""
+    req = checked(_DUEL, request)
+    variants = req.get("variants", {})
+    problems = Problems()
+    for side in ("attacker", "defender"):
+        _check_side(req[side], side, variants, problems)
+    if problems:
+        raise InputError(problems)
+    rng, seed = make_rng(req.get("seed"))
+    sides = {}
+    for side in ("attacker", "defender"):
+        noble = req[side]
+        dice = list(noble["dice"]) if "dice" in noble else roll(rng, DICE.get(_key(noble), 1))
+        sides[side] = {"noble": noble["noble"], "version": noble.get("version", 1), "dice": dice,
+                       "rolled": "dice" not in noble, **strength(noble, dice, side == "defender", variants)}
+    out = {"attacker": sides["attacker"], "defender": sides["defender"]}
+    if any(s["rolled"] for s in sides.values()):
+        out["seed"] = seed
+    aces = {side: any(c["rank"] == ACE for c in req[side].get("cards", ())) for side in sides}
+    if req["defender"]["noble"] == "joker" and sides["defender"]["dice"][0] <= 3:
+        # [R] a defending Joker whose die shows 1-3 cancels the attack: no wounds, no resources
+        return {**out, "winner": "none", "cancelled": True, "decided_by": "joker", "wounds": {}, "resources": {}}
+    poker = variants.get("poker", "none")
+    if poker != "none" and not any(aces.values()):
+        sides[poker]["parts"]["poker"] = 2  # [R] best poker hand +2, not when an ace was played
+        sides[poker]["total"] += 2
+    if aces["attacker"] and aces["defender"]:  # [R] two aces: a tie, both wounded
+        winner, decided_by = "tie", "aces"
+    elif aces["attacker"] or aces["defender"]:  # [R] an ace wins outright
+        winner, decided_by = ("attacker" if aces["attacker"] else "defender"), "ace"
+    else:
+        a, d = sides["attacker"]["total"], sides["defender"]["total"]
+        winner, decided_by = ("tie" if a == d else "attacker" if a > d else "defender"), "strength"
+    losers = ("attacker", "defender") if winner == "tie" else (("defender",) if winner == "attacker" else ("attacker",))
+    wounds = {}
+    for side in losers:
+        now = req[side].get("wounds", 0) + 1
+        wounds[side] = {"wounds": now, "dies": now >= WOUNDS[req[side]["noble"]]}
+    return {**out, "winner": winner, "cancelled": False, "decided_by": decided_by, "wounds": wounds,
+            "resources": {} if winner == "tie" else {winner: 1}}
+
+
+def setup(card_set, rng: Random, players: int | None = None, options: Mapping[str, str] | None = None) -> dict:
+    """Each player is dealt 6 nobles and keeps 3 (the rest go back shuffled), the number deck, 6 number
+    cards each, and the first player. Options: jokers=yes adds the two Jokers; double=yes plays the 104-card
+    variant, where [A] each player is dealt 12 nobles and keeps 6."""
+    players = 2 if players is None else players
+    opts = checked(Record({"jokers": Bool(), "double": Bool()}), parse_flags(options or {}))
+    if players != 2:
+        raise InputError([Problem(("players",), "must be 2")])
+    copies = 2 if opts.get("double") else 1
+    sets = ("base", "joker") if opts.get("jokers") else ("base",)
+    all_cards = [c for c in card_set.deck(sets=sets) for _ in range(copies)]
+    nobles = shuffled([c.id for c in all_cards if c.type in ("noble", "joker")], rng)
+    numbers = shuffled([c.id for c in all_cards if c.type == "number"], rng)
+    dealt = 6 * copies
+    return {"players": 2, "keep": 3 * copies, "nobles_dealt": [nobles[:dealt], nobles[dealt:2 * dealt]],
+            "noble_deck_after_keeping": "the nobles not kept are shuffled into the noble deck",
+            "noble_deck": nobles[2 * dealt:], "hands": [numbers[:6], numbers[6:12]], "number_deck": numbers[12:],
+            "first_player": randbelow(rng, 2)}
