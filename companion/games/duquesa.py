@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from itertools import product
+from itertools import combinations_with_replacement, product
 from random import Random
 from typing import Mapping, Sequence
 
@@ -112,8 +112,13 @@ def best_choice(cards: Sequence[Compiled]) -> tuple[int, int, dict[int, str]]:
     for i in rainbows:
         wished = sorted({c[1] for j, c in enumerate(cards) if j != i and c[1] >= 0})
         options.append([UNUSED, ITSELF, *wished])
+    # Identical rainbow cards (the expansion's two) make (a, b) and (b, a) the same choice: try each once.
+    if all(cards[i] == cards[rainbows[0]] for i in rainbows):
+        combos = combinations_with_replacement(options[0], len(rainbows))
+    else:
+        combos = product(*options)
     best = None
-    for combo in product(*options):
+    for combo in combos:
         vecs = list(base)
         for i, use in zip(rainbows, combo):
             if isinstance(use, int):
