@@ -21,8 +21,11 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 run: $(VENV)/.installed
 	$(BIN)/companion validate
-	@echo "PDF build (companion build) and the web app (companion serve) are not implemented yet:"
-	@echo "see issues #4 and #5. Card data in cards/ was validated above."
+	$(BIN)/companion setup duquesa --seed demo
+	@echo
+	@echo "Card data validated and a sample Duquesa deal shown above. The PDF build (companion build) and the"
+	@echo "web app (companion serve) are not implemented yet: see issues #4 and #5. Meanwhile try:"
+	@echo "  $(BIN)/companion score duquesa docs/examples/duquesa-score.json"
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest

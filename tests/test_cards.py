@@ -1,5 +1,6 @@
 """The shipped card data against the rulebooks: every printed component, in the right numbers."""
 from collections import Counter
+from itertools import combinations
 
 import pytest
 
@@ -56,6 +57,9 @@ def test_duquesa_base_deck_is_72_stones_9_of_each(shipped):
     for c in base:
         assert len(set(c.data["stones"])) == 4, f"{c.id} repeats a stone"
         assert c.data["wish"]["count"] in (2, 3, 4)
+        assert c.data["wish"]["stone"] not in c.data["stones"], f"{c.id} wishes for its own stone"
+    pairs = Counter(pair for c in base for pair in combinations(sorted(c.data["stones"]), 2))
+    assert len(pairs) == 28 and set(pairs.values()) <= {3, 4}  # stones spread evenly (docs/duquesa-deck.md)
     # Florins are about 3 per wished stone, with variations (the worked example reaches 28 with 3 wishes of 3).
     florins = sum(c.data["wish"]["florins"] for c in base)
     wished = sum(c.data["wish"]["count"] for c in base)
