@@ -1,0 +1,1 @@
+"""Print-and-play: sheet geometry (pure), card drawing, and the PDF document."""

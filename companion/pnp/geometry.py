@@ -1,0 +1,122 @@
+"""Sheet geometry in millimetres: card slots, bleed, crop marks, mirrored backs. Pure arithmetic, no drawing."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import floor
+
+MM = 72 / 25.4  # points per millimetre
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+SIZES = {  # trim sizes, width × height
+    "poker": (63.5, 88.9), "bridge": (57.2, 88.9), "mini": (44.5, 63.5), "tile": (50.0, 50.0), "token": (25.0, 25.0),
+}
+MAX_BLEED = 3.0
+PRINTER_MARGIN = 3.0  # most printers leave this much of the edge blank; nothing is placed there
+MARK_GAP = 1.0  # crop marks start this far outside the bleed area
+MIN_MARK = 2.0  # and are at least this long: the layout keeps room for them on every side
+FOLD_GAP = 8.0  # gutterfold: space between the front and back halves (for the fold), plus the bleeds
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float  # left, from the page's left edge
+    y: float  # bottom, from the page's bottom edge
+    w: float
+    h: float
+
+    def grow(self, d: float) -> "Rect":
+        return Rect(self.x - d, self.y - d, self.w + 2 * d, self.h + 2 * d)
+
+    def overlaps(self, other: "Rect") -> bool:
+        return (self.x < other.x + other.w and other.x < self.x + self.w and
+                self.y < other.y + other.h and other.y < self.y + self.h)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """Where the cards of one size go on one page: fronts, their backs, and the crop marks."""
+
+    page_w: float
+    page_h: float
+    trim: tuple[float, float]
+    bleed: float
+    fronts: tuple[Rect, ...]  # trim rectangles, top-left first, row by row
+    backs: tuple[Rect, ...]  # the matching back of each front (same index)
+    marks: tuple[tuple[float, float, float, float], ...]  # crop mark segments x1, y1, x2, y2
+    gutterfold: bool = False
+    fold_x: float | None = None
+
+    @property
+    def per_page(self) -> int:
+        return len(self.fronts)
+
+    def bounds(self, rects, grow: float = 0.0) -> Rect:
+        rs = [r.grow(grow) for r in rects]
+        x0, y0 = min(r.x for r in rs), min(r.y for r in rs)
+        return Rect(x0, y0, max(r.x + r.w for r in rs) - x0, max(r.y + r.h for r in rs) - y0)
+
+
+class GeometryError(ValueError):
+    pass
+
+
+def _fit(space: float, size: float, gap: float) -> int:
+    return max(0, floor((space + gap + 1e-9) / (size + gap)))
+
+
+def _crop_marks(rects: list[Rect], bleed: float, page_w: float, page_h: float) -> list[tuple]:
+    """Short lines in the margins, in line with every cut, never over a card and clear of the page edge."""
+    block = Rect(min(r.x for r in rects), min(r.y for r in rects), 0, 0)
+    right = max(r.x + r.w for r in rects)
+    top = max(r.y + r.h for r in rects)
+    xs = sorted({round(v, 4) for r in rects for v in (r.x, r.x + r.w)})
+    ys = sorted({round(v, 4) for r in rects for v in (r.y, r.y + r.h)})
+    marks = []
+    lo_y, hi_y = block.y - bleed - MARK_GAP, top + bleed + MARK_GAP
+    lo_x, hi_x = block.x - bleed - MARK_GAP, right + bleed + MARK_GAP
+    for x in xs:
+        marks += [(x, PRINTER_MARGIN, x, lo_y), (x, hi_y, x, page_h - PRINTER_MARGIN)]
+    for y in ys:
+        marks += [(PRINTER_MARGIN, y, lo_x, y), (hi_x, y, page_w - PRINTER_MARGIN, y)]
+    return marks
+
+
+def sheet(paper: str, size: str, bleed: float = 0.0, gutter: float = 0.0, offset: tuple[float, float] = (0.0, 0.0),
+          gutterfold: bool = False) -> Sheet:
+    """Lay out as many cards of `size` as fit on `paper`, centred; backs mirrored for a long-edge flip
+    (duplex) and moved by `offset` to correct a printer's misregistration, or beside the fronts (gutterfold)."""
+    if paper not in PAPERS:
+        raise GeometryError(f"unknown paper {paper!r}; expected one of: {', '.join(PAPERS)}")
+    if size not in SIZES:
+        raise GeometryError(f"unknown card size {size!r}; expected one of: {', '.join(SIZES)}")
+    if not 0 <= bleed <= MAX_BLEED:
+        raise GeometryError(f"bleed must be from 0 to {MAX_BLEED:g} mm, got {bleed:g}")
+    if not 0 <= gutter <= 20:
+        raise GeometryError(f"gutter must be from 0 to 20 mm, got {gutter:g}")
+    pw, ph = PAPERS[paper]
+    if gutterfold:
+        pw, ph = ph, pw  # landscape: fronts on the left half, backs on the right, fold down the middle
+    tw, th = SIZES[size]
+    gap = 2 * bleed + gutter  # each card keeps its own bleed
+    edge = PRINTER_MARGIN + bleed + MARK_GAP + MIN_MARK  # kept free around the block on every side
+    usable_w, usable_h = pw - 2 * edge, ph - 2 * edge
+    rows = _fit(usable_h, th, gap)
+    if gutterfold:
+        cols = _fit((usable_w - FOLD_GAP) / 2 - bleed, tw, gap)  # each half: fold side keeps its bleed
+    else:
+        cols = _fit(usable_w, tw, gap)
+    if not rows or not cols:
+        raise GeometryError(f"a {size} card with {bleed:g} mm bleed does not fit on {paper}")
+    block_h = rows * th + (rows - 1) * gap
+    y_top = (ph + block_h) / 2
+    if gutterfold:
+        fold = pw / 2
+        x0 = fold - FOLD_GAP / 2 - bleed - cols * tw - (cols - 1) * gap
+    else:
+        fold = None
+        x0 = (pw - (cols * tw + (cols - 1) * gap)) / 2
+    fronts = [Rect(x0 + c * (tw + gap), y_top - (r + 1) * th - r * gap, tw, th) for r in range(rows) for c in range(cols)]
+    dx, dy = offset
+    # Mirror about the page's vertical centre (long-edge flip) or the fold line: the same formula.
+    backs = [Rect(pw - f.x - tw + (0 if gutterfold else dx), f.y + (0 if gutterfold else dy), tw, th) for f in fronts]
+    marks = _crop_marks(fronts + (backs if gutterfold else []), bleed, pw, ph)
+    return Sheet(pw, ph, (tw, th), bleed, tuple(fronts), tuple(backs), tuple(marks), gutterfold, fold)
