@@ -78,6 +78,19 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_build(args: argparse.Namespace) -> int:
+    from .pnp.document import BuildSettings
+
+    settings = BuildSettings(
+        paper=args.paper, bleed=args.bleed, base_url=args.base_url, lang=args.lang, card_size=args.card_size,
+        crop_marks=not args.no_crop_marks, offset=(args.offset_x, args.offset_y), layout=args.layout,
+        backs=not args.no_backs)
+    games_wanted = args.games or list(cards.load_shipped())
+    for path, pages in service.build(games_wanted, args.out, settings):
+        print(f"{_shown(path)}: {pages} pages")
+    return EXIT_OK
+
+
 def _shown(path) -> str:
     """A path as a user would type it: relative to the current folder when it lies below it."""
     rel = os.path.relpath(path)
@@ -94,6 +107,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="check card data files (default: every shipped file)")
     p.add_argument("files", nargs="*", metavar="FILE")
     p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("build", help="print-and-play PDFs, one OUT/<game>.pdf per game")
+    p.add_argument("games", nargs="*", metavar="GAME", help="default: every game")
+    p.add_argument("--out", default="output", help="folder for the PDFs (default: output)")
+    p.add_argument("--paper", default="a4", help="a4 or letter")
+    p.add_argument("--bleed", type=float, default=0.0, metavar="MM", help="0 to 3 mm of art beyond the cut")
+    p.add_argument("--base-url", default="http://127.0.0.1:5000", metavar="URL",
+                   help="where the companion runs: the cards' QR codes open URL/c/<game>/<card>")
+    p.add_argument("--lang", default="es", help="es or en")
+    p.add_argument("--card-size", help="poker, bridge or mini (default: the game's)")
+    p.add_argument("--layout", default="duplex", help="duplex (backs on the following page) or gutterfold")
+    p.add_argument("--offset-x", type=float, default=0.0, metavar="MM", help="move the backs right (duplex)")
+    p.add_argument("--offset-y", type=float, default=0.0, metavar="MM", help="move the backs up (duplex)")
+    p.add_argument("--no-crop-marks", action="store_true")
+    p.add_argument("--no-backs", action="store_true")
+    p.set_defaults(func=cmd_build, game="build")
 
     game_ids = ", ".join(games.GAMES)
     p = sub.add_parser("score", help="score one JSON request (a file, or - for standard input)")

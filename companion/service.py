@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import json
+import os
+import tempfile
+from pathlib import Path
 from typing import Any, Mapping
 
 from . import cards, games
+from .pnp.document import BuildSettings, render
 from .rng import make_rng
 from .schema import InputError, Int, Problem, Problems
 
@@ -76,3 +80,41 @@ def simulate(game_id: str, games_count: int, seed: Any = None) -> dict:
         raise InputError([Problem(("game",), f"{game_id} has no solo simulator (only duquesa has one)")])
     rng, seed_text = make_rng(seed)
     return {"game": game_id, "seed": seed_text, **module.simulate(cards.load_game(game_id), rng, games_count)}
+
+
+def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings) -> list[tuple[Path, int]]:
+    """Write one PDF per game into `out_dir`. Every setting and the folder are checked before anything is
+    written; each PDF is rendered to a temporary file and all are renamed only when every one succeeded."""
+    problems = settings.problems()
+    if problems:
+        raise InputError(problems)
+    for game_id in game_ids:
+        if game_id not in cards.load_shipped():
+            raise UnknownGame(game_id)
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise InputError([Problem(("out",), f"{out} is a file, not a folder")])
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.TemporaryFile(dir=out)
+        probe.close()
+    except OSError as e:
+        raise InputError([Problem(("out",), f"cannot write to {out}: {e.strerror or e}")]) from None
+    done: list[tuple[Path, Path, int]] = []
+    try:
+        for game_id in game_ids:
+            fd, tmp = tempfile.mkstemp(prefix=f".{game_id}.", suffix=".pdf.part", dir=out)
+            done.append((Path(tmp), out / f"{game_id}.pdf", 0))
+            with os.fdopen(fd, "wb") as f:
+                pages = render(cards.load_game(game_id), settings, f)
+            done[-1] = (Path(tmp), out / f"{game_id}.pdf", pages)
+        umask = os.umask(0)
+        os.umask(umask)
+        for tmp, final, _ in done:
+            os.chmod(tmp, 0o666 & ~umask)  # a temporary file is private; the PDF is not
+            os.replace(tmp, final)
+    except BaseException:
+        for tmp, _, _ in done:
+            tmp.unlink(missing_ok=True)
+        raise
+    return [(final, pages) for _, final, pages in done]

@@ -1,0 +1,229 @@
+"""One game's print-and-play PDF: a calibration page, then fronts and their backs, page boxes, atomic writing."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen import canvas as rl_canvas
+
+from .. import __version__
+from ..cards import CardSet, Component
+from ..i18n import LANGS, _
+from ..schema import Problem
+from . import draw, faces
+from .geometry import MAX_BLEED, MM, PAPERS, Rect, Sheet, sheet
+
+CARD_KINDS = ("card", "reference")
+ALNUM = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
+
+
+@dataclass(frozen=True)
+class BuildSettings:
+    paper: str = "a4"
+    bleed: float = 0.0
+    base_url: str = "http://127.0.0.1:5000"
+    lang: str = "es"
+    card_size: str | None = None  # poker, bridge or mini for cards and reference cards; default: the data's
+    crop_marks: bool = True
+    offset: tuple[float, float] = (0.0, 0.0)  # mm, moves the backs to correct a duplex printer
+    layout: str = "duplex"  # or gutterfold
+    backs: bool = True
+
+    def problems(self) -> list[Problem]:
+        out = []
+        if self.paper not in PAPERS:
+            out.append(Problem(("paper",), f"unknown paper {self.paper!r}; expected one of: {', '.join(PAPERS)}"))
+        if not 0 <= self.bleed <= MAX_BLEED:
+            out.append(Problem(("bleed",), f"must be from 0 to {MAX_BLEED:g} mm, got {self.bleed:g}"))
+        if self.lang not in LANGS:
+            out.append(Problem(("lang",), f"unknown language {self.lang!r}; expected one of: {', '.join(LANGS)}"))
+        if self.card_size not in (None, "poker", "bridge", "mini"):
+            out.append(Problem(("card-size",), f"unknown card size {self.card_size!r}; expected poker, bridge or mini"))
+        if self.layout not in ("duplex", "gutterfold"):
+            out.append(Problem(("layout",), f"unknown layout {self.layout!r}; expected duplex or gutterfold"))
+        if any(abs(v) > 10 for v in self.offset):
+            out.append(Problem(("offset",), "a duplex offset must be within ±10 mm"))
+        parts = urlsplit(self.base_url)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+            out.append(Problem(("base-url",), f"must be an http(s) address like http://192.168.1.20:5000, got "
+                                              f"{self.base_url!r}"))
+        return out
+
+
+def card_url(base_url: str, game: str, card_id: str) -> str:
+    """What a card's QR code says: its rules page. Scheme, host and our own path are written in capitals
+    (all case-insensitive for us) so that the code uses QR's compact alphanumeric mode."""
+    parts = urlsplit(base_url.rstrip("/"))
+    url = f"{parts.scheme}://{parts.netloc}".upper() + parts.path + f"/C/{game.upper()}/{card_id}"
+    return url if set(url) <= ALNUM else f"{base_url.rstrip('/')}/c/{game}/{card_id}"
+
+
+@dataclass
+class _Section:
+    size: str
+    components: list[Component] = field(default_factory=list)
+
+
+def _sections(card_set: CardSet, settings: BuildSettings) -> list[_Section]:
+    """Physical copies grouped by printed size, in data order: cards and reference cards first."""
+    order: dict[str, _Section] = {}
+    for c in card_set.components:
+        if c.kind == "back":
+            continue
+        size = settings.card_size if (settings.card_size and c.kind in CARD_KINDS) else c.size
+        order.setdefault(size, _Section(size)).components.extend([c] * c.qty)
+    # Sections with backs first: the ones without (tiles, tokens) then need no blank back pages in duplex.
+    return sorted(order.values(), key=lambda sec: not any(comp.back for comp in sec.components))
+
+
+def _points(r: Rect) -> tuple[float, float, float, float]:
+    return r.x * MM, r.y * MM, r.w * MM, r.h * MM
+
+
+def _box(s: Sheet, rects, grow: float) -> tuple[float, float, float, float]:
+    b = s.bounds(rects, grow)
+    return b.x * MM, b.y * MM, (b.x + b.w) * MM, (b.y + b.h) * MM
+
+
+def _marks(c, s: Sheet) -> None:
+    c.saveState()
+    c.setStrokeColor(HexColor("#000000"))
+    c.setLineWidth(0.3)
+    for x1, y1, x2, y2 in s.marks:
+        c.line(x1 * MM, y1 * MM, x2 * MM, y2 * MM)
+    c.restoreState()
+
+
+def _calibration(c, card_set: CardSet, settings: BuildSettings, page: tuple[float, float], count: int) -> None:
+    lang = settings.lang
+    w, h = page
+    accent = HexColor(faces.ACCENTS.get(card_set.game, faces.GENERIC_ACCENT))
+    c.setFillColor(accent)
+    c.rect(0, h - 40 * MM, w, 40 * MM, stroke=0, fill=1)
+    c.setFillColor(HexColor("#ffffff"))
+    c.setFont(draw.BOLD, 24)
+    c.drawString(18 * MM, h - 22 * MM, card_set.title.get(lang))
+    c.setFont(draw.FONT, 11)
+    c.drawString(18 * MM, h - 31 * MM, f"companion {__version__} · print-and-play")
+    c.setFillColor(draw.INK)
+    c.setFont(draw.BOLD, 15)
+    c.drawString(18 * MM, h - 56 * MM, _("print at 100", lang))
+    # The 100 mm ruler, with a tick each millimetre.
+    x0, y0 = 18 * MM, h - 80 * MM
+    c.setLineWidth(0.4)
+    c.rect(x0, y0, 100 * MM, 8 * MM, stroke=1, fill=0)
+    for i in range(101):
+        tick = 6 if i % 10 == 0 else (4 if i % 5 == 0 else 2.5)
+        c.line(x0 + i * MM, y0, x0 + i * MM, y0 + tick * MM)
+        if i % 10 == 0:
+            c.setFont(draw.FONT, 6)
+            c.drawCentredString(x0 + i * MM, y0 - 3 * MM, str(i))
+    c.setFont(draw.FONT, 9)
+    c.drawString(x0, y0 + 10 * MM, _("ruler", lang))
+    rows = [
+        (_("paper", lang), settings.paper.upper()),
+        (_("bleed", lang), f"{settings.bleed:g} mm"),
+        (_("card size", lang), settings.card_size or card_set.card_size),
+        (_("layout", lang), settings.layout),
+        (_("offset", lang), f"x {settings.offset[0]:+g} mm · y {settings.offset[1]:+g} mm"),
+        (_("components", lang), str(count)),
+        ("QR", card_url(settings.base_url, card_set.game, next(x.id for x in card_set.components if x.kind != "back"))),
+    ]
+    c.setFont(draw.BOLD, 12)
+    c.drawString(18 * MM, h - 102 * MM, _("settings", lang))
+    for i, (label, value) in enumerate(rows):
+        y = h - (110 + 6.5 * i) * MM
+        c.setFont(draw.FONT, 10)
+        c.drawString(18 * MM, y, label)
+        c.drawString(75 * MM, y, value)
+    help_text = _("gutterfold help" if settings.layout == "gutterfold" else "duplex help", lang)
+    draw.fit_text(c, help_text, w - 36 * MM, 30 * MM, h - 160 * MM, 18 * MM, 10)
+    for note in card_set.notes:
+        draw.fit_text(c, note.get(lang), w - 36 * MM, 20 * MM, h - 188 * MM, 18 * MM, 9)
+    _crosses(c, w, h, mirrored=False)
+
+
+CROSSES = ((20, 20), (190, 20), (105, 60))  # mm from the bottom-left, on the front of the calibration sheet
+
+
+def _crosses(c, w: float, h: float, mirrored: bool) -> None:
+    """Registration crosses: on the back they are mirrored, so a well-aligned duplex print puts them on top of
+    the front ones."""
+    c.saveState()
+    c.setLineWidth(0.3)
+    for x, y in CROSSES:
+        cx = (w - x * MM) if mirrored else x * MM
+        c.line(cx - 5 * MM, y * MM, cx + 5 * MM, y * MM)
+        c.line(cx, y * MM - 5 * MM, cx, y * MM + 5 * MM)
+        c.circle(cx, y * MM, 2 * MM, stroke=1, fill=0)
+    c.restoreState()
+
+
+def render(card_set: CardSet, settings: BuildSettings, target) -> int:
+    """Draw the whole document into `target` (a path or file object); returns the number of pages."""
+    draw.register_fonts()
+    gutterfold = settings.layout == "gutterfold"
+    sections = _sections(card_set, settings)
+    count = sum(len(s.components) for s in sections)
+    first = sheet(settings.paper, "poker", 0)
+    c = rl_canvas.Canvas(target, pagesize=(first.page_w * MM, first.page_h * MM), invariant=1, pageCompression=1)
+    c.setTitle(f"{card_set.title.get(settings.lang)} — print-and-play")
+    c.setAuthor("companion")
+    c.setSubject(f"{card_set.game}; paper {settings.paper}; bleed {settings.bleed:g} mm; layout {settings.layout}")
+    c.setCreator(f"companion {__version__}")
+    c.setViewerPreference("PrintScaling", "None")
+    pages = 0
+
+    def finish(trim, bleed_box):
+        nonlocal pages
+        c.setTrimBox(trim)
+        c.setBleedBox(bleed_box)
+        c.showPage()
+        pages += 1
+
+    full = (0, 0, first.page_w * MM, first.page_h * MM)
+    _calibration(c, card_set, settings, (first.page_w * MM, first.page_h * MM), count)
+    finish(full, full)
+    if not gutterfold:
+        c.setFillColor(draw.INK)
+        c.setFont(draw.FONT, 9)
+        c.drawCentredString(first.page_w * MM / 2, first.page_h * MM / 2, _("back of calibration", settings.lang))
+        _crosses(c, first.page_w * MM, first.page_h * MM, mirrored=True)
+        finish(full, full)
+    bleed = settings.bleed * MM
+    for section in sections:
+        s = sheet(settings.paper, section.size, settings.bleed, offset=settings.offset, gutterfold=gutterfold)
+        c.setPageSize((s.page_w * MM, s.page_h * MM))
+        for start in range(0, len(section.components), s.per_page):
+            batch = section.components[start:start + s.per_page]
+            backs = [(comp, card_set.component(comp.back)) for comp in batch if comp.back and settings.backs]
+            for comp, rect in zip(batch, s.fronts):
+                face = faces.face(comp, card_set, settings.lang)
+                qr = card_url(settings.base_url, card_set.game, comp.id) if comp.kind != "token" else None
+                draw.draw_face(c, face, *_points(rect), bleed, comp.id, qr)
+            used = s.fronts[:len(batch)]
+            if gutterfold:
+                for (comp, back), rect in zip(backs, s.backs):
+                    draw.draw_back(c, faces.back(back, card_set, settings.lang), *_points(rect), bleed)
+                _fold_line(c, s)
+                used = used + s.backs[:len(backs)]
+            if settings.crop_marks:
+                _marks(c, s)
+            finish(_box(s, used, 0), _box(s, used, settings.bleed))
+            if not gutterfold and backs:  # each back page follows its front page
+                back_rects = s.backs[:len(batch)]
+                for (comp, back), rect in zip(backs, back_rects):
+                    draw.draw_back(c, faces.back(back, card_set, settings.lang), *_points(rect), bleed)
+                finish(_box(s, back_rects, 0), _box(s, back_rects, settings.bleed))
+    c.save()
+    return pages
+
+
+def _fold_line(c, s: Sheet) -> None:
+    c.saveState()
+    c.setDash(3, 3)
+    c.setLineWidth(0.4)
+    c.line(s.fold_x * MM, 3 * MM, s.fold_x * MM, (s.page_h - 3) * MM)
+    c.restoreState()

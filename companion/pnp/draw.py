@@ -1,0 +1,319 @@
+"""Drawing one component (a Face or a Back) into a rectangle of a reportlab canvas, and QR codes as vector paths."""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+import qrcode
+from reportlab.lib.colors import Color, HexColor, white
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import Paragraph
+
+import reportlab
+
+from .faces import Back, Face
+from .geometry import MM
+from .icons import draw_icon
+
+FONT, BOLD, ITALIC = "Vera", "Vera-Bold", "Vera-Italic"
+QR_MM = 12.0  # width of the code itself; the quiet zone comes on top
+QR_QUIET = 4  # modules
+INK = HexColor("#1d1d1d")
+
+
+def register_fonts() -> None:
+    """Bitstream Vera ships inside reportlab: embedded TTFs, never a system font."""
+    folder = Path(reportlab.__file__).parent / "fonts"
+    for name, file in ((FONT, "Vera.ttf"), (BOLD, "VeraBd.ttf"), (ITALIC, "VeraIt.ttf")):
+        if name not in pdfmetrics.getRegisteredFontNames():
+            pdfmetrics.registerFont(TTFont(name, str(folder / file)))
+
+
+@lru_cache(maxsize=4096)
+def qr_runs(text: str) -> tuple[int, tuple[tuple[int, int, int], ...]]:
+    """The QR matrix of `text` as (size, runs): each run is (row, first column, length) of dark modules.
+    Upper-case URLs use QR's compact alphanumeric mode automatically."""
+    code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=0)
+    code.add_data(text)
+    code.make(fit=True)
+    matrix = code.get_matrix()
+    runs = []
+    for r, row in enumerate(matrix):
+        c = 0
+        while c < len(row):
+            if row[c]:
+                start = c
+                while c < len(row) and row[c]:
+                    c += 1
+                runs.append((r, start, c - start))
+            else:
+                c += 1
+    return len(matrix), tuple(runs)
+
+
+def draw_qr(c, text: str, x: float, y: float, width: float) -> float:
+    """Draw a QR code whose modules span `width` points, bottom-left at (x, y), on a white quiet zone.
+    All dark modules go into one path, merged into horizontal runs. Returns the outer size with the quiet zone."""
+    size, runs = qr_runs(text)
+    module = width / size
+    quiet = QR_QUIET * module
+    c.saveState()
+    c.setFillColor(white)
+    c.rect(x - quiet, y - quiet, width + 2 * quiet, width + 2 * quiet, stroke=0, fill=1)
+    c.setFillColor(INK)
+    path = c.beginPath()
+    for row, col, length in runs:
+        path.rect(x + col * module, y + width - (row + 1) * module, length * module, module)
+    c.drawPath(path, stroke=0, fill=1)
+    c.restoreState()
+    return width + 2 * quiet
+
+
+def fit_text(c, text: str, width: float, height: float, top: float, left: float, size: float,
+             min_size: float = 5.0, align: int = 0) -> float:
+    """Draw a wrapped paragraph in the box below `top`, shrinking the font until it fits; returns its height."""
+    body = escape(text)
+    while True:
+        style = ParagraphStyle("t", fontName=FONT, fontSize=size, leading=size * 1.22, textColor=INK,
+                               alignment=align)
+        para = Paragraph(body, style)
+        _, h = para.wrap(width, height)
+        if h <= height or size <= min_size:
+            para.drawOn(c, left, top - h)
+            return h
+        size -= 0.25
+
+
+def fit_line(c, text: str, font: str, size: float, max_width: float) -> float:
+    """A font size at most `size` at which `text` fits in `max_width`."""
+    width = pdfmetrics.stringWidth(text, font, size)
+    return size if width <= max_width else max(4.0, size * max_width / width)
+
+
+def _icon_grid(c, icons, captions, x, y, w, h, k):
+    n = len(icons)
+    if not n or h <= 0:
+        return
+    cols = 1 if n == 1 else 2 if n <= 4 else 3
+    rows = math.ceil(n / cols)
+    caption_h = 3.6 * MM * k if captions else 0
+    cell_w, cell_h = w / cols, h / rows
+    r = max(2.0, min(cell_w * 0.34, (cell_h - caption_h) * 0.36, 13 * MM * k))
+    for i, icon in enumerate(icons):
+        row, col = divmod(i, cols)
+        in_row = min(cols, n - row * cols)
+        cx = x + (w - in_row * cell_w) / 2 + (col + 0.5) * cell_w
+        cy = y + h - (row + 0.5) * cell_h + caption_h / 2
+        draw_icon(c, icon, cx, cy, r)
+        if captions and i < len(captions):
+            size = fit_line(c, captions[i], FONT, 6.2 * k, cell_w - 2)
+            c.setFont(FONT, size)
+            c.setFillColor(INK)
+            c.drawCentredString(cx, cy - r * 1.25 - size, captions[i])
+
+
+def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: float, card_id: str,
+              qr_text: str | None) -> None:
+    """One card, tile or token front inside its trim rectangle (points); the background runs into the bleed."""
+    k = min(w / (63.5 * MM), h / (88.9 * MM))
+    compact = h < 60 * MM
+    accent = HexColor(face.accent)
+    c.saveState()
+    c.setFillColor(HexColor(face.background))
+    c.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+    if h < 30 * MM:  # a token: a round piece with its art and id, nothing else fits
+        _token(c, face, x, y, w, h, accent, card_id)
+        c.restoreState()
+        return
+    inset = (2.2 if compact else 3.0) * MM * max(k, 0.6)
+    fx, fy, fw, fh = x + inset, y + inset, w - 2 * inset, h - 2 * inset
+    header_h = (6.0 if compact else 8.5) * MM * max(k, 0.7)
+    c.setFillColor(accent)
+    c.roundRect(fx, fy + fh - header_h, fw, header_h, 1.6 * MM, stroke=0, fill=1)
+    c.rect(fx, fy + fh - header_h, fw, header_h / 2, stroke=0, fill=1)
+    tag_room = header_h if face.tag else 0
+    size = fit_line(c, face.title, BOLD, (9.5 if not compact else 7.5) * max(k, 0.8), fw - 4 * MM - tag_room)
+    c.setFillColor(white)
+    c.setFont(BOLD, size)
+    c.drawCentredString(fx + (fw - tag_room) / 2, fy + fh - header_h / 2 - size * 0.35, face.title)
+    if face.tag:
+        tx, ty = fx + fw - header_h / 2, fy + fh - header_h / 2
+        c.setFillColor(white)
+        c.circle(tx, ty, header_h * 0.32, stroke=0, fill=1)
+        c.setFillColor(accent)
+        c.setFont(BOLD, header_h * 0.42)
+        c.drawCentredString(tx, ty - header_h * 0.15, face.tag)
+    c.setStrokeColor(accent)
+    c.setLineWidth(1.1)
+    c.roundRect(fx, fy, fw, fh, 1.6 * MM, stroke=1, fill=0)
+
+    # Footer: the id on the left, the QR code on the right.
+    footer_h = 4.5 * MM * max(k, 0.7)
+    if qr_text:
+        qr_w = QR_MM * MM
+        module = qr_w / qr_runs(qr_text)[0]
+        outer = qr_w + 2 * QR_QUIET * module
+        qx, qy = fx + fw - outer + QR_QUIET * module - 0.8 * MM, fy + QR_QUIET * module + 0.8 * MM
+        draw_qr(c, qr_text, qx, qy, qr_w)
+        footer_h = outer + 1.2 * MM
+    c.setFillColor(INK)
+    c.setFont(BOLD, 6.5 * max(k, 0.75))
+    c.drawString(fx + 1.6 * MM, fy + 1.6 * MM, card_id)
+
+    # Body between the header and the footer; a price track takes the right edge.
+    bx, by, bw, bh = fx + 1.5 * MM, fy + footer_h, fw - 3 * MM, fh - header_h - footer_h - 1 * MM
+    if face.track:
+        _price_track(c, face.track, fx + fw - 6.5 * MM, by, bh + 1 * MM, accent)
+        bw -= 7 * MM
+    top = by + bh
+    if face.corner:
+        c.setFillColor(HexColor(face.corner_icon.fill) if face.corner_icon else INK)
+        c.setFont(BOLD, 11 * k)
+        c.drawString(bx + 0.5 * MM, top - 11 * k, face.corner)
+        if face.corner_icon:
+            draw_icon(c, face.corner_icon, bx + 2.6 * MM, top - 11 * k - 3.6 * MM, 2.2 * MM * k)
+    if face.lower_label:
+        panel_h = min(26 * MM * k, bh * 0.42)
+        _panel(c, face, bx, by, bw, panel_h, k, accent)
+        by += panel_h + 1.5 * MM
+        bh -= panel_h + 1.5 * MM
+    art = bool(face.icons or face.big)
+    monogram = False
+    if face.text and not art:  # a short text leaves room for a medallion with the title's initial
+        probe = Paragraph(escape(face.text), ParagraphStyle("p", fontName=FONT, fontSize=7.6 * max(k, 0.8),
+                                                              leading=7.6 * max(k, 0.8) * 1.22))
+        monogram = probe.wrap(bw - 2 * MM, bh)[1] < bh * 0.45
+        art = monogram
+    if face.text:  # the paragraph takes the bottom of the body (all of it on long texts)
+        box = bh * 0.5 if art else bh
+        fit_text(c, face.text, bw - 2 * MM, box, by + box, bx + 1 * MM, 7.6 * max(k, 0.8), align=1 if art else 0)
+        by, bh = by + box + 1 * MM, bh - box - 1 * MM
+    if face.big:  # a large value above the icons, or alone in the middle
+        big_h = bh * 0.45 if face.icons else bh
+        size = fit_line(c, face.big, BOLD, min(big_h * 0.8, (26 if compact else 40) * k), bw)
+        c.setFillColor(accent)
+        c.setFont(BOLD, size)
+        c.drawCentredString(bx + bw / 2, by + bh - big_h / 2 - size * 0.35, face.big)
+        bh -= big_h
+    if monogram:
+        _medallion(c, face.title[:1].upper(), bx + bw / 2, by + bh / 2, min(bw, bh) * 0.36, accent)
+    _icon_grid(c, face.icons, face.captions, bx, by, bw, bh, k)
+    c.restoreState()
+
+
+def _medallion(c, letter: str, cx: float, cy: float, r: float, accent) -> None:
+    """The art of a text card: a ringed medallion with the title's initial."""
+    c.setFillColor(Color(accent.red, accent.green, accent.blue, alpha=0.12))
+    c.setStrokeColor(accent)
+    c.setLineWidth(1.4)
+    c.circle(cx, cy, r, stroke=1, fill=1)
+    c.setLineWidth(0.6)
+    c.circle(cx, cy, r * 0.86, stroke=1, fill=0)
+    for i in range(12):
+        a = math.radians(i * 30)
+        c.circle(cx + r * 0.93 * math.cos(a), cy + r * 0.93 * math.sin(a), r * 0.035, stroke=0, fill=1)
+    c.setFillColor(accent)
+    c.setFont(BOLD, r * 1.05)
+    c.drawCentredString(cx, cy - r * 0.37, letter)
+
+
+def _token(c, face: Face, x, y, w, h, accent, card_id: str) -> None:
+    r = min(w, h) / 2
+    c.setStrokeColor(accent)
+    c.setLineWidth(0.8)
+    c.circle(x + w / 2, y + h / 2, r - 0.8 * MM, stroke=1, fill=0)
+    if face.icons:
+        draw_icon(c, face.icons[0], x + w / 2, y + h / 2 + 1.2 * MM, r * 0.42)
+    elif face.big:
+        c.setFillColor(accent)
+        c.setFont(BOLD, r * 0.8)
+        c.drawCentredString(x + w / 2, y + h / 2 - r * 0.2, face.big)
+    c.setFillColor(INK)
+    c.setFont(BOLD, 4.2)
+    c.drawCentredString(x + w / 2, y + 2.6 * MM, card_id)
+
+
+def _price_track(c, track, x, y, h, accent):
+    step = min(6.2 * MM, h / max(len(track), 1))
+    for i, price in enumerate(track):
+        cy = y + h - (i + 0.5) * step
+        c.setFillColor(white if price != "×" else HexColor("#f3d6d6"))
+        c.setStrokeColor(accent)
+        c.circle(x + 2.6 * MM, cy, 2.4 * MM, stroke=1, fill=1)
+        c.setFillColor(INK if price != "×" else HexColor("#a12a2a"))
+        c.setFont(BOLD, 7.5)
+        c.drawCentredString(x + 2.6 * MM, cy - 2.6, price)
+
+
+def _panel(c, face: Face, x, y, w, h, k, accent):
+    c.setFillColor(Color(accent.red, accent.green, accent.blue, alpha=0.10))
+    c.setStrokeColor(accent)
+    c.setLineWidth(0.8)
+    c.roundRect(x, y, w, h, 2 * MM, stroke=1, fill=1)
+    c.setFillColor(accent)
+    label_size = fit_line(c, face.lower_label, ITALIC, 7 * k, w - 4 * MM)
+    c.setFont(ITALIC, label_size)
+    c.drawCentredString(x + w / 2, y + h - label_size - 1.2 * MM, face.lower_label)
+    inner_h = h - label_size - 2.4 * MM
+    if face.lower_value:
+        value_w = 16 * MM * k
+        n = len(face.lower_icons)
+        r = min(3.6 * MM * k, (w - value_w - 4 * MM) / max(n, 1) / 2.3, inner_h * 0.35)
+        start = x + 2 * MM + r
+        for i, icon in enumerate(face.lower_icons):
+            draw_icon(c, icon, start + i * 2.3 * r, y + inner_h / 2 + 0.5 * MM, r)
+        c.setFillColor(accent)
+        size = min(17 * k, inner_h * 0.7)
+        c.setFont(BOLD, size)
+        vx = x + w - value_w / 2 - 1.5 * MM
+        c.drawCentredString(vx, y + inner_h / 2 - size * 0.1, face.lower_value)
+        c.setFont(FONT, 6 * k)
+        c.drawCentredString(vx, y + inner_h / 2 - size * 0.1 - 6.5 * k, face.lower_unit or "")
+
+
+def draw_back(c, back: Back, x: float, y: float, w: float, h: float, bleed: float) -> None:
+    """A card back: the same for every card of a kind, so it gives nothing away."""
+    k = min(w / (63.5 * MM), h / (88.9 * MM))
+    accent = HexColor(back.accent)
+    c.saveState()
+    c.setFillColor(accent)
+    c.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+    c.setStrokeColor(Color(1, 1, 1, alpha=0.16))
+    c.setLineWidth(0.6)
+    step = 6 * MM * max(k, 0.5)
+    p = c.beginPath()
+    n = int((w + h + 2 * bleed) / step) + 2
+    for i in range(-n, n):
+        p.moveTo(x - bleed + i * step, y - bleed)
+        p.lineTo(x - bleed + i * step + h + 2 * bleed, y + h + bleed)
+        p.moveTo(x - bleed + i * step, y + h + bleed)
+        p.lineTo(x - bleed + i * step + h + 2 * bleed, y - bleed)
+    c.clipPath(_clip(c, x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed), stroke=0, fill=0)
+    c.drawPath(p, stroke=1, fill=0)
+    inset = 3.2 * MM * max(k, 0.6)
+    c.setStrokeColor(HexColor("#f2e6c9"))
+    c.setLineWidth(1.4)
+    c.roundRect(x + inset, y + inset, w - 2 * inset, h - 2 * inset, 2 * MM, stroke=1, fill=0)
+    plate_h = 13 * MM * k
+    c.setFillColor(HexColor("#fbf7ee"))
+    c.roundRect(x + w * 0.12, y + h / 2 - plate_h / 2, w * 0.76, plate_h, 2 * MM, stroke=0, fill=1)
+    size = fit_line(c, back.title, BOLD, 10 * k, w * 0.7)
+    c.setFillColor(accent)
+    c.setFont(BOLD, size)
+    c.drawCentredString(x + w / 2, y + h / 2 - size * 0.35, back.title)
+    r = 4.2 * MM * k
+    for row_y in (y + h / 2 + plate_h / 2 + 3 * r, y + h / 2 - plate_h / 2 - 3 * r):
+        n = len(back.emblem)
+        for i, icon in enumerate(back.emblem):
+            draw_icon(c, icon, x + w / 2 + (i - (n - 1) / 2) * 2.6 * r, row_y, r)
+    c.restoreState()
+
+
+def _clip(c, x, y, w, h):
+    p = c.beginPath()
+    p.rect(x, y, w, h)
+    return p
