@@ -21,11 +21,10 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 run: $(VENV)/.installed
 	$(BIN)/companion validate
-	$(BIN)/companion setup duquesa --seed demo
+	$(BIN)/companion build --out output
 	@echo
-	@echo "Card data validated and a sample Duquesa deal shown above. The PDF build (companion build) and the"
-	@echo "web app (companion serve) are not implemented yet: see issues #4 and #5. Meanwhile try:"
-	@echo "  $(BIN)/companion score duquesa docs/examples/duquesa-score.json"
+	@echo "PDFs are in output/ (print at 100 %; see README). The web app (companion serve) is issue #5;"
+	@echo "meanwhile try: $(BIN)/companion score duquesa docs/examples/duquesa-score.json"
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest

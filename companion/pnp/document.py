@@ -168,7 +168,8 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
     sections = _sections(card_set, settings)
     count = sum(len(s.components) for s in sections)
     first = sheet(settings.paper, "poker", 0)
-    c = rl_canvas.Canvas(target, pagesize=(first.page_w * MM, first.page_h * MM), invariant=1, pageCompression=1)
+    c = rl_canvas.Canvas(target, pagesize=(first.page_w * MM, first.page_h * MM), invariant=1, pageCompression=1,
+                         initialFontName=draw.FONT)
     c.setTitle(f"{card_set.title.get(settings.lang)} — print-and-play")
     c.setAuthor("companion")
     c.setSubject(f"{card_set.game}; paper {settings.paper}; bleed {settings.bleed:g} mm; layout {settings.layout}")

@@ -1,0 +1,218 @@
+"""The PDFs measured, not the code: page sizes, card trim sizes from the crop marks, mirrored backs, one face
+per physical component, every QR decoded back to its card's URL, byte-identical rebuilds, atomic writes."""
+import hashlib
+import re
+from collections import Counter
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as raw
+import pytest
+import zxingcpp
+
+from companion import cards, service
+from companion.cli import main
+from companion.pnp.document import BuildSettings, card_url
+from companion.pnp.geometry import MM, SIZES
+from conftest import GAME_IDS
+
+BASE = "http://127.0.0.1:5000"
+PAGE_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("pdf")
+    service.build(GAME_IDS, out, BuildSettings(base_url=BASE))
+    return out
+
+
+def pages(path):
+    pdf = pdfium.PdfDocument(str(path))
+    return pdf, [pdf[i] for i in range(len(pdf))]
+
+
+def ids_on(page, prefix):
+    return re.findall(rf"\b{prefix}[A-Z0-9-]*\b", page.get_textpage().get_text_bounded())
+
+
+def crop_mark_cuts(page):
+    """Cut positions (points) read from the crop marks: thin path objects lying outside the page's BleedBox."""
+    x0, y0, x1, y1 = page.get_bleedbox()
+    xs, ys = set(), set()
+    for obj in page.get_objects(filter=[raw.FPDF_PAGEOBJ_PATH]):
+        left, bottom, right, top = obj.get_bounds()
+        outside = right <= x0 or left >= x1 or top <= y0 or bottom >= y1
+        if not outside:
+            continue
+        if right - left < 1.5 and top - bottom > 4:
+            xs.add(round((left + right) / 2, 2))
+        elif top - bottom < 1.5 and right - left > 4:
+            ys.add(round((bottom + top) / 2, 2))
+    return sorted(xs), sorted(ys)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("bleed", [0, 3])
+def test_page_size_and_card_trim_size_measured_from_the_pdf(tmp_path, paper, bleed):
+    service.build(["duplicon"], tmp_path, BuildSettings(paper=paper, bleed=bleed))
+    pdf, ps = pages(tmp_path / "duplicon.pdf")
+    width, height = SIZES["poker"]
+    for page in ps[2::2]:  # card fronts (page 1 and 2 are the calibration sheet)
+        assert page.get_size() == pytest.approx(PAGE_PT[paper], abs=0.01)
+        xs, ys = crop_mark_cuts(page)
+        # Cuts come in pairs (left/right edge of each column): widths alternate with the gaps between bleeds.
+        spans_x = [b - a for a, b in zip(xs, xs[1:])]
+        spans_y = [b - a for a, b in zip(ys, ys[1:])]
+        card_w = [s / MM for s in spans_x if s / MM > 10]
+        card_h = [s / MM for s in spans_y if s / MM > 10]
+        assert card_w and all(abs(w - width) <= 0.1 for w in card_w), card_w
+        assert card_h and all(abs(h - height) <= 0.1 for h in card_h), card_h
+        if bleed:
+            gaps = [s / MM for s in spans_x + spans_y if s / MM <= 10]
+            assert gaps and all(abs(g - 2 * bleed) <= 0.1 for g in gaps)
+        trim, bleed_box = page.get_trimbox(), page.get_bleedbox()
+        assert bleed_box[0] == pytest.approx(trim[0] - bleed * MM, abs=0.05)
+        assert (trim[2] - trim[0]) / MM == pytest.approx(len(card_w) * width + (len(card_w) - 1) * 2 * bleed, abs=0.1)
+
+
+@pytest.mark.parametrize("offset", [(0.0, 0.0), (1.5, -0.8)])
+def test_backs_line_up_with_fronts_when_the_sheet_is_flipped(tmp_path, offset):
+    service.build(["gemas"], tmp_path, BuildSettings(bleed=2, offset=offset))
+    pdf, ps = pages(tmp_path / "gemas.pdf")
+    checked = 0
+    for front, back in zip(ps[2::2], ps[3::2]):
+        if not ids_on(front, "GM") or ids_on(back, "GM"):  # a back page shows no ids
+            continue
+        w = front.get_size()[0]
+        f, b = front.get_trimbox(), back.get_trimbox()
+        # Long-edge flip: x → page width - x. The back's box, mirrored and corrected by the offset, is the front's.
+        assert (w - b[2] + offset[0] * MM, b[1] - offset[1] * MM) == pytest.approx((f[0], f[1]), abs=0.05)
+        assert (b[2] - b[0], b[3] - b[1]) == pytest.approx((f[2] - f[0], f[3] - f[1]), abs=0.05)
+        checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_one_face_per_physical_component_and_every_qr_opens_its_card(built, game):
+    card_set = cards.load_game(game)
+    expected = Counter({c.id: c.qty for c in card_set.components if c.kind != "back"})
+    pdf, ps = pages(built / f"{game}.pdf")
+    printed, decoded = Counter(), Counter()
+    for page in ps[2:]:
+        on_page = ids_on(page, card_set.prefix)
+        printed.update(on_page)
+        with_qr = [i for i in on_page if card_set.component(i).kind != "token"]
+        if not with_qr:
+            continue
+        found = zxingcpp.read_barcodes(page.render(scale=200 / 72).to_pil())
+        texts = sorted(r.text for r in found if r.format == zxingcpp.BarcodeFormat.QRCode)
+        assert texts == sorted(card_url(BASE, game, i) for i in with_qr)
+        decoded.update(t.rsplit("/", 1)[1] for t in texts)
+    assert printed == expected
+    assert decoded == Counter({i: n for i, n in expected.items() if card_set.component(i).kind != "token"})
+
+
+def test_qr_urls_use_the_alphanumeric_mode_and_point_at_the_card_page():
+    assert card_url("http://192.168.1.20:5000/", "queens-necklace", "QN-THIEF") == \
+        "HTTP://192.168.1.20:5000/C/QUEENS-NECKLACE/QN-THIEF"
+    # A base address with a lower-case path cannot be capitalised safely: it stays as typed.
+    assert card_url("https://example.org/games", "duquesa", "DQ07") == "https://example.org/games/c/duquesa/DQ07"
+
+
+def test_qr_codes_are_at_least_12_mm_wide(built):
+    pdf, ps = pages(built / "duquesa.pdf")
+    found = zxingcpp.read_barcodes(ps[2].render(scale=300 / 72).to_pil())
+    assert found
+    for r in found:
+        xs = [p.x for p in (r.position.top_left, r.position.top_right)]
+        assert (max(xs) - min(xs)) / 300 * 25.4 >= 11.9
+
+
+def test_the_same_build_twice_is_byte_identical(tmp_path):
+    for name in ("a", "b"):
+        service.build(["duquesa", "nobles"], tmp_path / name, BuildSettings(bleed=1.5, lang="en"))
+    for game in ("duquesa", "nobles"):
+        assert (tmp_path / "a" / f"{game}.pdf").read_bytes() == (tmp_path / "b" / f"{game}.pdf").read_bytes()
+
+
+def test_viewer_is_told_not_to_scale_and_fonts_are_embedded(built):
+    data = (built / "duquesa.pdf").read_bytes()
+    assert b"/PrintScaling /None" in data
+    assert b"/FontFile2" in data and b"Vera" in data
+    assert b"/BaseFont /Helvetica" not in data  # no font left to the printer or viewer
+
+
+def test_calibration_page_has_the_ruler_and_print_at_100(built):
+    pdf, ps = pages(built / "queens-necklace.pdf")
+    text = ps[0].get_textpage().get_text_bounded()
+    assert "100 %" in text and "100 mm" in text and "A4" in text
+
+
+def test_gutterfold_puts_each_back_beside_its_front(tmp_path):
+    service.build(["duplicon"], tmp_path, BuildSettings(layout="gutterfold"))
+    pdf, ps = pages(tmp_path / "duplicon.pdf")
+    w, h = ps[1].get_size()
+    assert w > h  # landscape
+    n = sum(len(ids_on(p, "DP")) for p in ps[1:])
+    assert n == 99 and len(ps) == 1 + -(-96 // 4) + 1  # calibration + 24 pages of 4 pairs + the summaries
+
+
+def test_text_follows_the_language(tmp_path):
+    service.build(["duquesa"], tmp_path, BuildSettings(lang="en"))
+    pdf, ps = pages(tmp_path / "duquesa.pdf")
+    text = ps[2].get_textpage().get_text_bounded()
+    assert "The Duchess wishes" in text and "florins" in text and "florines" not in text
+
+
+def digest(folder):
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["--bleed", "-1"], "bleed: must be from 0 to 3 mm"),
+    (["--bleed", "4"], "bleed: must be from 0 to 3 mm"),
+    (["--paper", "a5"], "paper: unknown paper 'a5'"),
+    (["--lang", "fr"], "lang: unknown language 'fr'"),
+    (["--layout", "zigzag"], "layout: unknown layout"),
+    (["--base-url", "ftp://x"], "base-url: must be an http(s) address"),
+    (["--card-size", "jumbo"], "card-size: unknown card size"),
+    (["--offset-x", "40"], "offset: a duplex offset must be within"),
+    (["chess"], "unknown game 'chess'"),
+])
+def test_bad_settings_exit_2_and_leave_output_untouched(built, capsys, argv, words):
+    before = digest(built)
+    assert main(["build", "--out", str(built), *argv]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+    assert digest(built) == before
+
+
+def test_unreachable_out_exits_2(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert main(["build", "duquesa", "--out", str(blocker)]) == 2
+    assert main(["build", "duquesa", "--out", str(blocker / "sub")]) == 2
+    err = capsys.readouterr().err
+    assert "is a file, not a folder" in err and "cannot write to" in err and "Traceback" not in err
+    assert blocker.read_text() == "not a folder"
+
+
+def test_a_failure_while_drawing_leaves_earlier_pdfs_and_no_partial_files(built, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    service.build(["duquesa", "gemas"], out, BuildSettings())
+    before = digest(out)
+    from companion.pnp import draw
+
+    real = draw.draw_face
+    calls = {"n": 0}
+
+    def flaky(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 40:  # partway through the second game
+            raise RuntimeError("printer on fire")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(draw, "draw_face", flaky)
+    with pytest.raises(RuntimeError):
+        service.build(["duquesa", "gemas"], out, BuildSettings(bleed=2))
+    assert digest(out) == before  # nothing replaced, nothing half-written, no .part left over
