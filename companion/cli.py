@@ -109,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("build", help="print-and-play PDFs, one OUT/<game>.pdf per game")
-    p.add_argument("games", nargs="*", metavar="GAME", help="default: every game")
+    p.add_argument("games", nargs="*", metavar="GAME", help="a game id or a card data file (default: every game)")
     p.add_argument("--out", default="output", help="folder for the PDFs (default: output)")
     p.add_argument("--paper", default="a4", help="a4 or letter")
     p.add_argument("--bleed", type=float, default=0.0, metavar="MM", help="0 to 3 mm of art beyond the cut")
@@ -156,6 +156,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.func(args)
     except (UsageError, service.UnknownGame) as e:
         print(f"companion {args.command}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except cards.DataError as e:
+        for line in e.errors:
+            print(line, file=sys.stderr)
         return EXIT_BAD_INPUT
     except InputError as e:
         for problem in e.problems:

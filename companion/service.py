@@ -82,15 +82,22 @@ def simulate(game_id: str, games_count: int, seed: Any = None) -> dict:
     return {"game": game_id, "seed": seed_text, **module.simulate(cards.load_game(game_id), rng, games_count)}
 
 
+def _card_set(game: str) -> cards.CardSet:
+    """A shipped game by id, or any card data file by path (a designer's own game needs no code)."""
+    if game.endswith((".yaml", ".yml")):
+        return cards.load_file(game)
+    if game not in cards.load_shipped():
+        raise UnknownGame(game)
+    return cards.load_game(game)
+
+
 def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings) -> list[tuple[Path, int]]:
     """Write one PDF per game into `out_dir`. Every setting and the folder are checked before anything is
     written; each PDF is rendered to a temporary file and all are renamed only when every one succeeded."""
     problems = settings.problems()
     if problems:
         raise InputError(problems)
-    for game_id in game_ids:
-        if game_id not in cards.load_shipped():
-            raise UnknownGame(game_id)
+    card_sets = [_card_set(g) for g in game_ids]
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise InputError([Problem(("out",), f"{out} is a file, not a folder")])
@@ -102,12 +109,12 @@ def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings) -> 
         raise InputError([Problem(("out",), f"cannot write to {out}: {e.strerror or e}")]) from None
     done: list[tuple[Path, Path, int]] = []
     try:
-        for game_id in game_ids:
-            fd, tmp = tempfile.mkstemp(prefix=f".{game_id}.", suffix=".pdf.part", dir=out)
-            done.append((Path(tmp), out / f"{game_id}.pdf", 0))
+        for card_set in card_sets:
+            fd, tmp = tempfile.mkstemp(prefix=f".{card_set.game}.", suffix=".pdf.part", dir=out)
+            done.append((Path(tmp), out / f"{card_set.game}.pdf", 0))
             with os.fdopen(fd, "wb") as f:
-                pages = render(cards.load_game(game_id), settings, f)
-            done[-1] = (Path(tmp), out / f"{game_id}.pdf", pages)
+                pages = render(card_set, settings, f)
+            done[-1] = (Path(tmp), out / f"{card_set.game}.pdf", pages)
         umask = os.umask(0)
         os.umask(umask)
         for tmp, final, _ in done:

@@ -186,11 +186,15 @@ def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: floa
     if face.text and not art:  # a short text leaves room for a medallion with the title's initial
         probe = Paragraph(escape(face.text), ParagraphStyle("p", fontName=FONT, fontSize=7.6 * max(k, 0.8),
                                                               leading=7.6 * max(k, 0.8) * 1.22))
-        monogram = probe.wrap(bw - 2 * MM, bh)[1] < bh * 0.45
-        art = monogram
-    if face.text:  # the paragraph takes the bottom of the body (all of it on long texts)
-        box = bh * 0.5 if art else bh
-        fit_text(c, face.text, bw - 2 * MM, box, by + box, bx + 1 * MM, 7.6 * max(k, 0.8), align=1 if art else 0)
+        monogram = art = probe.wrap(bw - 2 * MM, bh)[1] < bh * 0.45
+    if face.text:  # the paragraph takes the bottom of the body: what it needs, or all of it on long texts
+        size = 7.6 * max(k, 0.8)
+        box = bh
+        if art:
+            needed = Paragraph(escape(face.text), ParagraphStyle("n", fontName=FONT, fontSize=size,
+                                                                 leading=size * 1.22)).wrap(bw - 2 * MM, bh)[1]
+            box = min(bh * 0.5, needed + 2 * MM)
+        fit_text(c, face.text, bw - 2 * MM, box, by + box, bx + 1 * MM, size, align=1 if art else 0)
         by, bh = by + box + 1 * MM, bh - box - 1 * MM
     if face.big:  # a large value above the icons, or alone in the middle
         big_h = bh * 0.45 if face.icons else bh

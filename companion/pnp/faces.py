@@ -156,8 +156,9 @@ def duplicon(c: Component, s: CardSet, lang: str) -> Face:
 
 def generic(c: Component, s: CardSet, lang: str) -> Face:
     """A game with no code of its own: title, icons, a value and a text, all from its data."""
-    palette = list(OKABE_ITO.values())
-    icons = tuple(Icon(shape, palette[i % len(palette)]) for i, shape in enumerate(c.data.get("icons", ())))
+    palette = list(OKABE_ITO.values())[:7]  # one colour per card, the same on every build
+    colour = palette[sum(map(ord, c.id)) % len(palette)]
+    icons = tuple(Icon(shape, colour) for shape in c.data.get("icons", ()))
     value = c.data.get("value")
     return Face(_title(c, lang, c.id), GENERIC_ACCENT, icons, big=None if value is None else str(value),
                 text=_text(c, lang))

@@ -216,3 +216,28 @@ def test_a_failure_while_drawing_leaves_earlier_pdfs_and_no_partial_files(built,
     with pytest.raises(RuntimeError):
         service.build(["duquesa", "gemas"], out, BuildSettings(bleed=2))
     assert digest(out) == before  # nothing replaced, nothing half-written, no .part left over
+
+
+def test_a_sixth_game_prints_from_its_data_file_alone(tmp_path, capsys):
+    """docs/example-game: a game with no Python of its own builds with the generic layout and QR codes."""
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parents[2] / "docs" / "example-game" / "especias.yaml"
+    assert main(["build", str(data), "--out", str(tmp_path), "--base-url", "http://10.0.0.5:8000"]) == 0
+    card_set = cards.load_file(data)
+    assert card_set.game not in cards.load_shipped()
+    pdf, ps = pages(tmp_path / "especias.pdf")
+    printed = Counter(i for p in ps[2:] for i in ids_on(p, "SP"))
+    assert printed == Counter({c.id: c.qty for c in card_set.components if c.kind != "back"})
+    found = zxingcpp.read_barcodes(ps[2].render(scale=200 / 72).to_pil())
+    assert found and all(r.text.startswith("HTTP://10.0.0.5:8000/C/ESPECIAS/SP-") for r in found)
+
+
+def test_a_broken_data_file_is_reported_by_line_and_nothing_is_written(tmp_path, capsys):
+    bad = tmp_path / "especias.yaml"
+    bad.write_text("game: especias\ntitle: {es: X, en: X}\nprefix: SP\nplayers: [2, 4]\ncomponents:\n"
+                   "  - {id: SP-A, type: card, icons: [moon], name: {es: A, en: A}}\n")
+    out = tmp_path / "out"
+    assert main(["build", str(bad), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:6: SP-A: icons[0]: unknown icon 'moon'" in err and not out.exists()
