@@ -86,8 +86,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         crop_marks=not args.no_crop_marks, offset=(args.offset_x, args.offset_y), layout=args.layout,
         backs=not args.no_backs)
     games_wanted = args.games or list(cards.load_shipped())
-    for path, pages in service.build(games_wanted, args.out, settings):
-        print(f"{_shown(path)}: {pages} pages")
+    for path, pages in service.build(games_wanted, args.out, settings, png=args.png):
+        print(f"{_shown(path)}: {pages} pages" + (f" (+ {_shown(path.with_suffix(''))}-png/)" if args.png else ""))
     return EXIT_OK
 
 
@@ -122,6 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--offset-y", type=float, default=0.0, metavar="MM", help="move the backs up (duplex)")
     p.add_argument("--no-crop-marks", action="store_true")
     p.add_argument("--no-backs", action="store_true")
+    p.add_argument("--png", action="store_true",
+                   help="also write OUT/<game>-png/<id>.png: each card at 300 DPI with 1/8 inch bleed, for print services")
     p.set_defaults(func=cmd_build, game="build")
 
     game_ids = ", ".join(games.GAMES)

@@ -6,7 +6,8 @@ LANGS = ("es", "en")
 CATALOGUE: dict[str, dict[str, str]] = {
     "wish": {"es": "Deseo de la Duquesa", "en": "The Duchess wishes"},
     "florins": {"es": "florines", "en": "florins"},
-    "gold table": {"es": "Oro: 1 → 5 · 2 → 14 · 3 → 27 · 4 → 44", "en": "Gold: 1 → 5 · 2 → 14 · 3 → 27 · 4 → 44"},
+    "gold table": {"es": "Oro por acumulación, en florines. 1 lingote: 5 · 2: 14 · 3: 27 · 4: 44",
+                   "en": "Gold by accumulation, in florins. 1 ingot: 5 · 2: 14 · 3: 27 · 4: 44"},
     "gold": {"es": "Lingote de oro", "en": "Gold ingot"},
     "rainbow stone": {"es": "Piedra arcoíris: comodín o ella misma", "en": "Rainbow stone: wild or itself"},
     "fashion": {"es": "Moda", "en": "Fashion"},

@@ -91,7 +91,7 @@ def _card_set(game: str) -> cards.CardSet:
     return cards.load_game(game)
 
 
-def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings) -> list[tuple[Path, int]]:
+def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings, png: bool = False) -> list[tuple[Path, int]]:
     """Write one PDF per game into `out_dir`. Every setting and the folder are checked before anything is
     written; each PDF is rendered to a temporary file and all are renamed only when every one succeeded."""
     problems = settings.problems()
@@ -124,4 +124,9 @@ def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings) -> 
         for tmp, _, _ in done:
             tmp.unlink(missing_ok=True)
         raise
+    if png:  # after the PDFs: each game's folder of per-card PNGs is replaced as a whole
+        from .pnp.export import card_pngs
+
+        for card_set in card_sets:
+            card_pngs(card_set, settings, out / f"{card_set.game}-png")
     return [(final, pages) for _, final, pages in done]

@@ -75,8 +75,7 @@ def duquesa(c: Component, s: CardSet, lang: str) -> Face:
     captions = tuple(s.label(x, lang) for x in stones)
     wish = c.data.get("wish")
     if wish is None:  # a gold card: the gold table replaces the wish
-        return Face(s.label("gold", lang), accent, icons, captions, lower_label=_("gold", lang),
-                    text=_("gold table", lang))
+        return Face(s.label("gold", lang), accent, icons, captions, text=_("gold table", lang))
     title = s.label(wish["stone"], lang) if wish["stone"] != "rainbow" else s.label("rainbow", lang)
     return Face(
         f"{wish['count']} × {title}" if wish["stone"] != "rainbow" else title, accent, icons, captions,

@@ -241,3 +241,20 @@ def test_a_broken_data_file_is_reported_by_line_and_nothing_is_written(tmp_path,
     assert main(["build", str(bad), "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert f"{bad}:6: SP-A: icons[0]: unknown icon 'moon'" in err and not out.exists()
+
+
+def test_png_export_gives_print_service_sized_cards_that_scan(tmp_path):
+    from PIL import Image
+
+    service.build(["duquesa"], tmp_path, BuildSettings(), png=True)
+    folder = tmp_path / "duquesa-png"
+    card_set = cards.load_game("duquesa")
+    expected = {f"{c.id}.png" for c in card_set.components}  # every unique face and the back
+    assert {p.name for p in folder.iterdir()} == expected
+    image = Image.open(folder / "DQ07.png")
+    assert image.size == (825, 1125) and round(image.info["dpi"][0]) == 300
+    (code,) = zxingcpp.read_barcodes(image)
+    assert code.text == card_url(BASE, "duquesa", "DQ07")
+    service.build(["duquesa"], tmp_path, BuildSettings(lang="en"), png=True)  # replaced as a whole, no leftovers
+    assert {p.name for p in folder.iterdir()} == expected
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]

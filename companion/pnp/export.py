@@ -1,0 +1,71 @@
+"""Per-card PNGs for print services, rasterised from our own PDF: one renderer, not a second drawing path."""
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pypdfium2 as pdfium
+from reportlab.pdfgen import canvas as rl_canvas
+
+from ..cards import CardSet
+from . import draw, faces
+from .document import BuildSettings, card_url
+from .geometry import MM, SIZES
+
+SERVICE_BLEED_MM = 25.4 / 8  # what print services ask for: 1/8 inch, so a poker card is 825 × 1125 px at 300 DPI
+DPI = 300
+
+
+def _pixels(mm: float) -> int:
+    return round(mm / 25.4 * DPI)
+
+
+def card_pngs(card_set: CardSet, settings: BuildSettings, folder: Path) -> list[Path]:
+    """Write `<id>.png` for every unique face and back into `folder` (replaced as a whole, atomically)."""
+    draw.register_fonts()
+    bleed = SERVICE_BLEED_MM
+    buf = io.BytesIO()
+    c = rl_canvas.Canvas(buf, invariant=1, initialFontName=draw.FONT)
+    plan = []  # (file name, trim width mm, trim height mm)
+    used_backs = []
+    for comp in card_set.components:
+        if comp.kind == "back":
+            continue
+        size = settings.card_size if settings.card_size and comp.kind in ("card", "reference") else comp.size
+        w, h = SIZES[size]
+        c.setPageSize(((w + 2 * bleed) * MM, (h + 2 * bleed) * MM))
+        qr = card_url(settings.base_url, card_set.game, comp.id) if comp.kind != "token" else None
+        draw.draw_face(c, faces.face(comp, card_set, settings.lang), bleed * MM, bleed * MM, w * MM, h * MM,
+                       bleed * MM, comp.id, qr)
+        c.showPage()
+        plan.append((f"{comp.id}.png", w, h))
+        if comp.back and settings.backs and comp.back not in [b for b, _, _ in used_backs]:
+            used_backs.append((comp.back, w, h))
+    for back_id, w, h in used_backs:
+        c.setPageSize(((w + 2 * bleed) * MM, (h + 2 * bleed) * MM))
+        draw.draw_back(c, faces.back(card_set.component(back_id), card_set, settings.lang), bleed * MM, bleed * MM,
+                       w * MM, h * MM, bleed * MM)
+        c.showPage()
+        plan.append((f"{back_id}.png", w, h))
+    c.save()
+    pdf = pdfium.PdfDocument(buf.getvalue())
+    folder = Path(folder)
+    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    try:
+        for i, (name, w, h) in enumerate(plan):
+            image = pdf[i].render(scale=DPI / 72).to_pil()
+            exact = (_pixels(w + 2 * bleed), _pixels(h + 2 * bleed))
+            image.crop((0, 0, *exact)).save(staging / name, dpi=(DPI, DPI), optimize=True)
+        os.chmod(staging, 0o755)
+        old = folder.with_name(f".{folder.name}.old")
+        if folder.exists():
+            folder.rename(old)
+        staging.rename(folder)
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return [folder / name for name, _, _ in plan]

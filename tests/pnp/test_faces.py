@@ -1,0 +1,62 @@
+"""What the faces say: every character printed exists in the embedded font; never colour alone."""
+from dataclasses import astuple
+from pathlib import Path
+
+import pytest
+import reportlab
+from reportlab.pdfbase.ttfonts import TTFont
+
+from companion import cards, i18n
+from companion.pnp import faces
+from conftest import GAME_IDS
+
+FONT_DIR = Path(reportlab.__file__).parent / "fonts"
+GLYPHS = {name: set(TTFont(name, str(FONT_DIR / f"{name}.ttf")).face.charToGlyph)
+          for name in ("Vera", "VeraBd", "VeraIt")}
+COVERED = set.intersection(*GLYPHS.values())
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "example-game" / "especias.yaml"
+
+
+def printed_strings(card_set, lang):
+    for c in card_set.components:
+        if c.kind == "back":
+            yield c.id, faces.back(c, card_set, lang).title
+            continue
+        face = faces.face(c, card_set, lang)
+        for value in astuple(face):
+            for item in (value if isinstance(value, tuple) else (value,)):
+                if isinstance(item, str) and not item.startswith("#"):
+                    yield c.id, item
+    for note in card_set.notes:
+        yield "notes", note.get(lang)
+    yield "title", card_set.title.get(lang)
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+@pytest.mark.parametrize("game", [*GAME_IDS, "example"])
+def test_every_printed_character_is_in_the_embedded_font(game, lang):
+    card_set = cards.load_file(EXAMPLE) if game == "example" else cards.load_game(game)
+    missing = {(where, ch) for where, text in printed_strings(card_set, lang) for ch in text
+               if ord(ch) not in COVERED and not ch.isspace()}
+    assert not missing, f"glyphs the font lacks (they would print as empty boxes): {sorted(missing)[:10]}"
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_catalogue_texts_are_in_the_font(lang):
+    for key, entry in i18n.CATALOGUE.items():
+        bad = {ch for ch in entry[lang] if ord(ch) not in COVERED and not ch.isspace()}
+        assert not bad, (key, bad)
+
+
+@pytest.mark.parametrize("mapping", [faces.STONES, faces.GEMAS, faces.QN_GEMS])
+def test_no_two_kinds_share_a_shape(mapping):
+    # The rainbow stone is told apart by its pattern (concentric rings), every other kind by its shape.
+    shapes = [shape for shape, fill in mapping.values() if fill != "rainbow"]
+    assert len(shapes) == len(set(shapes)), "a shape must tell the kinds apart without their colours"
+
+
+def test_qn_card_colours_carry_a_letter_too():
+    qn = cards.load_game("queens-necklace")
+    for c in qn.components:
+        if c.type == "character":
+            assert faces.face(c, qn, "es").tag in ("I", "E", "V")
