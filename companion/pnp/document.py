@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from reportlab import rl_config
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen import canvas as rl_canvas
 
@@ -164,6 +165,7 @@ def _crosses(c, w: float, h: float, mirrored: bool) -> None:
 def render(card_set: CardSet, settings: BuildSettings, target) -> int:
     """Draw the whole document into `target` (a path or file object); returns the number of pages."""
     draw.register_fonts()
+    rl_config.useA85 = 0  # binary Flate streams: ASCII85 would add a quarter to every page
     gutterfold = settings.layout == "gutterfold"
     sections = _sections(card_set, settings)
     count = sum(len(s.components) for s in sections)
@@ -194,6 +196,20 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
         _crosses(c, first.page_w * MM, first.page_h * MM, mirrored=True)
         finish(full, full)
     bleed = settings.bleed * MM
+    forms: set[str] = set()
+
+    def place(name: str, x: float, y: float, w: float, h: float, paint) -> None:
+        """Draw a face or back once per document as a form XObject, then place it at every copy."""
+        if name not in forms:
+            c.beginForm(name, lowerx=0, lowery=0, upperx=w + 2 * bleed, uppery=h + 2 * bleed)
+            paint(bleed, bleed, w, h)
+            c.endForm()
+            forms.add(name)
+        c.saveState()
+        c.translate(x - bleed, y - bleed)
+        c.doForm(name)
+        c.restoreState()
+
     for section in sections:
         s = sheet(settings.paper, section.size, settings.bleed, offset=settings.offset, gutterfold=gutterfold)
         c.setPageSize((s.page_w * MM, s.page_h * MM))
@@ -203,11 +219,13 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
             for comp, rect in zip(batch, s.fronts):
                 face = faces.face(comp, card_set, settings.lang)
                 qr = card_url(settings.base_url, card_set.game, comp.id) if comp.kind != "token" else None
-                draw.draw_face(c, face, *_points(rect), bleed, comp.id, qr)
+                place(_form_name("F", comp.id, section.size), *_points(rect),
+                      lambda x, y, w, h, face=face, comp=comp, qr=qr: draw.draw_face(c, face, x, y, w, h, bleed,
+                                                                                      comp.id, qr))
             used = s.fronts[:len(batch)]
             if gutterfold:
                 for (comp, back), rect in zip(backs, s.backs):
-                    draw.draw_back(c, faces.back(back, card_set, settings.lang), *_points(rect), bleed)
+                    _place_back(place, back, card_set, settings, rect, section.size, c, bleed)
                 _fold_line(c, s)
                 used = used + s.backs[:len(backs)]
             if settings.crop_marks:
@@ -216,10 +234,21 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
             if not gutterfold and backs:  # each back page follows its front page
                 back_rects = s.backs[:len(batch)]
                 for (comp, back), rect in zip(backs, back_rects):
-                    draw.draw_back(c, faces.back(back, card_set, settings.lang), *_points(rect), bleed)
+                    _place_back(place, back, card_set, settings, rect, section.size, c, bleed)
                 finish(_box(s, back_rects, 0), _box(s, back_rects, settings.bleed))
     c.save()
     return pages
+
+
+def _form_name(kind: str, component_id: str, size: str) -> str:
+    return f"{kind}{size}{component_id}".replace("-", "_")
+
+
+def _place_back(place, back: Component, card_set: CardSet, settings: BuildSettings, rect: Rect, size: str, c,
+                bleed: float) -> None:
+    design = faces.back(back, card_set, settings.lang)
+    place(_form_name("B", back.id, size), *_points(rect),
+          lambda x, y, w, h: draw.draw_back(c, design, x, y, w, h, bleed))
 
 
 def _fold_line(c, s: Sheet) -> None:

@@ -23,6 +23,13 @@ FONT, BOLD, ITALIC = "Vera", "Vera-Bold", "Vera-Italic"
 QR_MM = 12.0  # width of the code itself; the quiet zone comes on top
 QR_QUIET = 4  # modules
 INK = HexColor("#1d1d1d")
+PAPER = HexColor("#fbf7ee")
+
+
+def mix(a, b, t: float) -> Color:
+    """An opaque colour t of the way from b to a: it looks like a over b at opacity t, needs no transparency
+    (which form XObjects would need resources for), and prints the same everywhere."""
+    return Color(a.red * t + b.red * (1 - t), a.green * t + b.green * (1 - t), a.blue * t + b.blue * (1 - t))
 
 
 def register_fonts() -> None:
@@ -211,7 +218,7 @@ def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: floa
 
 def _medallion(c, letter: str, cx: float, cy: float, r: float, accent) -> None:
     """The art of a text card: a ringed medallion with the title's initial."""
-    c.setFillColor(Color(accent.red, accent.green, accent.blue, alpha=0.12))
+    c.setFillColor(mix(accent, PAPER, 0.12))
     c.setStrokeColor(accent)
     c.setLineWidth(1.4)
     c.circle(cx, cy, r, stroke=1, fill=1)
@@ -254,7 +261,7 @@ def _price_track(c, track, x, y, h, accent):
 
 
 def _panel(c, face: Face, x, y, w, h, k, accent):
-    c.setFillColor(Color(accent.red, accent.green, accent.blue, alpha=0.10))
+    c.setFillColor(mix(accent, HexColor(face.background), 0.10))
     c.setStrokeColor(accent)
     c.setLineWidth(0.8)
     c.roundRect(x, y, w, h, 2 * MM, stroke=1, fill=1)
@@ -286,7 +293,7 @@ def draw_back(c, back: Back, x: float, y: float, w: float, h: float, bleed: floa
     c.saveState()
     c.setFillColor(accent)
     c.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
-    c.setStrokeColor(Color(1, 1, 1, alpha=0.16))
+    c.setStrokeColor(mix(white, accent, 0.16))
     c.setLineWidth(0.6)
     step = 6 * MM * max(k, 0.5)
     p = c.beginPath()
