@@ -61,6 +61,16 @@ def card_url(base_url: str, game: str, card_id: str) -> str:
     return url if set(url) <= ALNUM else f"{base_url.rstrip('/')}/c/{game}/{card_id}"
 
 
+def printed_size(c: Component, settings: BuildSettings) -> str:
+    """The size a component prints at: --card-size overrides the data for cards and reference cards."""
+    return settings.card_size if (settings.card_size and c.kind in CARD_KINDS) else c.size
+
+
+def qr_text(card_set: CardSet, c: Component, settings: BuildSettings) -> str | None:
+    """What the component's QR code says; tokens are too small to carry one."""
+    return card_url(settings.base_url, card_set.game, c.id) if c.kind != "token" else None
+
+
 @dataclass
 class _Section:
     size: str
@@ -73,7 +83,7 @@ def _sections(card_set: CardSet, settings: BuildSettings) -> list[_Section]:
     for c in card_set.components:
         if c.kind == "back":
             continue
-        size = settings.card_size if (settings.card_size and c.kind in CARD_KINDS) else c.size
+        size = printed_size(c, settings)
         order.setdefault(size, _Section(size)).components.extend([c] * c.qty)
     # Sections with backs first: the ones without (tiles, tokens) then need no blank back pages in duplex.
     return sorted(order.values(), key=lambda sec: not any(comp.back for comp in sec.components))
@@ -218,7 +228,7 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
             backs = [(comp, card_set.component(comp.back)) for comp in batch if comp.back and settings.backs]
             for comp, rect in zip(batch, s.fronts):
                 face = faces.face(comp, card_set, settings.lang)
-                qr = card_url(settings.base_url, card_set.game, comp.id) if comp.kind != "token" else None
+                qr = qr_text(card_set, comp, settings)
                 place(_form_name("F", comp.id, section.size), *_points(rect),
                       lambda x, y, w, h, face=face, comp=comp, qr=qr: draw.draw_face(c, face, x, y, w, h, bleed,
                                                                                       comp.id, qr))

@@ -12,7 +12,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 
 from ..cards import CardSet
 from . import draw, faces
-from .document import BuildSettings, card_url
+from .document import BuildSettings, printed_size, qr_text
 from .geometry import MM, SIZES
 
 SERVICE_BLEED_MM = 25.4 / 8  # what print services ask for: 1/8 inch, so a poker card is 825 × 1125 px at 300 DPI
@@ -34,12 +34,10 @@ def card_pngs(card_set: CardSet, settings: BuildSettings, folder: Path) -> list[
     for comp in card_set.components:
         if comp.kind == "back":
             continue
-        size = settings.card_size if settings.card_size and comp.kind in ("card", "reference") else comp.size
-        w, h = SIZES[size]
+        w, h = SIZES[printed_size(comp, settings)]
         c.setPageSize(((w + 2 * bleed) * MM, (h + 2 * bleed) * MM))
-        qr = card_url(settings.base_url, card_set.game, comp.id) if comp.kind != "token" else None
         draw.draw_face(c, faces.face(comp, card_set, settings.lang), bleed * MM, bleed * MM, w * MM, h * MM,
-                       bleed * MM, comp.id, qr)
+                       bleed * MM, comp.id, qr_text(card_set, comp, settings))
         c.showPage()
         plan.append((f"{comp.id}.png", w, h))
         if comp.back and settings.backs and comp.back not in [b for b, _, _ in used_backs]:
