@@ -1,4 +1,4 @@
-"""Shared fixtures: the shipped card data, the registry, and broken copies of data files."""
+"""Shared fixtures: the shipped card data, the registry, the web app and client, broken copies of data files."""
 from __future__ import annotations
 
 import re
@@ -8,6 +8,7 @@ import pytest
 
 from companion import cards, games
 from companion.resources import cards_dir
+from companion.web import create_app
 
 GAME_IDS = sorted(games.GAMES)
 
@@ -15,6 +16,17 @@ GAME_IDS = sorted(games.GAMES)
 @pytest.fixture(scope="session")
 def shipped():
     return cards.load_shipped()
+
+
+@pytest.fixture
+def app():
+    """The web app, as in Flask's tutorial: one per test."""
+    return create_app({"TESTING": True})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
 
 
 @pytest.fixture

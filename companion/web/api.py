@@ -1,0 +1,38 @@
+"""The JSON API: the same answers as `companion score` and `companion setup`; 400 names the field, 404 the game."""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+
+from .. import service
+from ..schema import InputError
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+def _bad(e: InputError):
+    return jsonify(error=str(e), field=e.field, problems=[str(p) for p in e.problems]), 400
+
+
+@bp.errorhandler(service.UnknownGame)
+def unknown_game(e):
+    return jsonify(error=str(e), field="game"), 404
+
+
+@bp.post("/<game>/score")
+def score(game: str):
+    service.game_module(game)
+    try:
+        return jsonify(service.score(game, service.parse_json(request.get_data())))
+    except InputError as e:
+        return _bad(e)
+
+
+@bp.get("/<game>/setup")
+def setup(game: str):
+    service.game_module(game)
+    args = request.args.to_dict()
+    players, seed = args.pop("players", None), args.pop("seed", None)
+    try:
+        return jsonify(service.setup(game, players, seed, args))
+    except InputError as e:
+        return _bad(e)

@@ -1,0 +1,47 @@
+"""Rules pages: one per game and one per printed card (the target of every card's QR code)."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, url_for
+
+from .. import cards
+from ..pnp import faces
+
+bp = Blueprint("pages", __name__)
+
+
+def _card_set(game: str):
+    card_set = cards.load_shipped().get(game.lower())
+    if card_set is None:
+        abort(404)
+    return card_set
+
+
+@bp.get("/")
+def index():
+    return render_template("index.html", games=cards.load_shipped().values(), lang="es")
+
+
+@bp.get("/rules/<game>")
+def rules(game: str):
+    card_set = _card_set(game)
+    shown = [c for c in card_set.components if c.kind != "back"]
+    return render_template("rules.html", card_set=card_set, components=shown, lang="es")
+
+
+@bp.get("/c/<game>/<card_id>")
+def card(game: str, card_id: str):
+    card_set = _card_set(game)
+    try:
+        component = card_set.component(card_id.upper())
+    except KeyError:
+        abort(404)
+    if component.kind == "back":
+        abort(404)
+    face = faces.face(component, card_set, "es")
+    return render_template("card.html", card_set=card_set, c=component, face=face, lang="es")
+
+
+@bp.get("/C/<game>/<card_id>")
+def card_from_qr(game: str, card_id: str):
+    """Printed QR codes are upper-case (QR's compact alphanumeric mode): send them to the canonical page."""
+    return redirect(url_for("pages.card", game=game.lower(), card_id=card_id.upper()), code=301)
