@@ -21,10 +21,9 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 run: $(VENV)/.installed
 	$(BIN)/companion validate
-	$(BIN)/companion build --out output
-	@echo
-	@echo "PDFs are in output/ (print at 100 %; see README). The web app (companion serve) is issue #5;"
-	@echo "meanwhile try: $(BIN)/companion score duquesa docs/examples/duquesa-score.json"
+	$(BIN)/companion build --out output --base-url http://$(HOST):$(PORT)
+	@echo "PDFs are in output/ (print at 100 %; see README). Starting the companion:"
+	$(BIN)/companion serve --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest

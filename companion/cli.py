@@ -91,6 +91,45 @@ def cmd_build(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses as its name resolves them (no packet is sent)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return []
+    return sorted({info[4][0] for info in infos if not info[4][0].startswith("127.")})
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import waitress
+
+    from .web import create_app
+
+    if not 1 <= args.port <= 65535:
+        raise UsageError("--port must be from 1 to 65535")
+    local = f"http://127.0.0.1:{args.port}" if args.host in ("127.0.0.1", "0.0.0.0", "localhost") else \
+        f"http://{args.host}:{args.port}"
+    print(f"companion is at {local}  (Ctrl+C stops it)", flush=True)
+    if args.host == "0.0.0.0":
+        for address in _lan_addresses():
+            url = f"http://{address}:{args.port}"
+            print(f"on your network: {url}  — scan this with a phone:")
+            import qrcode
+
+            code = qrcode.QRCode(border=1)
+            code.add_data(url)
+            code.print_ascii(invert=True)
+        print("Build cards that open here with: companion build --base-url http://<that address>:"
+              f"{args.port}", flush=True)
+    try:
+        waitress.serve(create_app(), host=args.host, port=args.port, threads=8, _quiet=True)
+    except OSError as e:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
+    return EXIT_OK
+
+
 def _shown(path) -> str:
     """A path as a user would type it: relative to the current folder when it lies below it."""
     rel = os.path.relpath(path)
@@ -125,6 +164,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--png", action="store_true",
                    help="also write OUT/<game>-png/<id>.png: each card at 300 DPI with 1/8 inch bleed, for print services")
     p.set_defaults(func=cmd_build, game="build")
+
+    p = sub.add_parser("serve", help="the companion web app (default http://127.0.0.1:5000)")
+    p.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to let phones on your network join")
+    p.add_argument("--port", type=int, default=5000)
+    p.set_defaults(func=cmd_serve, game="serve")
 
     game_ids = ", ".join(games.GAMES)
     p = sub.add_parser("score", help="score one JSON request (a file, or - for standard input)")

@@ -1,0 +1,70 @@
+"""A real `companion serve`: the QR codes that `companion build --base-url` prints open pages naming their cards."""
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pypdfium2 as pdfium
+import pytest
+import zxingcpp
+
+from companion.cli import main
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(f"{base}/healthz", timeout=1)
+            break
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.1)
+    else:
+        proc.kill()
+        pytest.fail(f"companion serve did not start: {proc.stderr.read()}")
+    yield base, port, proc
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.mark.slow
+def test_printed_qr_codes_open_their_card_pages_on_a_running_server(server, tmp_path):
+    base, port, proc = server
+    assert main(["build", "duquesa", "queens-necklace", "--out", str(tmp_path), "--base-url", base]) == 0
+    opened = 0
+    for game in ("duquesa", "queens-necklace"):
+        pdf = pdfium.PdfDocument(str(tmp_path / f"{game}.pdf"))
+        for page in (pdf[2], pdf[len(pdf) - 2]):
+            for code in zxingcpp.read_barcodes(page.render(scale=200 / 72).to_pil()):
+                with urllib.request.urlopen(code.text, timeout=5) as response:
+                    body = response.read().decode()
+                card_id = code.text.rsplit("/", 1)[1]
+                assert response.status == 200 and card_id in body, code.text
+                opened += 1
+    assert opened >= 20
+
+
+def test_serve_prints_its_address_and_binds_loopback_by_default(server):
+    base, port, proc = server
+    with urllib.request.urlopen(f"{base}/rules/gemas", timeout=5) as response:
+        assert response.status == 200
+
+
+def test_a_busy_port_is_a_clear_error(server):
+    base, port, proc = server
+    result = subprocess.run([sys.executable, "-m", "companion.cli", "serve", "--port", str(port)],
+                            capture_output=True, text=True, timeout=20)
+    assert result.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in result.stderr
+    assert "Traceback" not in result.stderr
