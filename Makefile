@@ -4,6 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
+BASE_URL ?= http://127.0.0.1:$(PORT)  # what the cards' QR codes open: for phones, this machine's LAN address
 
 .PHONY: run test validate clean
 
@@ -21,7 +22,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 run: $(VENV)/.installed
 	$(BIN)/companion validate
-	$(BIN)/companion build --out output --base-url http://$(HOST):$(PORT)
+	$(BIN)/companion build --out output --base-url $(BASE_URL)
 	@echo "PDFs are in output/ (print at 100 %; see README). Starting the companion:"
 	$(BIN)/companion serve --host $(HOST) --port $(PORT)
 
