@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from typing import Sequence
-
-import json
 
 from . import __version__, cards, games, service
 from .schema import InputError
@@ -163,12 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-backs", action="store_true")
     p.add_argument("--png", action="store_true",
                    help="also write OUT/<game>-png/<id>.png: each card at 300 DPI with 1/8 inch bleed, for print services")
-    p.set_defaults(func=cmd_build, game="build")
+    p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("serve", help="the companion web app (default http://127.0.0.1:5000)")
     p.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to let phones on your network join")
     p.add_argument("--port", type=int, default=5000)
-    p.set_defaults(func=cmd_serve, game="serve")
+    p.set_defaults(func=cmd_serve)
 
     game_ids = ", ".join(games.GAMES)
     p = sub.add_parser("score", help="score one JSON request (a file, or - for standard input)")
@@ -198,6 +197,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse's own --help (0) and usage errors (2)
         return int(e.code or 0)
+    # Messages start with the command, and the game for the commands that take one: "companion score duquesa: ..."
+    prefix = " ".join(filter(None, ("companion", args.command, getattr(args, "game", None))))
     try:
         return args.func(args)
     except (UsageError, service.UnknownGame) as e:
@@ -209,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except InputError as e:
         for problem in e.problems:
-            print(f"companion {args.command} {args.game}: {problem}", file=sys.stderr)
+            print(f"{prefix}: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130

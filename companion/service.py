@@ -107,21 +107,21 @@ def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings, png
         probe.close()
     except OSError as e:
         raise InputError([Problem(("out",), f"cannot write to {out}: {e.strerror or e}")]) from None
-    done: list[tuple[Path, Path, int]] = []
+    temps: list[Path] = []
+    results: list[tuple[Path, int]] = []  # final path and page count, one per game
     try:
         for card_set in card_sets:
             fd, tmp = tempfile.mkstemp(prefix=f".{card_set.game}.", suffix=".pdf.part", dir=out)
-            done.append((Path(tmp), out / f"{card_set.game}.pdf", 0))
+            temps.append(Path(tmp))
             with os.fdopen(fd, "wb") as f:
-                pages = render(card_set, settings, f)
-            done[-1] = (Path(tmp), out / f"{card_set.game}.pdf", pages)
+                results.append((out / f"{card_set.game}.pdf", render(card_set, settings, f)))
         umask = os.umask(0)
         os.umask(umask)
-        for tmp, final, _ in done:
+        for tmp, (final, _) in zip(temps, results):
             os.chmod(tmp, 0o666 & ~umask)  # a temporary file is private; the PDF is not
             os.replace(tmp, final)
     except BaseException:
-        for tmp, _, _ in done:
+        for tmp in temps:
             tmp.unlink(missing_ok=True)
         raise
     if png:  # after the PDFs: each game's folder of per-card PNGs is replaced as a whole
@@ -129,4 +129,4 @@ def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings, png
 
         for card_set in card_sets:
             card_pngs(card_set, settings, out / f"{card_set.game}-png")
-    return [(final, pages) for _, final, pages in done]
+    return results

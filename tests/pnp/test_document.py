@@ -183,7 +183,7 @@ def test_bad_settings_exit_2_and_leave_output_untouched(built, capsys, argv, wor
     before = digest(built)
     assert main(["build", "--out", str(built), *argv]) == 2
     err = capsys.readouterr().err
-    assert words in err and "Traceback" not in err
+    assert f"companion build: {words}" in err and "Traceback" not in err
     assert digest(built) == before
 
 
