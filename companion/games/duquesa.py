@@ -54,10 +54,10 @@ COMPONENT_TYPES = {
 # --- Scoring -----------------------------------------------------------------------------------------
 
 
-
 def gold_florins(ingots: int) -> int:
     """Gold by accumulation: each of G ingots is worth 2G+3 ([R] 1 → 5, 2 → 14; [A] 3 → 27, 4 → 44)."""
     return ingots * (2 * ingots + 3)
+
 
 MAX_RAINBOW_CARDS, MAX_GOLD_CARDS = 2, 4  # what the expansions contain
 RANKS = (("aprendiz", 0), ("artista", 27), ("oficial", 31), ("magister", 34))  # [R] solo ranks, lowest florins
@@ -164,8 +164,6 @@ def solo_rank(florins: int) -> dict:
     return out
 
 
-
-
 # --- Requests ------------------------------------------------------------------------------------------
 
 PLAYERS = (1, 2)
@@ -260,11 +258,14 @@ def play_solo(deck_ids: Sequence[str], compiled: Mapping[str, Compiled], rng: Ra
         seen_id, hidden_id = rest[2 * turn], rest[2 * turn + 1]
         unseen[seen_id] -= 1
         pool = [compiled[i] for i, n in unseen.items() for _ in range(n)]
-        hint = solo_hint([compiled[i] for i in hand], compiled[common], compiled[seen_id], pool)
-        taken = seen_id if hint["keep"] == "seen" else hidden_id
-        if taken == hidden_id:
+        in_hand = [compiled[i] for i in hand]
+        hint = solo_hint(in_hand, compiled[common], compiled[seen_id], pool)
+        if hint["keep"] == "seen":
+            taken, drop = seen_id, hint["discard_if_seen"]
+        else:
+            taken = hidden_id
             unseen[hidden_id] -= 1
-        _, drop = _best_keep([compiled[i] for i in hand], compiled[common], compiled[taken])
+            _, drop = _best_keep(in_hand, compiled[common], compiled[hidden_id])
         five = [*hand, taken]
         hand = five[:drop] + five[drop + 1:]
     return best_choice([compiled[i] for i in (*hand, common)])[0]
