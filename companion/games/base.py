@@ -57,13 +57,18 @@ def check_copies(cards: Sequence[tuple[Path, Mapping]], copies: Mapping[str, int
         raise InputError(problems)
 
 
-def check_unique_names(players: Sequence[Mapping], path: Path = ("players",)) -> None:
-    problems = Problems()
+def add_duplicate_names(players: Sequence[Mapping], path: Path, problems: Problems) -> None:
+    """A problem for every player whose name an earlier player already uses."""
     seen = set()
     for i, p in enumerate(players):
         if p["name"] in seen:
             problems.add((*path, i, "name"), f"{p['name']!r} is used by two players")
         seen.add(p["name"])
+
+
+def check_unique_names(players: Sequence[Mapping], path: Path = ("players",)) -> None:
+    problems = Problems()
+    add_duplicate_names(players, path, problems)
     if problems:
         raise InputError(problems)
 

@@ -7,7 +7,7 @@ from typing import Mapping
 from ..components import ComponentType, check_descending
 from ..rng import randbelow, shuffled
 from ..schema import Enum, InputError, Int, ListOf, MapOf, Path, Problem, Problems, Record
-from .base import NAME, checked, top
+from .base import NAME, add_duplicate_names, checked, top
 
 GAME_ID = "queens-necklace"
 GEMS = ("diamond", "emerald", "ruby", "amber")  # the rulebook's column order
@@ -88,11 +88,9 @@ def _check_sale(sale: Mapping, path: Path) -> None:
     if len(set(fashion)) != 4:
         problems.add((*path, "fashion"), "must name each of the four gems once")
     players = sale["players"]
-    names = [p["name"] for p in players]
+    add_duplicate_names(players, (*path, "players"), problems)
     for i, p in enumerate(players):
         at = (*path, "players", i)
-        if p["name"] in names[:i]:
-            problems.add((*at, "name"), f"{p['name']!r} is used by two players")
         shown = p["shown"]
         for gem, gem_cards in shown.items():
             if gem == "amber" and any(n != 1 for n in gem_cards):
@@ -126,9 +124,13 @@ def _check_sale(sale: Mapping, path: Path) -> None:
         raise InputError(problems)
 
 
-def sale(request: Mapping, path: Path = ()) -> dict:
-    """Score one jewel sale; see the spec for each step."""
-    req = checked(SALE, request) if not path else request
+def sale(request: Mapping) -> dict:
+    """Score one jewel sale given as a request; see the spec for each step."""
+    return _score_sale(checked(SALE, request), ())
+
+
+def _score_sale(req: Mapping, path: Path) -> dict:
+    """Score one sale whose fields are already checked; problems are named below `path`."""
     _check_sale(req, path)
     fashion_value = dict(zip(req["fashion"], TILE_VALUES))
     shown = {p["name"]: {gem: list(req_cards) for gem, req_cards in p["shown"].items()} for p in req["players"]}
@@ -190,7 +192,7 @@ def score(request: Mapping, card_set=None) -> dict:
     if not (isinstance(request, Mapping) and "sales" in request):
         return sale(request)
     req = checked(GAME, request)
-    results = [sale(s, ("sales", i)) for i, s in enumerate(req["sales"])]
+    results = [_score_sale(s, ("sales", i)) for i, s in enumerate(req["sales"])]
     totals: dict[str, int] = {}
     for result in results:
         for p in result["players"]:
