@@ -62,11 +62,16 @@ def setup(game_id: str, players: Any = None, seed: Any = None, options: Mapping[
     module = game_module(game_id)
     if isinstance(players, str):
         players = int(players) if players.strip().lstrip("-").isdigit() else players
-    if players is not None:
-        problems = Problems()
-        Int(1, 20).check(players, ("players",), problems)
-        if problems:
-            raise InputError(problems)
+    if players is None:
+        players = module.DEFAULT_PLAYERS
+    problems = Problems()
+    Int(1, 20).check(players, ("players",), problems)
+    if problems:
+        raise InputError(problems)
+    low, high = module.PLAYERS  # one check for every game, from the counts each game declares
+    if not low <= players <= high:
+        span = str(low) if low == high else f"{low} or {high}" if high == low + 1 else f"from {low} to {high}"
+        raise InputError([Problem(("players",), f"must be {span}")])
     if seed is not None and (not str(seed).strip() or len(str(seed)) > 64):
         raise InputError([Problem(("seed",), "must be 1 to 64 characters, not only spaces")])
     rng, seed_text = make_rng(seed)

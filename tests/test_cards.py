@@ -4,7 +4,7 @@ from itertools import combinations
 
 import pytest
 
-from companion import cards, games
+from companion import games
 from companion.cards import ID_PATTERN
 from conftest import GAME_IDS
 

@@ -6,7 +6,7 @@ from typing import Mapping
 
 from ..components import SHAPES, ComponentType
 from ..rng import randbelow, shuffled
-from ..schema import Enum, InputError, Int, ListOf, Problem, Problems, Record
+from ..schema import Enum, InputError, Int, ListOf, Problems, Record
 from .base import NAME, checked, top
 
 GAME_ID = "duplicon"
@@ -24,7 +24,8 @@ COMPONENT_TYPES = {
 
 # --- Scoring and setup ------------------------------------------------------------------------------------
 
-PLAYERS = (2, 4)
+PLAYERS = (2, 4)  # fewest, most
+DEFAULT_PLAYERS = 2
 TARGET = 100  # [R] the game ends at the end of the round in which someone reaches it [A: "reaches or passes"]
 WON, IN_HAND, IN_ZONE = 1, -2, -3  # [R] points per card
 DECK_SIZE = 96
@@ -70,13 +71,10 @@ def score(request: Mapping, card_set=None) -> dict:
             "leaders": top(board, lambda p: p["total"])}
 
 
-def setup(card_set, rng: Random, players: int | None = None, options: Mapping[str, str] | None = None) -> dict:
+def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None = None) -> dict:
     """The 3 × 3 grid with its opening turns (a matching pair goes out and two more are turned), hands of
     three, the dealer and the first player (to the dealer's right; play goes counter-clockwise)."""
-    players = 2 if players is None else players
     checked(Record({}), options or {})
-    if not PLAYERS[0] <= players <= PLAYERS[1]:
-        raise InputError([Problem(("players",), "must be from 2 to 4")])
     deck = shuffled([c.id for c in card_set.deck()], rng)
     grid, deck = deck[:9], deck[9:]
     turns, out = [], []

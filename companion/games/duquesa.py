@@ -8,7 +8,7 @@ from typing import Mapping, Sequence
 
 from ..components import ComponentType
 from ..rng import randbelow, shuffled
-from ..schema import Enum, InputError, Int, ListOf, Path, Problem, Problems, Record
+from ..schema import Enum, InputError, Int, ListOf, Path, Problems, Record
 from .base import NAME, CardRef, check_copies, check_unique_names, checked, parse_list_options, top
 
 GAME_ID = "duquesa"
@@ -166,7 +166,8 @@ def solo_rank(florins: int) -> dict:
 
 # --- Requests ------------------------------------------------------------------------------------------
 
-PLAYERS = (1, 2)
+PLAYERS = (1, 2)  # fewest, most
+DEFAULT_PLAYERS = 2
 SETS = ("base", "rainbow", "gold")
 
 
@@ -205,13 +206,10 @@ def score(request: Mapping, card_set) -> dict:
     return out
 
 
-def setup(card_set, rng: Random, players: int | None = None, options: Mapping[str, str] | None = None) -> dict:
+def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None = None) -> dict:
     """A shuffled deal: out-of-play cards, the common card, hands and the draw pile by card id."""
-    players = 2 if players is None else players
     opts = checked(Record({"expansions": ListOf(Enum(SETS[1:], "expansion"), 0, 2)}),
                    parse_list_options(options or {}, ("expansions",)))
-    if players not in PLAYERS:
-        raise InputError([Problem(("players",), "must be 1 or 2")])
     sets = ("base", *opts.get("expansions", ()))
     deck = shuffled([c.id for c in card_set.deck(sets=sets)], rng)
     out = {"players": players, "expansions": list(sets[1:]), "out_of_play": deck[:3], "common": deck[3]}

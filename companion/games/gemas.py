@@ -29,7 +29,8 @@ COMPONENT_TYPES = {
 
 # --- Scoring, laying down a set, setup ----------------------------------------------------------------------
 
-PLAYERS = (2, 10)
+PLAYERS = (2, 10)  # fewest, most
+DEFAULT_PLAYERS = 4
 GEM_POINTS = {"green": 4, "blue": 3, "violet": 2, "orange": 1}  # [A] by scarcity; the scan lost the values
 BANDAIDS = 3  # [R] per player, and the most a player may hold
 TOKENS = {"green": 4, "blue": 5, "violet": 5, "orange": 6}  # [R] the 20 gem tokens
@@ -199,12 +200,9 @@ def _bump(me: dict, target: dict, reserve: dict, choice, n: int, path) -> list[d
     return events
 
 
-def setup(card_set, rng: Random, players: int | None = None, options: Mapping[str, str] | None = None) -> dict:
+def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None = None) -> dict:
     """Hands of five, the first discard, the gem reserve, tokens per player, teams, and the first player."""
-    players = 4 if players is None else players
     checked(Record({}), options or {})
-    if not PLAYERS[0] <= players <= PLAYERS[1]:
-        raise InputError([Problem(("players",), "must be from 2 to 10")])
     deck = shuffled([c.id for c in card_set.deck()], rng)
     hands = [deck[5 * i:5 * i + 5] for i in range(players)]
     deck = deck[5 * players:]

@@ -6,7 +6,7 @@ from typing import Mapping, Sequence
 
 from ..components import ComponentType
 from ..rng import make_rng, randbelow, roll, shuffled
-from ..schema import Bool, Enum, InputError, Int, ListOf, Problem, Problems, Record, Str
+from ..schema import Bool, Enum, InputError, Int, ListOf, Problems, Record, Str
 from .base import checked, parse_flags
 
 GAME_ID = "nobles"
@@ -28,7 +28,8 @@ COMPONENT_TYPES = {
 
 # --- One duel ---------------------------------------------------------------------------------------------
 
-PLAYERS = (2, 2)
+PLAYERS = (2, 2)  # fewest, most
+DEFAULT_PLAYERS = 2
 NOBLES = ("jack", "queen", "king", "joker")
 BASE = {"jack": 11, "queen": 12, "king": 13, "joker": 0}  # [R] strength
 WOUNDS = {"jack": 2, "queen": 2, "king": 3, "joker": 1}  # [R] wounds that kill
@@ -136,14 +137,11 @@ def score(request: Mapping, card_set=None) -> dict:
             "resources": {} if winner == "tie" else {winner: 1}}
 
 
-def setup(card_set, rng: Random, players: int | None = None, options: Mapping[str, str] | None = None) -> dict:
+def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None = None) -> dict:
     """Each player is dealt 6 nobles and keeps 3 (the rest go back shuffled), the number deck, 6 number
     cards each, and the first player. Options: jokers=yes adds the two Jokers; double=yes plays the 104-card
     variant, where [A] each player is dealt 12 nobles and keeps 6."""
-    players = 2 if players is None else players
     opts = checked(Record({"jokers": Bool(), "double": Bool()}), parse_flags(options or {}))
-    if players != 2:
-        raise InputError([Problem(("players",), "must be 2")])
     copies = 2 if opts.get("double") else 1
     sets = ("base", "joker") if opts.get("jokers") else ("base",)
     all_cards = [c for c in card_set.deck(sets=sets) for _ in range(copies)]

@@ -6,7 +6,7 @@ from typing import Mapping
 
 from ..components import ComponentType, check_descending
 from ..rng import randbelow, shuffled
-from ..schema import Enum, InputError, Int, ListOf, MapOf, Path, Problem, Problems, Record
+from ..schema import Enum, InputError, Int, ListOf, MapOf, Path, Problems, Record
 from .base import NAME, add_duplicate_names, checked, top
 
 GAME_ID = "queens-necklace"
@@ -58,7 +58,8 @@ COMPONENT_TYPES = {
 
 # --- One jewel sale ---------------------------------------------------------------------------------------
 
-PLAYERS = (2, 4)
+PLAYERS = (2, 4)  # fewest, most
+DEFAULT_PLAYERS = 3
 TRIBUTE = 50  # [R] each King played against the Necklace pays its owner
 BANKER_BONUS = 10  # [R] per Banker, added to each jewel sold; several Bankers add up [A]
 MAX_PER_SALE = {"rings": 7, "bankers": 2, "kings": 3}  # copies in the deck
@@ -205,13 +206,10 @@ def score(request: Mapping, card_set=None) -> dict:
 # --- Setup --------------------------------------------------------------------------------------------------
 
 
-def setup(card_set, rng: Random, players: int | None = None, options: Mapping[str, str] | None = None) -> dict:
+def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None = None) -> dict:
     """Gem tiles under the fashion tiles, hands of four (an Astrologer is replaced), Merchants placed in the
     deck at about 1/3, 2/3 and among the last five, five market cards, and the first player."""
-    players = 3 if players is None else players
     checked(Record({}), options or {})
-    if not PLAYERS[0] <= players <= PLAYERS[1]:
-        raise InputError([Problem(("players",), "must be from 2 to 4")])
     deck = shuffled([c.id for c in card_set.deck() if c.type in ("gem", "ring", "necklace", "character")], rng)
     merchants = [c.id for c in card_set.deck() if c.type == "merchant"]
     astrologers = {c.id for c in card_set.components if c.data.get("character") == "astrologer"}

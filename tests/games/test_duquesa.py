@@ -5,7 +5,6 @@ from hypothesis import strategies as st
 
 from companion import cards, service
 from companion.games import duquesa as dq
-from companion.rng import make_rng
 from companion.schema import InputError
 
 
