@@ -7,7 +7,7 @@ from typing import Mapping
 from ..components import SHAPES, ComponentType
 from ..rng import randbelow, shuffled
 from ..schema import Enum, InputError, Int, ListOf, Problems, Record
-from .base import NAME, checked, top
+from .base import NAME, add_duplicate_names, checked, top
 
 GAME_ID = "duplicon"
 # [A] The 8 types were never published: one shape and one colour each (Okabe–Ito palette, so that
@@ -48,9 +48,12 @@ def score(request: Mapping, card_set=None) -> dict:
     totals = dict.fromkeys(names, 0)
     rounds, finished_after = [], None
     for r, entries in enumerate(req["rounds"]):
-        round_names = [e["name"] for e in entries]
-        if sorted(round_names) != sorted(names) or len(set(round_names)) != len(round_names):
-            problems.add(("rounds", r), f"must list the same players as round 1: {', '.join(names)}")
+        before = len(problems)
+        add_duplicate_names(entries, ("rounds", r), problems)
+        if len(problems) > before:
+            continue
+        if sorted(e["name"] for e in entries) != sorted(names):
+            problems.add(("rounds", r), f"must list the same players as round 1: {', '.join(dict.fromkeys(names))}")
             continue
         if sum(e["won"] + e["hand"] + e["zone"] for e in entries) > DECK_SIZE:
             problems.add(("rounds", r), f"counts more than the {DECK_SIZE} cards of the deck")

@@ -40,6 +40,7 @@ def test_a_tie_at_the_end_shares_the_win_and_the_target_can_change():
     ([[entry("A", 1), entry("B", 0)], [entry("A", 1), entry("C", 0)]], "rounds[1]", "same players"),
     ([[entry("A", -1), entry("B", 0)]], "rounds[0][0].won", "from 0 to 96"),
     ([[entry("A", 1)]], "rounds[0]", "must have 2 to 4 items"),
+    ([[entry("A", 1), entry("A", 2)]], "rounds[0][1].name", "used by two players"),
 ])
 def test_bad_rounds_name_the_field(rounds, field, words):
     with pytest.raises(InputError) as e:
