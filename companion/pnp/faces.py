@@ -49,8 +49,7 @@ GEMAS = {"green": ("hexagon", "#2e9e4f"), "blue": ("circle", "#2e6fd1"), "violet
          "orange": ("square", "#f07f13")}
 OKABE_ITO = {"vermilion": "#D55E00", "orange": "#E69F00", "yellow": "#F0E442", "bluish-green": "#009E73",
              "sky-blue": "#56B4E9", "blue": "#0072B2", "reddish-purple": "#CC79A7", "black": "#000000"}
-QN_COLOURS = {"blue": ("#2f5d9e", "I"), "purple": ("#6d3a8c", "E"), "grey": ("#6b6b6b", "V")}
-QN_TAGS_EN = {"I": "I", "E": "S", "V": "S"}
+QN_COLOURS = {"blue": "#2f5d9e", "purple": "#6d3a8c", "grey": "#6b6b6b"}  # each also tagged by its label's initial
 
 
 def stone(name: str) -> Icon:
@@ -103,9 +102,8 @@ def queens_necklace(c: Component, s: CardSet, lang: str) -> Face:
         label = _("fashion" if c.type == "fashion-tile" else "rarity", lang)
         return Face(label, accent, big=f"+{c.data['value']}" if c.data["value"] else "0")
     colour = CHARACTERS.get(c.data.get("character"), c.data.get("colour"))
-    band, tag = QN_COLOURS.get(colour, (accent, None))
-    if tag and lang == "en":
-        tag = QN_TAGS_EN[tag]
+    band = QN_COLOURS.get(colour, accent)
+    tag = s.label(colour, lang)[0] if colour else None
     text = _text(c, lang) if c.type != "blank" else _("blank", lang)
     return Face(_title(c, lang, c.id), band, tag=tag, text=text, track=track,
                 icons=(Icon("circle", "#d4af37"),) if c.type == "price-marker" else ())

@@ -55,8 +55,16 @@ def test_no_two_kinds_share_a_shape(mapping):
     assert len(shapes) == len(set(shapes)), "a shape must tell the kinds apart without their colours"
 
 
-def test_qn_card_colours_carry_a_letter_too():
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_qn_card_colours_carry_a_letter_too(lang):
+    """Blue, purple and grey character cards are told apart by a letter as well: one letter per colour."""
+    from companion.games.queens_necklace import CHARACTERS
+
     qn = cards.load_game("queens-necklace")
+    tags = {}
     for c in qn.components:
         if c.type == "character":
-            assert faces.face(c, qn, "es").tag in ("I", "E", "V")
+            tags.setdefault(CHARACTERS[c.data["character"]], set()).add(faces.face(c, qn, lang).tag)
+    assert set(tags) == {"blue", "purple", "grey"}
+    assert all(len(letters) == 1 for letters in tags.values())
+    assert len({next(iter(letters)) for letters in tags.values()}) == 3
