@@ -219,31 +219,36 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
         c.doForm(name)
         c.restoreState()
 
+    def place_backs(slots: list[tuple[Rect, Component]], size: str) -> None:
+        for rect, back in slots:
+            place(_form_name("B", back.id, size), *_points(rect),
+                  lambda x, y, w, h, back=back: draw.draw_back(c, faces.back(back, card_set, settings.lang),
+                                                               x, y, w, h, bleed))
+
     for section in sections:
         s = sheet(settings.paper, section.size, settings.bleed, offset=settings.offset, gutterfold=gutterfold)
         c.setPageSize((s.page_w * MM, s.page_h * MM))
         for start in range(0, len(section.components), s.per_page):
             batch = section.components[start:start + s.per_page]
-            backs = [(comp, card_set.component(comp.back)) for comp in batch if comp.back and settings.backs]
             for comp, rect in zip(batch, s.fronts):
-                face = faces.face(comp, card_set, settings.lang)
-                qr = qr_text(card_set, comp, settings)
                 place(_form_name("F", comp.id, section.size), *_points(rect),
-                      lambda x, y, w, h, face=face, comp=comp, qr=qr: draw.draw_face(c, face, x, y, w, h, bleed,
-                                                                                      comp.id, qr))
-            used = s.fronts[:len(batch)]
+                      lambda x, y, w, h, comp=comp: draw.draw_face(
+                          c, faces.face(comp, card_set, settings.lang), x, y, w, h, bleed, comp.id,
+                          qr_text(card_set, comp, settings)))
+            # Each back goes in the slot mirroring its own card; a card without a back leaves its slot empty.
+            back_slots = [(s.backs[slot], card_set.component(comp.back)) for slot, comp in enumerate(batch)
+                          if comp.back and settings.backs]
+            back_rects = [rect for rect, _ in back_slots]
+            used = list(s.fronts[:len(batch)])
             if gutterfold:
-                for (comp, back), rect in zip(backs, s.backs):
-                    _place_back(place, back, card_set, settings, rect, section.size, c, bleed)
+                place_backs(back_slots, section.size)
                 _fold_line(c, s)
-                used = used + s.backs[:len(backs)]
+                used = used + back_rects
             if settings.crop_marks:
                 _marks(c, s)
             finish(_box(s, used, 0), _box(s, used, settings.bleed))
-            if not gutterfold and backs:  # each back page follows its front page
-                back_rects = s.backs[:len(batch)]
-                for (comp, back), rect in zip(backs, back_rects):
-                    _place_back(place, back, card_set, settings, rect, section.size, c, bleed)
+            if not gutterfold and back_slots:  # each back page follows its front page
+                place_backs(back_slots, section.size)
                 finish(_box(s, back_rects, 0), _box(s, back_rects, settings.bleed))
     c.save()
     return pages
@@ -251,13 +256,6 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
 
 def _form_name(kind: str, component_id: str, size: str) -> str:
     return f"{kind}{size}{component_id}".replace("-", "_")
-
-
-def _place_back(place, back: Component, card_set: CardSet, settings: BuildSettings, rect: Rect, size: str, c,
-                bleed: float) -> None:
-    design = faces.back(back, card_set, settings.lang)
-    place(_form_name("B", back.id, size), *_points(rect),
-          lambda x, y, w, h: draw.draw_back(c, design, x, y, w, h, bleed))
 
 
 def _fold_line(c, s: Sheet) -> None:

@@ -281,3 +281,27 @@ def test_no_graphics_state_the_forms_would_lack(built):
                 assert not re.search(rb"/\w+ gs\b", content), game
                 break
         assert decoded >= len(streams) // 2  # the page and form streams were read, not skipped
+
+
+def test_each_back_lands_behind_its_own_card_when_some_cards_have_none(tmp_path):
+    """A card with `back: none` leaves its slot on the back page empty; the others stay behind their fronts."""
+    data = tmp_path / "mixed.yaml"
+    data.write_text(
+        "game: mixed\ntitle: {es: Mezcla, en: Mixed}\nprefix: MX\nplayers: [2, 2]\ncomponents:\n"
+        "  - {id: MX-BARE, type: card, back: none, name: {es: Sin dorso, en: No back}}\n"
+        "  - {id: MX-CARD, type: card, qty: 8, name: {es: Carta, en: Card}}\n"
+        "  - {id: MX-BACK, type: back, for: [card], name: {es: Dorso, en: Back}}\n")
+    service.build([str(data)], tmp_path, BuildSettings())
+    pdf, ps = pages(tmp_path / "mixed.pdf")
+    front, back = ps[2], ps[3]
+
+    def origins(page):  # where each drawn face or back is placed (its form's translation), in drawing order
+        return [(o.get_matrix().e, o.get_matrix().f)
+                for o in page.get_objects(filter=[raw.FPDF_PAGEOBJ_FORM], max_depth=1)]
+
+    card_w = SIZES["poker"][0] * MM
+    fronts = [(round(x, 1), round(y, 1)) for x, y in origins(front)]  # in slot order: MX-BARE first
+    w = front.get_size()[0]
+    mirrored = {(round(w - x - card_w, 1), round(y, 1)) for x, y in origins(back)}
+    assert len(fronts) == 9 and len(mirrored) == 8
+    assert fronts[0] not in mirrored and set(fronts[1:]) == mirrored
