@@ -30,7 +30,7 @@ def card_pngs(card_set: CardSet, settings: BuildSettings, folder: Path) -> list[
     buf = io.BytesIO()
     c = rl_canvas.Canvas(buf, invariant=1, initialFontName=draw.FONT)
     plan = []  # (file name, trim width mm, trim height mm)
-    used_backs = []
+    used_backs: dict[str, tuple[float, float]] = {}  # back id → size of the first card it backs
     for comp in card_set.components:
         if comp.kind == "back":
             continue
@@ -40,9 +40,9 @@ def card_pngs(card_set: CardSet, settings: BuildSettings, folder: Path) -> list[
                        bleed * MM, comp.id, qr_text(card_set, comp, settings))
         c.showPage()
         plan.append((f"{comp.id}.png", w, h))
-        if comp.back and settings.backs and comp.back not in [b for b, _, _ in used_backs]:
-            used_backs.append((comp.back, w, h))
-    for back_id, w, h in used_backs:
+        if comp.back and settings.backs:
+            used_backs.setdefault(comp.back, (w, h))
+    for back_id, (w, h) in used_backs.items():
         c.setPageSize(((w + 2 * bleed) * MM, (h + 2 * bleed) * MM))
         draw.draw_back(c, faces.back(card_set.component(back_id), card_set, settings.lang), bleed * MM, bleed * MM,
                        w * MM, h * MM, bleed * MM)

@@ -9,7 +9,8 @@ from ..schema import InputError
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
-def _bad(e: InputError):
+@bp.errorhandler(InputError)
+def bad_input(e: InputError):
     return jsonify(error=str(e), field=e.field, problems=[str(p) for p in e.problems]), 400
 
 
@@ -20,19 +21,12 @@ def unknown_game(e):
 
 @bp.post("/<game>/score")
 def score(game: str):
-    service.game_module(game)
-    try:
-        return jsonify(service.score(game, service.parse_json(request.get_data())))
-    except InputError as e:
-        return _bad(e)
+    service.game_module(game)  # an unknown game is a 404 before the body is read
+    return jsonify(service.score(game, service.parse_json(request.get_data())))
 
 
 @bp.get("/<game>/setup")
 def setup(game: str):
-    service.game_module(game)
     args = request.args.to_dict()
     players, seed = args.pop("players", None), args.pop("seed", None)
-    try:
-        return jsonify(service.setup(game, players, seed, args))
-    except InputError as e:
-        return _bad(e)
+    return jsonify(service.setup(game, players, seed, args))
