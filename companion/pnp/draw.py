@@ -80,14 +80,17 @@ def draw_qr(c, text: str, x: float, y: float, width: float) -> float:
     return width + 2 * quiet
 
 
+def _paragraph(text: str, size: float, align: int = 0) -> Paragraph:
+    """Our body text at `size` points: Vera, 1.22 leading."""
+    style = ParagraphStyle("t", fontName=FONT, fontSize=size, leading=size * 1.22, textColor=INK, alignment=align)
+    return Paragraph(escape(text), style)
+
+
 def fit_text(c, text: str, width: float, height: float, top: float, left: float, size: float,
              min_size: float = 5.0, align: int = 0) -> float:
     """Draw a wrapped paragraph in the box below `top`, shrinking the font until it fits; returns its height."""
-    body = escape(text)
     while True:
-        style = ParagraphStyle("t", fontName=FONT, fontSize=size, leading=size * 1.22, textColor=INK,
-                               alignment=align)
-        para = Paragraph(body, style)
+        para = _paragraph(text, size, align)
         _, h = para.wrap(width, height)
         if h <= height or size <= min_size:
             para.drawOn(c, left, top - h)
@@ -188,19 +191,14 @@ def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: floa
         _panel(c, face, bx, by, bw, panel_h, k, accent)
         by += panel_h + 1.5 * MM
         bh -= panel_h + 1.5 * MM
+    size = 7.6 * max(k, 0.8)
+    needed = _paragraph(face.text, size).wrap(bw - 2 * MM, bh)[1] if face.text else 0.0
     art = bool(face.icons or face.big)
-    monogram = False
-    if face.text and not art:  # a short text leaves room for a medallion with the title's initial
-        probe = Paragraph(escape(face.text), ParagraphStyle("p", fontName=FONT, fontSize=7.6 * max(k, 0.8),
-                                                              leading=7.6 * max(k, 0.8) * 1.22))
-        monogram = art = probe.wrap(bw - 2 * MM, bh)[1] < bh * 0.45
+    # A short text on a card without art leaves room for a medallion with the title's initial.
+    monogram = bool(face.text) and not art and needed < bh * 0.45
+    art = art or monogram
     if face.text:  # the paragraph takes the bottom of the body: what it needs, or all of it on long texts
-        size = 7.6 * max(k, 0.8)
-        box = bh
-        if art:
-            needed = Paragraph(escape(face.text), ParagraphStyle("n", fontName=FONT, fontSize=size,
-                                                                 leading=size * 1.22)).wrap(bw - 2 * MM, bh)[1]
-            box = min(bh * 0.5, needed + 2 * MM)
+        box = min(bh * 0.5, needed + 2 * MM) if art else bh
         fit_text(c, face.text, bw - 2 * MM, box, by + box, bx + 1 * MM, size, align=1 if art else 0)
         by, bh = by + box + 1 * MM, bh - box - 1 * MM
     if face.big:  # a large value above the icons, or alone in the middle
