@@ -150,8 +150,9 @@ def _calibration(c, card_set: CardSet, settings: BuildSettings, page: tuple[floa
         c.drawString(75 * MM, y, value)
     help_text = _("gutterfold help" if settings.layout == "gutterfold" else "duplex help", lang)
     draw.fit_text(c, help_text, w - 36 * MM, 30 * MM, h - 160 * MM, 18 * MM, 10)
-    for note in card_set.notes:
-        draw.fit_text(c, note.get(lang), w - 36 * MM, 20 * MM, h - 188 * MM, 18 * MM, 9)
+    top = h - 188 * MM
+    for note in card_set.notes:  # one under the other
+        top -= draw.fit_text(c, note.get(lang), w - 36 * MM, 20 * MM, top, 18 * MM, 9) + 3 * MM
     _crosses(c, w, h, mirrored=False)
 
 

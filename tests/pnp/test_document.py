@@ -305,3 +305,23 @@ def test_each_back_lands_behind_its_own_card_when_some_cards_have_none(tmp_path)
     mirrored = {(round(w - x - card_w, 1), round(y, 1)) for x, y in origins(back)}
     assert len(fronts) == 9 and len(mirrored) == 8
     assert fronts[0] not in mirrored and set(fronts[1:]) == mirrored
+
+
+def test_several_notes_on_the_calibration_page_do_not_overlap(tmp_path):
+    data = tmp_path / "notes.yaml"
+    notes = "".join(f"  - {{es: Nota numero {i} del juego, en: Game note number {i}}}\n" for i in (1, 2, 3))
+    data.write_text("game: notes\ntitle: {es: Notas, en: Notes}\nprefix: NT\nplayers: [2, 2]\nnotes:\n" + notes +
+                    "components:\n  - {id: NT-A, type: card, name: {es: A, en: A}}\n")
+    service.build([str(data)], tmp_path, BuildSettings(lang="en"))
+    pdf, ps = pages(tmp_path / "notes.pdf")
+    text = ps[0].get_textpage()
+    tops = []
+    for i in (1, 2, 3):
+        searcher = text.search(f"Game note number {i}")
+        found = searcher.get_next()
+        assert found, f"note {i} missing"
+        start, count = found
+        boxes = [text.get_charbox(start + j) for j in range(count)]
+        tops.append((min(b[1] for b in boxes), max(b[3] for b in boxes)))
+    tops.sort()
+    assert all(upper[0] > lower[1] for lower, upper in zip(tops, tops[1:])), tops  # stacked, not overprinted
