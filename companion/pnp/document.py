@@ -16,6 +16,9 @@ from . import draw, faces
 from .geometry import MAX_BLEED, MM, PAPERS, Rect, Sheet, sheet
 
 CARD_KINDS = ("card", "reference")
+DUPLEX_HELP = ("Duplex: flip on the long edge. Hold this sheet to the light: the crosses on the back must sit on the "
+               "front ones; if not, correct with --offset-x/--offset-y.")
+GUTTERFOLD_HELP = "Gutterfold: cut each strip, fold it on the centre line and glue; then cut out the cards."
 ALNUM = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
 
 
@@ -119,7 +122,7 @@ def _calibration(c, card_set: CardSet, settings: BuildSettings, page: tuple[floa
     c.drawString(18 * MM, h - 31 * MM, f"companion {__version__} · print-and-play")
     c.setFillColor(draw.INK)
     c.setFont(draw.BOLD, 15)
-    c.drawString(18 * MM, h - 56 * MM, _("print at 100", lang))
+    c.drawString(18 * MM, h - 56 * MM, _("Print at 100 % (no “fit to page”)", lang))
     # The 100 mm ruler, with a tick each millimetre.
     x0, y0 = 18 * MM, h - 80 * MM
     c.setLineWidth(0.4)
@@ -131,24 +134,24 @@ def _calibration(c, card_set: CardSet, settings: BuildSettings, page: tuple[floa
             c.setFont(draw.FONT, 6)
             c.drawCentredString(x0 + i * MM, y0 - 3 * MM, str(i))
     c.setFont(draw.FONT, 9)
-    c.drawString(x0, y0 + 10 * MM, _("ruler", lang))
+    c.drawString(x0, y0 + 10 * MM, _("This ruler must measure 100 mm", lang))
     rows = [
-        (_("paper", lang), settings.paper.upper()),
-        (_("bleed", lang), f"{settings.bleed:g} mm"),
-        (_("card size", lang), settings.card_size or card_set.card_size),
-        (_("layout", lang), settings.layout),
-        (_("offset", lang), f"x {settings.offset[0]:+g} mm · y {settings.offset[1]:+g} mm"),
-        (_("components", lang), str(count)),
+        (_("Paper", lang), settings.paper.upper()),
+        (_("Bleed", lang), f"{settings.bleed:g} mm"),
+        (_("Card size", lang), settings.card_size or card_set.card_size),
+        (_("Layout", lang), settings.layout),
+        (_("Back offset", lang), f"x {settings.offset[0]:+g} mm · y {settings.offset[1]:+g} mm"),
+        (_("Components", lang), str(count)),
         ("QR", card_url(settings.base_url, card_set.game, next(x.id for x in card_set.components if x.kind != "back"))),
     ]
     c.setFont(draw.BOLD, 12)
-    c.drawString(18 * MM, h - 102 * MM, _("settings", lang))
+    c.drawString(18 * MM, h - 102 * MM, _("Settings", lang))
     for i, (label, value) in enumerate(rows):
         y = h - (110 + 6.5 * i) * MM
         c.setFont(draw.FONT, 10)
         c.drawString(18 * MM, y, label)
         c.drawString(75 * MM, y, value)
-    help_text = _("gutterfold help" if settings.layout == "gutterfold" else "duplex help", lang)
+    help_text = _(GUTTERFOLD_HELP, lang) if settings.layout == "gutterfold" else _(DUPLEX_HELP, lang)
     draw.fit_text(c, help_text, w - 36 * MM, 30 * MM, h - 160 * MM, 18 * MM, 10)
     top = h - 188 * MM
     for note in card_set.notes:  # one under the other
@@ -202,7 +205,7 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
     if not gutterfold:
         c.setFillColor(draw.INK)
         c.setFont(draw.FONT, 9)
-        c.drawCentredString(first.page_w * MM / 2, first.page_h * MM / 2, _("back of calibration", settings.lang))
+        c.drawCentredString(first.page_w * MM / 2, first.page_h * MM / 2, _("Back of the calibration sheet", settings.lang))
         _crosses(c, first.page_w * MM, first.page_h * MM, mirrored=True)
         finish(full, full)
     bleed = settings.bleed * MM

@@ -38,6 +38,7 @@ class Back:
 ACCENTS = {"duquesa": "#5b2a6e", "queens-necklace": "#1f3a5f", "gemas": "#0f6e6e", "nobles": "#7a1f2b",
            "duplicon": "#2f3b45"}
 GENERIC_ACCENT = "#3b4a3f"
+GOLD_TABLE = "Gold by accumulation, in florins. 1 ingot: 5 · 2: 14 · 3: 27 · 4: 44"
 
 STONES = {  # each stone its own shape and colour
     "pearl": ("circle", "#f4efe6"), "jet": ("square", "#2b2b2b"), "amethyst": ("triangle", "#8e44ad"),
@@ -74,13 +75,14 @@ def duquesa(c: Component, s: CardSet, lang: str) -> Face:
     captions = tuple(s.label(x, lang) for x in stones)
     wish = c.data.get("wish")
     if wish is None:  # a gold card: the gold table replaces the wish
-        return Face(s.label("gold", lang), accent, icons, captions, text=_("gold table", lang))
+        return Face(s.label("gold", lang), accent, icons, captions, text=_(GOLD_TABLE, lang))
     title = s.label(wish["stone"], lang) if wish["stone"] != "rainbow" else s.label("rainbow", lang)
     return Face(
         f"{wish['count']} × {title}" if wish["stone"] != "rainbow" else title, accent, icons, captions,
-        lower_label=_("wish", lang), lower_icons=tuple(stone(wish["stone"]) for _i in range(wish["count"])),
+        lower_label=_("The Duchess wishes", lang),
+        lower_icons=tuple(stone(wish["stone"]) for _i in range(wish["count"])),
         lower_value=str(wish["florins"]), lower_unit=_("florins", lang),
-        text=_("rainbow stone", lang) if "rainbow" in stones else None,
+        text=_("Rainbow stone: wild or itself", lang) if "rainbow" in stones else None,
     )
 
 
@@ -99,12 +101,12 @@ def queens_necklace(c: Component, s: CardSet, lang: str) -> Face:
         return Face(s.label(c.data["gem"], lang), accent, tuple(Icon(shape, fill) for _i in range(n)), track=track,
                     captions=(f"{n} × {s.label(c.data['gem'], lang)}",) if c.type == "gem" else ())
     if c.type in ("fashion-tile", "rarity-tile"):
-        label = _("fashion" if c.type == "fashion-tile" else "rarity", lang)
+        label = _("Fashion", lang) if c.type == "fashion-tile" else _("Rarity", lang)
         return Face(label, accent, big=f"+{c.data['value']}" if c.data["value"] else "0")
     colour = CHARACTERS.get(c.data.get("character"), c.data.get("colour"))
     band = QN_COLOURS.get(colour, accent)
     tag = s.label(colour, lang)[0] if colour else None
-    text = _text(c, lang) if c.type != "blank" else _("blank", lang)
+    text = _text(c, lang) if c.type != "blank" else _("Write your own card here", lang)
     return Face(_title(c, lang, c.id), band, tag=tag, text=text, track=track,
                 icons=(Icon("circle", "#d4af37"),) if c.type == "price-marker" else ())
 
@@ -131,11 +133,12 @@ def nobles(c: Component, s: CardSet, lang: str) -> Face:
         if c.type == "noble":
             kind = NOBLE_RANKS[rank]
             title = f"{s.label(kind, lang)} · {s.label(suit, lang)}"
-            text = _("noble", lang, s=BASE[kind], w=WOUNDS[kind])
+            text = _("Strength %(s)s · %(w)s wounds", lang, s=BASE[kind], w=WOUNDS[kind])
         else:
             title = s.label(suit, lang)
-            text = _("ace", lang) if rank == 1 else _("weapon", lang, n=rank) if rank in (2, 3) else \
-                _("number", lang, n=rank)
+            text = (_("Critical hit: wins the duel", lang) if rank == 1
+                    else _("Permanent weapon +%(n)s", lang, n=rank) if rank in (2, 3)
+                    else _("Adds %(n)s in a duel", lang, n=rank))
         return Face(title, accent, (pip,), big=index, text=text, corner=index, corner_icon=pip)
     art = {"joker": Icon("star", "#d4af37"), "resource": Icon("octagon", "#d4af37"),
            "wound": Icon("burst", "#c0392b")}.get(c.type)
@@ -147,7 +150,7 @@ def duplicon(c: Component, s: CardSet, lang: str) -> Face:
     if c.type == "pair-card":
         shape, colour = c.data["shape"], c.data["colour"]
         return Face(f"{s.label(shape, lang)} · {s.label(colour, lang)}", accent,
-                    (Icon(shape, OKABE_ITO[colour]),), text=_("pair", lang))
+                    (Icon(shape, OKABE_ITO[colour]),), text=_("Pairs with another like it", lang))
     return Face(_title(c, lang, c.id), accent, text=_text(c, lang))
 
 
