@@ -43,6 +43,9 @@ HEADER = Record(
         "sets": MapOf(SLUG, TextsField(max_len=60)),
         "labels": MapOf(SLUG, TextsField(max_len=60)),
         "notes": ListOf(TextsField(max_len=600)),
+        # the rules reference, in sections the web app links to (/rules/<game>#<id>)
+        "rules": ListOf(Record({"id": SLUG, "title": TextsField(max_len=60), "text": TextsField(max_len=900)},
+                               required=("id", "title", "text"))),
     },
     required=("game", "title", "prefix", "players"),
 )  # plus `components`, a list checked entry by entry against the game's component types
@@ -80,6 +83,7 @@ class CardSet:
     sets: Mapping[str, Texts]
     labels: Mapping[str, Texts]
     notes: tuple[Texts, ...]
+    rules: tuple[Mapping, ...]
     components: tuple[Component, ...]
 
     def component(self, component_id: str) -> Component:
@@ -205,6 +209,11 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
         report(Problem(("game",), f"is {header['game']!r} but the file is named {FsPath(filename).name}"))
     if "players" in header and header["players"][0] > header["players"][1]:
         report(Problem(("players",), "must be [fewest, most]"))
+    seen_rules: set[str] = set()
+    for i, section in enumerate(header.get("rules", ())):
+        if section["id"] in seen_rules:
+            report(Problem(("rules", i, "id"), f"{section['id']!r} is used by an earlier section"))
+        seen_rules.add(section["id"])
     if not raw_components:
         report(Problem(("components",), "lists no component"))
 
@@ -239,7 +248,7 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
         game=header["game"], path=filename, title=header["title"], prefix=header["prefix"],
         players=tuple(header["players"]), card_size=header.get("card_size", "poker"), sets=MappingProxyType(sets),
         labels=header.get("labels", MappingProxyType({})), notes=tuple(header.get("notes", ())),
-        components=tuple(components),
+        rules=tuple(header.get("rules", ())), components=tuple(components),
     )
     return card_set, []
 
