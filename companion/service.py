@@ -79,6 +79,11 @@ def setup(game_id: str, players: Any = None, seed: Any = None, options: Mapping[
     return {"game": game_id, "seed": seed_text, **result}
 
 
+def solo_turn(request: Any) -> dict:
+    """The Duquesa solo turn helper (keep the card turned up, or take the hidden one?)."""
+    return games.get("duquesa").solo_turn(request, cards.load_game("duquesa"))
+
+
 def simulate(game_id: str, games_count: int, seed: Any = None) -> dict:
     module = game_module(game_id)
     if not hasattr(module, "simulate"):

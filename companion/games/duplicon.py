@@ -26,6 +26,7 @@ COMPONENT_TYPES = {
 
 PLAYERS = (2, 4)  # fewest, most
 DEFAULT_PLAYERS = 2
+SETUP_OPTIONS: dict = {}  # setup takes no options
 TARGET = 100  # [R] the game ends at the end of the round in which someone reaches it [A: "reaches or passes"]
 WON, IN_HAND, IN_ZONE = 1, -2, -3  # [R] points per card
 DECK_SIZE = 96

@@ -8,7 +8,7 @@ from typing import Mapping, Sequence
 
 from ..components import ComponentType
 from ..rng import randbelow, shuffled
-from ..schema import Enum, InputError, Int, ListOf, Path, Problems, Record
+from ..schema import Enum, InputError, Int, ListOf, Path, Problem, Problems, Record
 from .base import NAME, CardRef, check_copies, check_unique_names, checked, parse_list_options, top
 
 GAME_ID = "duquesa"
@@ -169,6 +169,7 @@ def solo_rank(florins: int) -> dict:
 PLAYERS = (1, 2)  # fewest, most
 DEFAULT_PLAYERS = 2
 SETS = ("base", "rainbow", "gold")
+SETUP_OPTIONS = {"expansions": SETS[1:]}  # what setup(options=...) accepts: flags, or lists of choices
 
 
 def score(request: Mapping, card_set) -> dict:
@@ -243,6 +244,32 @@ def solo_hint(hand: Sequence[Compiled], common: Compiled, seen: Compiled, unseen
     keep = "seen" if seen_value >= unseen_value else "unseen"
     return {"keep": keep, "expected_seen": seen_value, "expected_unseen": round(unseen_value, 2),
             "discard_if_seen": seen_drop}
+
+
+def solo_turn(request: Mapping, card_set) -> dict:
+    """The hint for one solo turn from card ids: the hand, the common card, the card turned up and the cards
+    already seen and gone (discarded or out of play face up). The unseen pool is the base deck minus all of those."""
+    ids = tuple(c.id for c in card_set.deck(sets=("base",)))
+    card_id = Enum(sorted(set(ids)), "base-game card id")
+    req = checked(Record({"hand": ListOf(card_id, 4, 4), "common": card_id, "seen": card_id,
+                          "gone": ListOf(card_id, 0, len(ids))}, required=("hand", "common", "seen")), request)
+    placed = [(("hand", i), c) for i, c in enumerate(req["hand"])] + [(("common",), req["common"]), (("seen",), req["seen"])]
+    placed += [(("gone", i), c) for i, c in enumerate(req.get("gone", ()))]
+    unseen = Counter(ids)
+    problems = Problems()
+    for path, c in placed:
+        unseen[c] -= 1
+        if unseen[c] < 0:
+            problems.add(path, f"{c}: the deck has only {Counter(ids)[c]} of this card")
+    if problems:
+        raise InputError(problems)
+    if sum(unseen.values()) == 0:
+        raise InputError([Problem(("gone",), "leaves no card unseen")])
+    compiled = {i: compile_card(card_set.catalogue()[i]) for i in set(ids)}
+    hint = solo_hint([compiled[c] for c in req["hand"]], compiled[req["common"]], compiled[req["seen"]],
+                     [compiled[i] for i, n in unseen.items() for _ in range(n)])
+    five = [*req["hand"], req["seen"]]
+    return {**hint, "discard_if_seen": five[hint["discard_if_seen"]], "unseen": sum(unseen.values())}
 
 
 def play_solo(deck_ids: Sequence[str], compiled: Mapping[str, Compiled], rng: Random) -> int:

@@ -31,6 +31,7 @@ COMPONENT_TYPES = {
 
 PLAYERS = (2, 10)  # fewest, most
 DEFAULT_PLAYERS = 4
+SETUP_OPTIONS: dict = {}  # setup takes no options
 GEM_POINTS = {"green": 4, "blue": 3, "violet": 2, "orange": 1}  # [A] by scarcity; the scan lost the values
 BANDAIDS = 3  # [R] per player, and the most a player may hold
 TOKENS = {"green": 4, "blue": 5, "violet": 5, "orange": 6}  # [R] the 20 gem tokens

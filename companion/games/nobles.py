@@ -29,6 +29,7 @@ COMPONENT_TYPES = {
 # --- One duel ---------------------------------------------------------------------------------------------
 
 PLAYERS = (2, 2)  # fewest, most
+SETUP_OPTIONS = {"jokers": "flag", "double": "flag"}  # what setup(options=...) accepts
 DEFAULT_PLAYERS = 2
 NOBLES = ("jack", "queen", "king", "joker")
 BASE = {"jack": 11, "queen": 12, "king": 13, "joker": 0}  # [R] strength
@@ -140,7 +141,8 @@ def score(request: Mapping, card_set=None) -> dict:
 def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None = None) -> dict:
     """Each player is dealt 6 nobles and keeps 3 (the rest go back shuffled), the number deck, 6 number
     cards each, and the first player. Options: jokers=yes adds the two Jokers; double=yes plays the 104-card
-    variant, where [A] each player is dealt 12 nobles and keeps 6."""
+    variant, where [A] each player is dealt 12 nobles and keeps 6. The nobles a player does not keep are shuffled
+    into `noble_deck` by the players at the table, so the deck listed here is the one before that."""
     opts = checked(Record({"jokers": Bool(), "double": Bool()}), parse_flags(options or {}))
     copies = 2 if opts.get("double") else 1
     sets = ("base", "joker") if opts.get("jokers") else ("base",)
@@ -149,6 +151,5 @@ def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None
     numbers = shuffled([c.id for c in all_cards if c.type == "number"], rng)
     dealt = 6 * copies
     return {"players": 2, "keep": 3 * copies, "nobles_dealt": [nobles[:dealt], nobles[dealt:2 * dealt]],
-            "noble_deck_after_keeping": "the nobles not kept are shuffled into the noble deck",
             "noble_deck": nobles[2 * dealt:], "hands": [numbers[:6], numbers[6:12]], "number_deck": numbers[12:],
             "first_player": randbelow(rng, 2)}

@@ -60,6 +60,7 @@ COMPONENT_TYPES = {
 
 PLAYERS = (2, 4)  # fewest, most
 DEFAULT_PLAYERS = 3
+SETUP_OPTIONS: dict = {}  # setup takes no options
 TRIBUTE = 50  # [R] each King played against the Necklace pays its owner
 BANKER_BONUS = 10  # [R] per Banker, added to each jewel sold; several Bankers add up [A]
 MAX_PER_SALE = {"rings": 7, "bankers": 2, "kings": 3}  # copies in the deck
