@@ -1,22 +1,29 @@
 """The companion web app: `create_app(config)` with one blueprint per concern over the same service as the CLI."""
 from __future__ import annotations
 
-from flask import Flask, jsonify
+from flask import Flask, jsonify, request
 
 from .. import resources
+
+# No inline scripts or styles, nothing from another origin: pages must work at a table without signal.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
+       "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(resources.templates_dir()), static_folder="static")
-    app.config.update(MAX_CONTENT_LENGTH=256 * 1024)
+    app.config.update(MAX_CONTENT_LENGTH=256 * 1024, SEND_FILE_MAX_AGE_DEFAULT=3600)
     app.config.update(config or {})
     app.json.ensure_ascii = False
     app.json.sort_keys = False  # answers keep the order the rules give them, as on the command line
+    app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
-    from . import api, pages
+    from . import api, icons, locale, pages, scoring, setup_page, sheet
 
-    app.register_blueprint(api.bp)
-    app.register_blueprint(pages.bp)
+    locale.init_app(app)
+    app.context_processor(lambda: {"icon_games": icons.ICON_SETS, "score_games": scoring.PAGES})
+    for blueprint in (api.bp, pages.bp, scoring.bp, setup_page.bp, sheet.bp):
+        app.register_blueprint(blueprint)
 
     @app.get("/healthz")
     def healthz():
@@ -25,5 +32,14 @@ def create_app(config: dict | None = None) -> Flask:
     @app.errorhandler(413)
     def too_large(_error):
         return jsonify(error="the request is too large", field=""), 413
+
+    @app.after_request
+    def headers(response):
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        if request.path.startswith("/api/"):
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response
 
     return app

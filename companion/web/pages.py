@@ -1,10 +1,11 @@
-"""Rules pages: one per game and one per printed card (the target of every card's QR code)."""
+"""Rules pages: one per game and one per printed card (the target of every card's QR code), and the icons."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
-from .. import cards
+from .. import cards, games
 from ..pnp import faces
+from . import icons, locale, sheet
 
 bp = Blueprint("pages", __name__)
 
@@ -18,14 +19,14 @@ def _card_set(game: str):
 
 @bp.get("/")
 def index():
-    return render_template("index.html", games=cards.load_shipped().values(), lang="es")
+    return render_template("index.html", games=cards.load_shipped().values(), modules=games.GAMES)
 
 
 @bp.get("/rules/<game>")
 def rules(game: str):
     card_set = _card_set(game)
     shown = [c for c in card_set.components if c.kind != "back"]
-    return render_template("rules.html", card_set=card_set, components=shown, lang="es")
+    return render_template("rules.html", card_set=card_set, components=shown)
 
 
 @bp.get("/c/<game>/<card_id>")
@@ -37,11 +38,21 @@ def card(game: str, card_id: str):
         abort(404)
     if component.kind == "back":
         abort(404)
-    face = faces.face(component, card_set, "es")
-    return render_template("card.html", card_set=card_set, c=component, face=face, lang="es")
+    face = faces.face(component, card_set, locale.current())
+    return render_template("card.html", card_set=card_set, c=component, face=face,
+                           targets=sheet.targets(card_set.game, component))
 
 
 @bp.get("/C/<game>/<card_id>")
 def card_from_qr(game: str, card_id: str):
     """Printed QR codes are upper-case (QR's compact alphanumeric mode): send them to the canonical page."""
-    return redirect(url_for("pages.card", game=game.lower(), card_id=card_id.upper()), code=301)
+    return redirect(url_for("pages.card", game=game.lower(), card_id=card_id.upper(), **request.args), code=301)
+
+
+@bp.get("/icons/<game>.css")
+def icon_styles(game: str):
+    if game not in icons.ICON_SETS:
+        abort(404)
+    response = Response(icons.stylesheet(game), mimetype="text/css")
+    response.cache_control.max_age = 24 * 3600
+    return response

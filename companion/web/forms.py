@@ -1,0 +1,85 @@
+"""Score forms → score requests: one naming scheme for every game's form fields.
+
+A field's name is the request path it fills, dotted (`players.0.name`, `attacker.weapon`), with an optional type:
+`:int` (a number), `:ints` (numbers separated by spaces or commas), `:bool` (a checkbox), `:list` (every value of a
+repeated field, e.g. tapped cards). Empty fields are left out, so the rules' defaults apply. Digit keys become list
+positions. Names starting with `_`, and `lang`, belong to the page, not the request. Values that are not what the
+type asks for are passed on unchanged, so the rules' own checks name the field, exactly as for the JSON API.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from werkzeug.datastructures import MultiDict
+
+PAGE_ONLY = ("lang",)
+_INT = re.compile(r"[+-]?\d{1,9}")
+MAX_FIELDS = 400
+
+
+def _value(raw: str, kind: str) -> Any:
+    if kind == "int":
+        return int(raw) if _INT.fullmatch(raw) else raw
+    if kind == "ints":
+        return [int(v) if _INT.fullmatch(v) else v for v in re.split(r"[\s,;]+", raw) if v]
+    if kind == "bool":
+        return raw.lower() in ("1", "on", "true", "yes")
+    return raw
+
+
+MAX_INDEX = 199  # no form has more rows than this
+
+
+def _listify(node: Any) -> Any:
+    """Dicts whose keys are all digits become lists by position; a position with no field filled in is None."""
+    if not isinstance(node, dict):
+        return node
+    items = {k: _listify(v) for k, v in node.items()}
+    if items and all(k.isdigit() and int(k) <= MAX_INDEX for k in items):
+        out = [None] * (max(map(int, items)) + 1)
+        for k, v in items.items():
+            out[int(k)] = v
+        return out
+    return items
+
+
+def filled(rows: Any) -> list:
+    """The rows of a form list that have anything filled in."""
+    return [row for row in rows if row is not None] if isinstance(rows, list) else rows
+
+
+def is_submitted(form: MultiDict) -> bool:
+    return any(name not in PAGE_ONLY and not name.startswith("_") for name in form)
+
+
+def request_from_form(form: MultiDict) -> dict:
+    """The score request a form describes (see the module docstring for the naming scheme)."""
+    out: dict = {}
+    for name in list(form)[:MAX_FIELDS]:
+        if name in PAGE_ONLY or name.startswith("_"):
+            continue
+        path, _, kind = name.partition(":")
+        values = [v.strip() for v in form.getlist(name)]
+        if kind == "list":
+            value: Any = [v for v in values if v]
+            if not value:
+                continue
+        else:
+            raw = next((v for v in reversed(values) if v), "")
+            if raw == "":
+                continue
+            value = _value(raw, kind)
+        node = out
+        keys = [k for k in path.split(".") if k]
+        if not keys:
+            continue
+        for key in keys[:-1]:
+            child = node.setdefault(key, {})
+            if not isinstance(child, dict):  # two fields disagree on the shape; the later one is dropped
+                break
+            node = child
+        else:
+            node[keys[-1]] = value
+    return _listify(out)
+

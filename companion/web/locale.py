@@ -1,0 +1,53 @@
+"""Which language a page speaks: the visible switch (?lang=, then remembered in a cookie), else the browser's."""
+from __future__ import annotations
+
+import flask_babel
+from flask import g, request, url_for
+
+from .. import i18n
+
+COOKIE = "lang"
+ONE_YEAR = 365 * 24 * 3600
+
+
+def select() -> str:
+    asked = request.args.get("lang")
+    if asked in i18n.LANGS:
+        g.remember_lang = asked
+        return asked
+    kept = request.cookies.get(COOKIE)
+    if kept in i18n.LANGS:
+        return kept
+    return request.accept_languages.best_match(i18n.LANGS) or i18n.DEFAULT_LANG
+
+
+def current() -> str:
+    return str(flask_babel.get_locale() or i18n.DEFAULT_LANG)
+
+
+def remember(response):
+    lang = g.get("remember_lang")
+    if lang and request.cookies.get(COOKIE) != lang:
+        response.set_cookie(COOKIE, lang, max_age=ONE_YEAR, samesite="Lax", httponly=True)
+    return response
+
+
+def switch_url(lang: str) -> str:
+    """This page in another language (the query string is kept)."""
+    args = request.args.to_dict(flat=False)
+    args["lang"] = [lang]
+    return url_for(request.endpoint, **(request.view_args or {}), **args)
+
+
+class CatalogueDomain(flask_babel.Domain):
+    """Flask-Babel reads our in-memory-compiled catalogues (companion/i18n.py) instead of .mo files."""
+
+    def get_translations(self):
+        return i18n.translations(current())
+
+
+def init_app(app) -> None:
+    babel = flask_babel.Babel(app, locale_selector=select, default_locale=i18n.DEFAULT_LANG)
+    babel.domain_instance = CatalogueDomain()
+    app.after_request(remember)
+    app.context_processor(lambda: {"lang": current(), "langs": i18n.LANGS, "switch_url": switch_url})
