@@ -21,6 +21,8 @@ def create_app(config: dict | None = None) -> Flask:
     from . import api, icons, locale, pages, scoring, setup_page, sheet
 
     locale.init_app(app)
+    app.jinja_env.filters["pair"] = lambda value: (value, value)  # a <select> choice shown as its own value
+    app.jinja_env.filters["label_of"] = lambda key, card_set, lang: (key, card_set.label(key, lang))
     app.context_processor(lambda: {"icon_games": icons.ICON_SETS, "score_games": scoring.PAGES})
     for blueprint in (api.bp, pages.bp, scoring.bp, setup_page.bp, sheet.bp):
         app.register_blueprint(blueprint)

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from flask import Blueprint, abort, render_template, request
+import secrets
+from urllib.parse import urlencode
+
+from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
 from jinja2 import TemplateNotFound
+from werkzeug.datastructures import MultiDict
 
 from .. import cards, service
 from ..schema import InputError, Problem
@@ -15,25 +19,25 @@ from . import forms, sheet
 bp = Blueprint("scoring", __name__)
 
 
-def _qn_players(players: Any) -> Any:
-    players = forms.filled(players)
-    for p in players if isinstance(players, list) else ():
-        if isinstance(p, dict):
-            p.setdefault("shown", {})
-    return players
+def _qn_players(players: Any, names: list[str]) -> Any:
+    """Each player row gets its name from the names typed once at the top; a row nobody filled in is a player who
+    showed nothing."""
+    rows = players if isinstance(players, list) else []
+    rows = rows + [None] * (len(names) - len(rows))
+    return [{"name": name, "shown": {}, **(row if isinstance(row, dict) else {})} for name, row in zip(names, rows)]
 
 
 def _queens_necklace(req: dict, form) -> dict:
+    names = [n.strip() for n in form.getlist("_names")]
     if "sales" in req:  # the three-sale game: a sale in which nobody showed a gem was not played (yet)
         sales = []
         for s in forms.filled(req["sales"]):
             if isinstance(s, dict):
-                s["players"] = _qn_players(s.get("players", []))
+                s["players"] = _qn_players(s.get("players", []), names)
                 if any(isinstance(p, dict) and p["shown"] for p in s["players"]):
                     sales.append(s)
         return {"sales": sales}
-    if "players" in req:
-        req["players"] = _qn_players(req["players"])
+    req["players"] = _qn_players(req.get("players", []), names)
     return req
 
 
@@ -50,6 +54,9 @@ def _duplicon(req: dict, form) -> dict:
 
 def _gemas(req: dict, form) -> dict:
     req["players"] = forms.filled(req.get("players", []))
+    for p in req["players"]:
+        if isinstance(p, dict):
+            p.setdefault("gems", {})  # no gem typed in: none held
     move = req.get("lay_down")
     if isinstance(move, dict) and not (move.get("player") and move.get("set")):
         del req["lay_down"]  # nothing laid down this turn
@@ -82,7 +89,10 @@ def _page(game: str, template: str, compute: Callable[[dict], dict] | None = Non
         try:
             result = (compute or (lambda r: service.score(game, r)))(req)
         except InputError as e:
-            problems, status = e.problems, 400
+            if "_added" not in request.args:  # a card just added from its QR code: the sheet is still being filled
+                problems, status = e.problems, 400
+    follow_up = context.pop("follow_up", None)
+    context["next_url"] = follow_up(request.args, result) if follow_up and result else None
     try:
         page = render_template(template, card_set=card_set, result=result, problems=problems,
                                form=request.args, bad=_bad_fields(problems), **context)
@@ -101,8 +111,43 @@ def _bad_fields(problems: list[Problem]) -> set[str]:
     return out
 
 
+def _nobles_next(form, result: dict) -> str:
+    """The court tracker: the next duel's form keeps both nobles, their weapons and suits, adds the wounds and
+    resources this duel gave, and clears the dice and cards."""
+    keep = MultiDict((k, v) for k, v in form.items(multi=True)
+                     if not (".dice" in k or ".cards." in k or k in ("seed", "lang")))
+    for side in ("attacker", "defender"):
+        wounds = result["wounds"].get(side)
+        if wounds:
+            keep.setlist(f"{side}.wounds:int", [str(wounds["wounds"])])
+        gained = result["resources"].get(side)
+        if gained:
+            had = form.get(f"{side}.resources:int", "0")
+            keep.setlist(f"{side}.resources:int", [str((int(had) if had.isdigit() else 0) + gained)])
+    return url_for("scoring.score", game="nobles") + "?" + urlencode(list(keep.items(multi=True)))
+
+
+def _duplicon_parts() -> list[dict[str, str]]:
+    from ..games.duplicon import round_score
+
+    req = _duplicon(forms.request_from_form(request.args), request.args)
+    out = []
+    for entries in req["rounds"]:
+        row = {}
+        for e in entries:
+            if all(isinstance(e.get(k), int) for k in ("won", "hand", "zone")):
+                row[e["name"]] = (f"{e['won']} − 2×{e['hand']} − 3×{e['zone']} = "
+                                  f"{round_score(e['won'], e['hand'], e['zone'])}")
+        out.append(row)
+    return out
+
+
 @bp.get("/score/<game>")
 def score(game: str):
+    if game == "duplicon":  # each round's parts, worked out from the same rule the engine uses
+        return _page(game, "score/duplicon.html", parts=_duplicon_parts())
+    if game == "nobles":  # dice left blank are rolled with a fresh seed that the result's URL keeps
+        return _page(game, "score/nobles.html", fresh_seed=secrets.token_hex(4), follow_up=_nobles_next)
     return _page(game, f"score/{game}.html")
 
 

@@ -5,11 +5,31 @@ from __future__ import annotations
 import secrets
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import lazy_gettext as _l
 
 from .. import cards, service
 from ..schema import InputError
 
 bp = Blueprint("setup", __name__)
+
+# What each field of a setup answer (and each option) is called on the page; a key missing here is shown as is.
+LABELS = {
+    "players": _l("Players"), "expansions": _l("Expansions"), "out_of_play": _l("Out of play (face down)"),
+    "common": _l("Common card"), "hand": _l("Your hand"), "hands": _l("Hands"), "turns": _l("Solo turns (two cards each)"),
+    "spare": _l("Left in the box"), "draw_pile": _l("Draw pile (top first)"), "first_player": _l("First player"),
+    "fashion": _l("Fashion tiles, +30 to 0"), "market": _l("Market"), "deck": _l("Deck (top first)"),
+    "merchant_positions": _l("Merchants at deck positions"), "discard": _l("Discard pile"),
+    "reserve": _l("Gem reserve"), "hearts": _l("Hearts"),     "keep": _l("Nobles each player keeps"), "nobles_dealt": _l("Nobles dealt (keep some, shuffle the rest into the noble deck)"),
+    "noble_deck": _l("Noble deck"), "number_deck": _l("Number deck"), "jokers": _l("Add the two Jokers"),
+    "double": _l("Double deck (104 cards)"), "grid": _l("Grid (3 × 3)"), "opening_turns": _l("Cards turned at the start"),
+    "non_scoring": _l("Non-scoring pile"), "cells": _l("Cells"), "bandaids_each": _l("Band-aids each"), "heart": _l("Hearts in play"),
+    "teams": _l("Teams"), "dealer": _l("Dealer"), "direction": _l("Direction of play"),
+    "clockwise": _l("clockwise"), "counter-clockwise": _l("counter-clockwise"), "counterclockwise": _l("counter-clockwise"), "cards": _l("Cards"), "pair": _l("Pair"),
+}
+
+
+def setup_label(key) -> str:
+    return str(LABELS.get(key, key))
 
 
 def options_from(module, args) -> dict[str, str]:
@@ -42,5 +62,6 @@ def setup(game: str):
     reroll.pop("lang", None)
     share = {k: v for k, v in args.to_dict(flat=False).items() if k != "lang"}
     return render_template("setup.html", card_set=card_set, module=module, result=result, problems=problems,
-                           form=args, players=players, reroll_url=url_for("setup.setup", game=game, **reroll),
+                           form=args, players=players, setup_label=setup_label, card_ids=set(card_set.catalogue()), setup_words=LABELS,
+                           bad={".".join(map(str, p.path)) for p in problems}, reroll_url=url_for("setup.setup", game=game, **reroll),
                            share_url=url_for("setup.setup", game=game, _external=True, **share)), status

@@ -18,6 +18,9 @@ MAX_COOKIE = 3000  # a cookie holds about 4 KB; a longer sheet is not remembered
 
 def keep_open(page: str, game: str, full_path: str):
     response = make_response(page)
+    parts = urlsplit(full_path)
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "_added"])
+    full_path = f"{parts.path}?{query}"
     if len(full_path) <= MAX_COOKIE:
         response.set_cookie(COOKIE, full_path, samesite="Lax", httponly=True, max_age=12 * 3600)
     return response
@@ -35,6 +38,9 @@ def open_sheet(game: str) -> tuple[str, MultiDict] | None:
 # --- Where a card can go, per game: (target key, player index or None, what it fills) ----------------------------
 
 def _players(form: MultiDict) -> list[tuple[int, str]]:
+    """(index, name) of the sheet's players: names typed per player (`players.N.name`) or once (`_names`)."""
+    if "_names" in form:
+        return [(i, name or str(i + 1)) for i, name in enumerate(form.getlist("_names"))]
     out, i = [], 0
     while f"players.{i}.name" in form:
         out.append((i, form.get(f"players.{i}.name") or str(i + 1)))
@@ -56,7 +62,7 @@ def _duquesa_add(c: Component, form: MultiDict, target: str) -> None:
 
 
 def _qn_targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
-    if c.type != "gem":
+    if c.type != "gem" or form.get("_mode") == "game":  # cards go into a single sale's columns
         return []
     return [(f"players.{i}.shown.{c.data['gem']}:ints", name) for i, name in _players(form)]
 
@@ -97,4 +103,5 @@ def add(game: str, card_id: str):
     if target not in dict(TARGETS[game](c, form)):
         abort(400, f"this card cannot go to {target!r}")
     ADD[game](c, form, target)
+    form.setlist("_added", [c.id])
     return redirect(f"{path}?{urlencode(list(form.items(multi=True)))}")
