@@ -6,7 +6,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 5000
 BASE_URL ?= http://127.0.0.1:$(PORT)  # what the cards' QR codes open: for phones, this machine's LAN address
 
-.PHONY: run test validate clean
+.PHONY: run test validate messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ test: $(VENV)/.installed-test
 
 validate: $(VENV)/.installed
 	$(BIN)/companion validate
+
+# After adding or changing a user-facing text: merge it into companion/translations/es.po, then translate it there.
+messages: $(VENV)/.installed
+	$(BIN)/python companion/translations/update.py
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache

@@ -45,6 +45,11 @@ def translations(lang: str) -> NullTranslations:
     return Translations(buffer)
 
 
+def N_(text: str) -> str:
+    """Marks a text kept in a constant for extraction (`make messages`); translated where it is used."""
+    return text
+
+
 def _(text: str, lang: str, **values) -> str:
     """`text` (English) in `lang`, with %(placeholders)s filled in."""
     out = translations(lang).gettext(text)

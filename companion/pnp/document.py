@@ -10,15 +10,15 @@ from reportlab.pdfgen import canvas as rl_canvas
 
 from .. import __version__
 from ..cards import CardSet, Component
-from ..i18n import LANGS, _
+from ..i18n import LANGS, N_, _
 from ..schema import Problem
 from . import draw, faces
 from .geometry import MAX_BLEED, MM, PAPERS, Rect, Sheet, sheet
 
 CARD_KINDS = ("card", "reference")
-DUPLEX_HELP = ("Duplex: flip on the long edge. Hold this sheet to the light: the crosses on the back must sit on the "
+DUPLEX_HELP = N_("Duplex: flip on the long edge. Hold this sheet to the light: the crosses on the back must sit on the "
                "front ones; if not, correct with --offset-x/--offset-y.")
-GUTTERFOLD_HELP = "Gutterfold: cut each strip, fold it on the centre line and glue; then cut out the cards."
+GUTTERFOLD_HELP = N_("Gutterfold: cut each strip, fold it on the centre line and glue; then cut out the cards.")
 ALNUM = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
 
 

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..cards import CardSet, Component
-from ..i18n import _
+from ..i18n import N_, _
 from .icons import SUIT_COLOURS, SUIT_SHAPES, Icon
 
 
@@ -38,7 +38,7 @@ class Back:
 ACCENTS = {"duquesa": "#5b2a6e", "queens-necklace": "#1f3a5f", "gemas": "#0f6e6e", "nobles": "#7a1f2b",
            "duplicon": "#2f3b45"}
 GENERIC_ACCENT = "#3b4a3f"
-GOLD_TABLE = "Gold by accumulation, in florins. 1 ingot: 5 · 2: 14 · 3: 27 · 4: 44"
+GOLD_TABLE = N_("Gold by accumulation, in florins. 1 ingot: 5 · 2: 14 · 3: 27 · 4: 44")
 
 STONES = {  # each stone its own shape and colour
     "pearl": ("circle", "#f4efe6"), "jet": ("square", "#2b2b2b"), "amethyst": ("triangle", "#8e44ad"),
