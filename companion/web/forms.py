@@ -83,3 +83,4 @@ def request_from_form(form: MultiDict) -> dict:
             node[keys[-1]] = value
     return _listify(out)
 
+

@@ -1,0 +1,189 @@
+"""Scoring pages: each form gives the same answer as the API for the same game, shows why, and names bad fields."""
+import json
+import re
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode
+
+import pytest
+
+from companion import service
+from werkzeug.datastructures import MultiDict
+from conftest import GAME_IDS
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+
+
+def example(game):
+    return json.loads((EXAMPLES / f"{game}-score.json").read_text(encoding="utf-8"))
+
+
+def q(*pairs) -> str:
+    return urlencode(pairs)
+
+
+def hand(i, ids):
+    return [(f"players.{i}.hand:list", c) for c in ids]
+
+
+# The shipped examples (docs/examples/<game>-score.json) typed into each page's form.
+DUQUESA = q(("common", "DQ01"), ("players.0.name", "Ana"), *hand(0, ["DQ02", "DQ07", "DQ12", "DQ16"]),
+            ("players.1.name", "Bruno"), *hand(1, ["DQ03", "DQ05", "DQ19", "DQ14"]))
+QN = q(("_n", "2"), ("_names", "Alice"), ("_names", "Bob"), *[(f"fashion.{i}", g) for i, g in
+       enumerate(["diamond", "emerald", "ruby", "amber"])], ("players.0.shown.diamond:ints", "3 2"),
+       ("players.0.shown.amber:ints", "1 1"), ("players.0.shown.ruby:ints", "1"), ("players.0.rings.diamond:int", "1"),
+       ("players.0.king", "ruby"), ("players.0.bankers:int", "1"), ("players.1.shown.ruby:ints", "2"),
+       ("players.1.shown.diamond:ints", "1"), ("players.1.necklace", "ruby"))
+GEMAS = q(("_n", "3"), ("players.0.name", "A"), ("players.0.gems.green:int", "1"), ("players.0.gems.blue:int", "0"),
+          ("players.0.gems.violet:int", "2"), ("players.0.gems.orange:int", "1"), ("players.1.name", "B"),
+          ("players.1.gems.blue:int", "2"), ("players.1.gems.orange:int", "1"), ("players.1.bandaids:int", "1"),
+          ("players.2.name", "C"), ("lay_down.player", "A"), ("lay_down.set", "chipote"), ("lay_down.target", "B"),
+          ("lay_down.choice", "blue"))
+NOBLES = q(("attacker.noble", "king"), ("attacker.version:int", "1"), ("attacker.suit", "spades"),
+           ("attacker.weapon:int", "3"), ("attacker.dice:ints", "4 5"), ("attacker.cards.0.rank:int", "7"),
+           ("attacker.cards.0.suit", "spades"), ("defender.noble", "queen"), ("defender.version:int", "1"),
+           ("defender.suit", "hearts"), ("defender.dice:ints", "6"), ("defender.court:int", "3"),
+           ("defender.cards.0.rank:int", "9"), ("defender.cards.0.suit", "clubs"))
+DUPLICON = q(("_n", "2"), ("_names", "A"), ("_names", "B"), ("rounds.0.0.won:int", "28"), ("rounds.0.0.hand:int", "3"),
+             ("rounds.0.0.zone:int", "1"), ("rounds.0.1.won:int", "30"), ("rounds.1.0.won:int", "40"),
+             ("rounds.1.1.won:int", "20"), ("rounds.1.1.hand:int", "2"), ("rounds.1.1.zone:int", "1"))
+FORMS = {"duquesa": DUQUESA, "queens-necklace": QN, "gemas": GEMAS, "nobles": NOBLES, "duplicon": DUPLICON}
+
+
+def data(page: str, attr: str) -> list[str]:
+    return re.findall(rf'data-{attr}="([^"]*)"', page)
+
+
+def test_every_registered_game_has_a_scoring_form_under_test():
+    assert sorted(FORMS) == GAME_IDS
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_empty_scoring_pages_open_in_both_languages(client, game, lang):
+    r = client.get(f"/score/{game}?lang={lang}")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and f'<html lang="{lang}">' in page
+    assert "<form" in page and 'class="result"' not in page
+
+
+def test_duquesa_page_equals_the_api(client):
+    """DQ19 is the rainbow card the example describes inline (1 rainbow stone, a rainbow wish for 5)."""
+    expected = service.score("duquesa", example("duquesa"))
+    page = client.get("/score/duquesa?lang=en&" + DUQUESA).get_data(as_text=True)
+    assert data(page, "florins") == [str(p["florins"]) for p in expected["players"]]
+    assert f"{expected['winners'][0]} wins" in page
+    assert "rainbow stone" in page  # how the rainbow stone was used is shown
+    assert page.count("✓") == sum(p["wishes"] for p in expected["players"])
+
+
+def test_queens_necklace_sale_equals_the_api(client):
+    expected = service.score("queens-necklace", example("queens-necklace"))
+    page = client.get("/score/queens-necklace?lang=en&" + QN).get_data(as_text=True)
+    assert data(page, "earned") == [str(p["earned"]) for p in expected["players"]]
+    # the four gem columns with their prices, and the tribute line
+    price_row = re.search(r'<tr class="price">(.*?)</tr>', page, re.S)[1]
+    assert re.findall(r"<strong>(\d+)</strong>", price_row) == [str(expected["prices"][g]) for g in
+                                                                ("diamond", "emerald", "ruby", "amber")]
+    assert "Alice pays 50 to Bob" in page
+
+
+def test_queens_necklace_three_sale_tally(client):
+    sale = QN.replace("players.", "sales.0.players.").replace("fashion.", "sales.0.fashion.")
+    second = QN.replace("players.", "sales.1.players.").replace("fashion.", "sales.1.fashion.")
+    second = "&".join(p for p in second.split("&") if not p.startswith("_"))
+    page = client.get(f"/score/queens-necklace?lang=en&_mode=game&{sale}&{second}").get_data(as_text=True)
+    one = service.score("queens-necklace", example("queens-necklace"))
+    assert data(page, "total") == [str(2 * p["earned"]) for p in one["players"]]
+    assert "Leading after 2 sales: Bob" in page
+
+
+def test_gemas_page_equals_the_api(client):
+    expected = service.score("gemas", example("gemas"))
+    page = client.get("/score/gemas?lang=en&" + GEMAS).get_data(as_text=True)
+    assert data(page, "points") == [str(p["points"]) for p in expected["players"]]
+    assert "A: complete set, wins at once" in page and "B loses the heart" in page
+
+
+def test_nobles_duel_equals_the_api_and_tracks_the_court(client):
+    expected = service.score("nobles", example("nobles"))
+    page = client.get("/score/nobles?lang=en&" + NOBLES).get_data(as_text=True)
+    assert data(page, "strength") == [str(expected[s]["total"]) for s in ("attacker", "defender")]
+    assert data(page, "winner") == [expected["winner"]]
+    follow = re.search(r'href="(/score/nobles\?[^"]*)"[^>]*>Next duel', page)[1].replace("&amp;", "&")
+    form = MultiDict(parse_qsl(follow.split("?", 1)[1]))
+    assert form["defender.wounds:int"] == "1" and form["attacker.resources:int"] == "1"
+    assert form["attacker.weapon:int"] == "3" and not any(".dice" in k or ".cards." in k for k in form)
+
+
+def test_nobles_blank_dice_are_rolled_from_the_seed_in_the_url(client):
+    query = "&".join(p for p in NOBLES.split("&") if ".dice" not in p) + "&seed=table-7"
+    first = client.get("/score/nobles?lang=en&" + query).get_data(as_text=True)
+    again = client.get("/score/nobles?lang=en&" + query).get_data(as_text=True)
+    assert "rolled here" in first and data(first, "strength") == data(again, "strength")
+    rolled = service.score("nobles", {**{k: v for k, v in example("nobles").items()}, "seed": "table-7",
+                                      "attacker": {k: v for k, v in example("nobles")["attacker"].items() if k != "dice"},
+                                      "defender": {k: v for k, v in example("nobles")["defender"].items() if k != "dice"}})
+    assert data(first, "strength") == [str(rolled[s]["total"]) for s in ("attacker", "defender")]
+
+
+def test_duplicon_rounds_equal_the_api_with_their_parts(client):
+    expected = service.score("duplicon", example("duplicon"))
+    page = client.get("/score/duplicon?lang=en&" + DUPLICON).get_data(as_text=True)
+    assert data(page, "total") == [str(t) for t in expected["totals"].values()]
+    assert "28 − 2×3 − 3×1 = 19" in page
+    assert 'name="rounds.2.0.won:int"' in page  # an empty row for the next round
+
+
+@pytest.mark.parametrize("game, query, field", [
+    ("duquesa", DUQUESA.replace("DQ16", "DQ99"), "players.0.hand"),
+    ("duquesa", "common=DQ01&players.0.name=A&players.0.hand:list=DQ02", "players.0.hand"),
+    ("queens-necklace", QN.replace("players.0.king=ruby", "players.0.king=emerald"), "players.0.king"),
+    ("gemas", GEMAS.replace("players.0.gems.green%3Aint=1", "players.0.gems.green%3Aint=x"), "players.0.gems.green"),
+    ("nobles", NOBLES.replace("attacker.dice%3Aints=4+5", "attacker.dice%3Aints=4+9"), "attacker.dice"),
+    ("duplicon", DUPLICON.replace("rounds.0.0.won%3Aint=28", "rounds.0.0.won%3Aint=-3"), "rounds.0.0.won"),
+])
+def test_bad_forms_are_400_and_name_the_field(client, game, query, field):
+    r = client.get(f"/score/{game}?{query}")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 400, page[:300]
+    assert 'role="alert"' in page and f"<code>{field}" in page
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_junk_queries_never_break_a_page(client, game):
+    for junk in ("a=1", "players.0=x", "players.x.y:int=1", "rounds.0.0:ints=1,2", "fashion.999999=ruby",
+                 "players.0.name=" + "x" * 500, "attacker:list=a&attacker.noble=king", "%00=%ff"):
+        assert client.get(f"/score/{game}?{junk}").status_code in (200, 400), junk
+
+
+def test_solo_rank_from_a_hand_or_florins(client):
+    page = client.get("/solo/duquesa?lang=en&florins:int=29").get_data(as_text=True)
+    assert data(page, "rank") == ["artista"] and "2 more for Officer" in page
+    hand_query = q(("common", "DQ01"), *[("hand:list", c) for c in ["DQ02", "DQ07", "DQ12", "DQ16"]])
+    expected = service.score("duquesa", {"common": "DQ01", "players": [
+        {"name": "x", "hand": ["DQ02", "DQ07", "DQ12", "DQ16"]}]})["players"][0]
+    page = client.get("/solo/duquesa?lang=en&" + hand_query).get_data(as_text=True)
+    assert data(page, "rank") == [expected["rank"]] and str(expected["florins"]) in data(page, "florins")
+    assert client.get("/solo/duquesa?florins:int=-1").status_code == 400
+
+
+def test_solo_turn_helper_follows_the_rules_hint(client):
+    query = q(*[("hand:list", c) for c in ["DQ02", "DQ07", "DQ12", "DQ16"]], ("common", "DQ01"), ("seen", "DQ03"))
+    expected = service.solo_turn({"hand": ["DQ02", "DQ07", "DQ12", "DQ16"], "common": "DQ01", "seen": "DQ03"})
+    page = client.get("/solo/duquesa/turn?lang=en&" + query).get_data(as_text=True)
+    assert data(page, "keep") == [expected["keep"]]
+    assert f"{expected['expected_unseen']} florins on average over {expected['unseen']} unseen cards" in page
+    # DQ02 has one copy: naming it in the hand and as the card turned up is refused, at the second place
+    bad = client.get("/solo/duquesa/turn?lang=en&" + query.replace("seen=DQ03", "seen=DQ02"))
+    assert bad.status_code == 400 and "<code>seen</code> DQ02: the deck has only 1" in bad.get_data(as_text=True)
+
+
+def test_every_rule_link_on_a_result_points_at_a_rules_section(client, shipped):
+    pages = [f"/score/{g}?{FORMS[g]}" for g in GAME_IDS] + ["/solo/duquesa?florins:int=30"]
+    seen = 0
+    for path in pages:
+        page = client.get(path).get_data(as_text=True)
+        for game, anchor in re.findall(r'href="/rules/([a-z-]+)#([a-z-]+)"', page):
+            assert anchor in {s["id"] for s in shipped[game].rules}, (path, anchor)
+            seen += 1
+    assert seen >= 25
