@@ -2,6 +2,12 @@
 from __future__ import annotations
 
 import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -52,3 +58,29 @@ def error_lines(text: str) -> list[tuple[str, int, str, str, str]]:
         assert m, f"not in file:line: card id: field: problem form: {line!r}"
         out.append((m[1], int(m[2]), m[3], m[4], m[5]))
     return out
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    """A real `companion serve` on a free loopback port: (base URL, port, process)."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(f"{base}/healthz", timeout=1)
+            break
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.1)
+    else:
+        proc.kill()
+        pytest.fail(f"companion serve did not start: {proc.stderr.read()}")
+    yield base, port, proc
+    proc.terminate()
+    proc.wait(timeout=10)

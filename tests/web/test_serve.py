@@ -1,9 +1,6 @@
 """A real `companion serve`: the QR codes that `companion build --base-url` prints open pages naming their cards."""
-import socket
 import subprocess
 import sys
-import time
-import urllib.error
 import urllib.request
 
 import pypdfium2 as pdfium
@@ -11,32 +8,6 @@ import pytest
 import zxingcpp
 
 from companion.cli import main
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def server():
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(f"{base}/healthz", timeout=1)
-            break
-        except (urllib.error.URLError, ConnectionError):
-            time.sleep(0.1)
-    else:
-        proc.kill()
-        pytest.fail(f"companion serve did not start: {proc.stderr.read()}")
-    yield base, port, proc
-    proc.terminate()
-    proc.wait(timeout=10)
 
 
 @pytest.mark.slow

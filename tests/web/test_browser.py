@@ -1,0 +1,119 @@
+"""Real-browser tests on a phone viewport: Debian's chromium driven by Playwright (never a downloaded browser)."""
+import os
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+import zxingcpp
+
+from companion import service
+from companion.cli import main
+
+CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
+SHOTS = Path(os.environ.get("COMPANION_SCREENSHOTS", "")) if os.environ.get("COMPANION_SCREENSHOTS") else None
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing: make test installs it")
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"BROWSER TESTS SKIPPED: no chromium at {CHROMIUM}. Install Debian's: sudo apt-get install chromium "
+                "(or set COMPANION_CHROMIUM to its path)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(**PHONE, locale="en-GB")
+    page = context.new_page()
+    outside = []
+    page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(("http://127.0.0.1", "data:")) else None)
+    yield page
+    context.close()
+    assert not outside, f"pages must need no network beyond the companion: {outside}"
+
+
+def shot(page, name):
+    if SHOTS:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def tap_card(page, section: int, card_id: str):
+    page.locator("details.pick").nth(section).locator(f"label.card:has(input[value='{card_id}'])").tap()
+
+
+def test_score_a_duquesa_hand_by_tapping_cards(server, phone):
+    base = server[0]
+    phone.goto(f"{base}/score/duquesa")
+    phone.fill("input[name='players.0.name']", "Ana")
+    phone.fill("input[name='players.1.name']", "Bruno")
+    tap_card(phone, 0, "DQ01")
+    for card in ("DQ02", "DQ07", "DQ12", "DQ16"):
+        tap_card(phone, 1, card)
+    for card in ("DQ03", "DQ05", "DQ19", "DQ14"):
+        tap_card(phone, 2, card)
+    # a hand holds four: the fifth card can no longer be tapped
+    assert phone.locator("details.pick").nth(1).locator("input[value='DQ08']").is_disabled()
+    assert phone.locator("details.pick").nth(1).locator(".count").inner_text() == "4/4"
+    phone.get_by_role("button", name="Score the necklaces").tap()
+    phone.wait_for_selector("#result")
+    expected = service.score("duquesa", {"common": "DQ01", "players": [
+        {"name": "Ana", "hand": ["DQ02", "DQ07", "DQ12", "DQ16"]}, {"name": "Bruno", "hand": ["DQ03", "DQ05", "DQ19", "DQ14"]}]})
+    florins = phone.locator("[data-florins]").evaluate_all("els => els.map(e => Number(e.dataset.florins))")
+    assert florins == [p["florins"] for p in expected["players"]]
+    assert phone.locator(".winner").inner_text().startswith(f"{expected['winners'][0]} wins")
+    shot(phone, "duquesa-score")
+
+
+def test_run_a_queens_necklace_sale(server, phone):
+    base = server[0]
+    phone.goto(f"{base}/score/queens-necklace?_n=2")
+    names = phone.locator("input[name='_names']")
+    names.nth(0).fill("Alice")
+    names.nth(1).fill("Bob")
+    phone.fill("input[name='players.0.shown.diamond:ints']", "3 2")
+    phone.fill("input[name='players.0.shown.amber:ints']", "1 1")
+    phone.fill("input[name='players.1.shown.ruby:ints']", "2")
+    phone.fill("input[name='players.1.shown.diamond:ints']", "1")
+    phone.get_by_role("button", name="Score the sale").tap()
+    phone.wait_for_selector("#result")
+    expected = service.score("queens-necklace", {"fashion": ["diamond", "emerald", "ruby", "amber"], "players": [
+        {"name": "Alice", "shown": {"diamond": [3, 2], "amber": [1, 1]}},
+        {"name": "Bob", "shown": {"ruby": [2], "diamond": [1]}}]})
+    earned = phone.locator("[data-earned]").evaluate_all("els => els.map(e => Number(e.dataset.earned))")
+    assert earned == [p["earned"] for p in expected["players"]]
+    assert phone.locator("table.sale th").count() == 5  # a label column and the four gem columns
+    shot(phone, "queens-necklace-sale")
+
+
+def test_open_a_card_page_from_its_printed_qr_code(server, phone, tmp_path):
+    base = server[0]
+    assert main(["build", "nobles", "--out", str(tmp_path), "--base-url", base]) == 0
+    pdf = pdfium.PdfDocument(str(tmp_path / "nobles.pdf"))
+    code = zxingcpp.read_barcodes(pdf[2].render(scale=200 / 72).to_pil())[0].text
+    assert code.startswith("HTTP://127.0.0.1:")  # upper case: QR alphanumeric mode
+    phone.goto(code)
+    card_id = code.rsplit("/", 1)[1]
+    assert phone.locator("h1").inner_text().startswith(card_id)
+    assert phone.url.endswith(f"/c/nobles/{card_id}")
+    shot(phone, "card-page")
+
+
+def test_switch_language(server, phone):
+    base = server[0]
+    phone.goto(f"{base}/rules/duquesa")
+    assert phone.locator("html").get_attribute("lang") == "en"  # the browser's language
+    phone.get_by_role("link", name="ES", exact=True).tap()
+    phone.wait_for_load_state()
+    assert phone.locator("html").get_attribute("lang") == "es"
+    assert "Deseos" in phone.locator("main").inner_text()
+    phone.goto(f"{base}/score/gemas")  # remembered on the next page
+    assert phone.locator("html").get_attribute("lang") == "es"
+    assert phone.get_by_role("button", name="Puntuar").is_visible()
+    shot(phone, "gemas-es")
