@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from typing import Sequence
@@ -123,6 +124,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("Build cards that open here with: companion build --base-url http://<that address>:"
               f"{args.port}", flush=True)
     try:
+        logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # busy moments are normal, not worth a line
         waitress.serve(create_app(), host=args.host, port=args.port, threads=8, _quiet=True)
     except OSError as e:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
