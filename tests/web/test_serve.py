@@ -19,7 +19,7 @@ def test_printed_qr_codes_open_their_card_pages_on_a_running_server(server, tmp_
         pdf = pdfium.PdfDocument(str(tmp_path / f"{game}.pdf"))
         for page in (pdf[2], pdf[len(pdf) - 2]):
             for code in zxingcpp.read_barcodes(page.render(scale=200 / 72).to_pil()):
-                with urllib.request.urlopen(code.text, timeout=5) as response:
+                with urllib.request.urlopen(code.text, timeout=15) as response:
                     body = response.read().decode()
                 card_id = code.text.rsplit("/", 1)[1]
                 assert response.status == 200 and card_id in body, code.text
