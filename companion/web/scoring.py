@@ -13,6 +13,7 @@ from jinja2 import TemplateNotFound
 from werkzeug.datastructures import MultiDict
 
 from .. import cards, service
+from ..games.duplicon import round_score
 from ..schema import InputError, Problem
 from . import forms, sheet
 
@@ -78,12 +79,14 @@ RANKS = {"aprendiz": _l("Apprentice"), "artista": _l("Artist"), "oficial": _l("O
 PAGES = ("duquesa", "queens-necklace", "gemas", "nobles", "duplicon")  # games with a scoring page
 
 
-def _page(game: str, template: str, compute: Callable[[dict], dict] | None = None, **context):
-    """Render `template` for `game`; when the form was sent, score it and show the answer or its problems (400)."""
+def _page(game: str, template: str, compute: Callable[[dict], dict] | None = None,
+          extras: Callable[[dict | None, dict | None], dict] | None = None, keep_sheet: bool = False, **context):
+    """Render `template` for `game`; when the form was sent, score it and show the answer or its problems (400).
+    `extras(request, result)` adds what a page shows beside the answer; `keep_sheet` remembers it as the open sheet."""
     card_set = cards.load_shipped().get(game)
     if card_set is None:
         abort(404)
-    result, problems, status = None, [], 200
+    req, result, problems, status = None, None, [], 200
     if forms.is_submitted(request.args):
         req = PREPARE.get(game, lambda r, f: r)(forms.request_from_form(request.args), request.args)
         try:
@@ -91,15 +94,14 @@ def _page(game: str, template: str, compute: Callable[[dict], dict] | None = Non
         except InputError as e:
             if "_added" not in request.args:  # a card just added from its QR code: the sheet is still being filled
                 problems, status = e.problems, 400
-    follow_up = context.pop("follow_up", None)
-    context["next_url"] = follow_up(request.args, result) if follow_up and result else None
+    if extras:
+        context.update(extras(req, result))
     try:
         page = render_template(template, card_set=card_set, result=result, problems=problems,
                                form=request.args, bad=_bad_fields(problems), **context)
     except TemplateNotFound:
         abort(404)  # a game without a scoring page (e.g. a designer's own game)
-    response = sheet.keep_open(page, game, request.full_path)
-    return response, status
+    return (sheet.keep_open(page, game, request.full_path) if keep_sheet else page), status
 
 
 def _bad_fields(problems: list[Problem]) -> set[str]:
@@ -111,9 +113,14 @@ def _bad_fields(problems: list[Problem]) -> set[str]:
     return out
 
 
-def _nobles_next(form, result: dict) -> str:
-    """The court tracker: the next duel's form keeps both nobles, their weapons and suits, adds the wounds and
-    resources this duel gave, and clears the dice and cards."""
+def _nobles_extras(req: dict | None, result: dict | None) -> dict:
+    """Blank dice are rolled with a fresh seed (the result's URL keeps the one used), and the court tracker: the
+    next duel's form keeps both nobles, their weapons and suits, adds the wounds and resources this duel gave, and
+    clears the dice and cards."""
+    out = {"fresh_seed": secrets.token_hex(4), "next_url": None}
+    if result is None:
+        return out
+    form = request.args
     keep = MultiDict((k, v) for k, v in form.items(multi=True)
                      if not (".dice" in k or ".cards." in k or k in ("seed", "lang")))
     for side in ("attacker", "defender"):
@@ -124,31 +131,29 @@ def _nobles_next(form, result: dict) -> str:
         if gained:
             had = form.get(f"{side}.resources:int", "0")
             keep.setlist(f"{side}.resources:int", [str((int(had) if had.isdigit() else 0) + gained)])
-    return url_for("scoring.score", game="nobles") + "?" + urlencode(list(keep.items(multi=True)))
+    out["next_url"] = url_for("scoring.score", game="nobles") + "?" + urlencode(list(keep.items(multi=True)))
+    return out
 
 
-def _duplicon_parts() -> list[dict[str, str]]:
-    from ..games.duplicon import round_score
-
-    req = _duplicon(forms.request_from_form(request.args), request.args)
-    out = []
-    for entries in req["rounds"]:
+def _duplicon_extras(req: dict | None, result: dict | None) -> dict:
+    """Each round's parts, worked out by the same rule the engine uses."""
+    parts = []
+    for entries in (req or {}).get("rounds", []):
         row = {}
         for e in entries:
             if all(isinstance(e.get(k), int) for k in ("won", "hand", "zone")):
                 row[e["name"]] = (f"{e['won']} − 2×{e['hand']} − 3×{e['zone']} = "
                                   f"{round_score(e['won'], e['hand'], e['zone'])}")
-        out.append(row)
-    return out
+        parts.append(row)
+    return {"parts": parts}
+
+
+EXTRAS = {"nobles": _nobles_extras, "duplicon": _duplicon_extras}
 
 
 @bp.get("/score/<game>")
 def score(game: str):
-    if game == "duplicon":  # each round's parts, worked out from the same rule the engine uses
-        return _page(game, "score/duplicon.html", parts=_duplicon_parts())
-    if game == "nobles":  # dice left blank are rolled with a fresh seed that the result's URL keeps
-        return _page(game, "score/nobles.html", fresh_seed=secrets.token_hex(4), follow_up=_nobles_next)
-    return _page(game, f"score/{game}.html")
+    return _page(game, f"score/{game}.html", extras=EXTRAS.get(game), keep_sheet=True)
 
 
 @bp.get("/solo/duquesa")
@@ -165,16 +170,4 @@ def solo():
 @bp.get("/solo/duquesa/turn")
 def solo_turn():
     """The turn helper: given the hand, the common card and the card turned up, keep it or take the hidden one?"""
-    card_set = cards.load_shipped()["duquesa"]
-    result, problems, status = None, [], 200
-    if forms.is_submitted(request.args):
-        try:
-            result = service.solo_turn(forms.request_from_form(request.args))
-        except InputError as e:
-            problems, status = e.problems, 400
-    page = render_template("score/duquesa-turn.html", card_set=card_set, result=result, problems=problems,
-                           form=request.args, bad=_bad_fields(problems))
-    return page, status
-
-
-
+    return _page("duquesa", "score/duquesa-turn.html", service.solo_turn)
