@@ -246,6 +246,11 @@ def solo_hint(hand: Sequence[Compiled], common: Compiled, seen: Compiled, unseen
             "discard_if_seen": seen_drop}
 
 
+def compiled_catalogue(card_set) -> dict[str, Compiled]:
+    """Every card of the game by id, compiled once for the solo helpers."""
+    return {i: compile_card(card) for i, card in card_set.catalogue().items()}
+
+
 def solo_turn(request: Mapping, card_set) -> dict:
     """The hint for one solo turn from card ids: the hand, the common card, the card turned up and the cards
     already seen and gone (discarded or out of play face up). The unseen pool is the base deck minus all of those."""
@@ -255,17 +260,18 @@ def solo_turn(request: Mapping, card_set) -> dict:
                           "gone": ListOf(card_id, 0, len(ids))}, required=("hand", "common", "seen")), request)
     placed = [(("hand", i), c) for i, c in enumerate(req["hand"])] + [(("common",), req["common"]), (("seen",), req["seen"])]
     placed += [(("gone", i), c) for i, c in enumerate(req.get("gone", ()))]
-    unseen = Counter(ids)
+    printed = Counter(ids)
+    unseen = Counter(printed)
     problems = Problems()
     for path, c in placed:
         unseen[c] -= 1
         if unseen[c] < 0:
-            problems.add(path, f"{c}: the deck has only {Counter(ids)[c]} of this card")
+            problems.add(path, f"{c}: the deck has only {printed[c]} of this card")
     if problems:
         raise InputError(problems)
     if sum(unseen.values()) == 0:
         raise InputError([Problem(("gone",), "leaves no card unseen")])
-    compiled = {i: compile_card(card_set.catalogue()[i]) for i in set(ids)}
+    compiled = compiled_catalogue(card_set)
     hint = solo_hint([compiled[c] for c in req["hand"]], compiled[req["common"]], compiled[req["seen"]],
                      [compiled[i] for i, n in unseen.items() for _ in range(n)])
     five = [*req["hand"], req["seen"]]
@@ -299,7 +305,7 @@ def play_solo(deck_ids: Sequence[str], compiled: Mapping[str, Compiled], rng: Ra
 def simulate(card_set, rng: Random, games: int) -> dict:
     """Play the solo mode `games` times and report how often each rank is reached."""
     deck_ids = [c.id for c in card_set.deck(sets=("base",))]
-    compiled = {i: compile_card(card) for i, card in card_set.catalogue().items()}
+    compiled = compiled_catalogue(card_set)
     results = [play_solo(deck_ids, compiled, rng) for _ in range(games)]
     ranks = Counter(solo_rank(v)["rank"] for v in results)
     return {
