@@ -84,3 +84,14 @@ def request_from_form(form: MultiDict) -> dict:
     return _listify(out)
 
 
+def typed_names(form: MultiDict) -> list[str]:
+    """The player names typed once at the top of a form (`_names`), in seat order."""
+    return [name.strip() for name in form.getlist("_names")]
+
+
+def named_rows(names: list[str], rows: Any, **defaults: Any) -> list[dict]:
+    """One row per typed name, matched by position: each gets its name and the defaults, under whatever the player
+    filled in; a row nobody filled in is all defaults."""
+    rows = rows if isinstance(rows, list) else []
+    rows = rows + [None] * (len(names) - len(rows))
+    return [{"name": name, **defaults, **(row if isinstance(row, dict) else {})} for name, row in zip(names, rows)]

@@ -2,9 +2,8 @@
 answer comes from the same service as the API and the command line, and the page shows why."""
 from __future__ import annotations
 
-from typing import Any, Callable
-
 import secrets
+from typing import Any, Callable
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, render_template, request, url_for
@@ -20,36 +19,23 @@ from . import forms, sheet
 bp = Blueprint("scoring", __name__)
 
 
-def _qn_players(players: Any, names: list[str]) -> Any:
-    """Each player row gets its name from the names typed once at the top; a row nobody filled in is a player who
-    showed nothing."""
-    rows = players if isinstance(players, list) else []
-    rows = rows + [None] * (len(names) - len(rows))
-    return [{"name": name, "shown": {}, **(row if isinstance(row, dict) else {})} for name, row in zip(names, rows)]
-
-
 def _queens_necklace(req: dict, form) -> dict:
-    names = [n.strip() for n in form.getlist("_names")]
+    names = forms.typed_names(form)
     if "sales" in req:  # the three-sale game: a sale in which nobody showed a gem was not played (yet)
         sales = []
         for s in forms.filled(req["sales"]):
             if isinstance(s, dict):
-                s["players"] = _qn_players(s.get("players", []), names)
-                if any(isinstance(p, dict) and p["shown"] for p in s["players"]):
+                s["players"] = forms.named_rows(names, s.get("players"), shown={})
+                if any(p["shown"] for p in s["players"]):
                     sales.append(s)
         return {"sales": sales}
-    req["players"] = _qn_players(req.get("players", []), names)
+    req["players"] = forms.named_rows(names, req.get("players"), shown={})
     return req
 
 
 def _duplicon(req: dict, form) -> dict:
-    names = [n.strip() for n in form.getlist("_names")]
-    rounds = []
-    for entries in forms.filled(req.get("rounds", [])):
-        entries = entries if isinstance(entries, list) else []
-        entries = entries + [None] * (len(names) - len(entries))
-        rounds.append([{"name": name, "won": 0, "hand": 0, "zone": 0, **(e if isinstance(e, dict) else {})}
-                       for name, e in zip(names, entries)])
+    names = forms.typed_names(form)
+    rounds = [forms.named_rows(names, entries, won=0, hand=0, zone=0) for entries in forms.filled(req.get("rounds", []))]
     return {**req, "rounds": rounds}
 
 
@@ -73,6 +59,13 @@ def _players(req: dict, form) -> dict:
 PREPARE: dict[str, Callable[[dict, Any], dict]] = {
     "duquesa": _players, "queens-necklace": _queens_necklace, "duplicon": _duplicon, "gemas": _gemas,
 }
+
+
+@bp.app_template_global()
+def player_names(n: int) -> list[str]:
+    """The names typed once at the top of this page's form, or "Player k", for `n` seats."""
+    typed = forms.typed_names(request.args)
+    return [typed[i] if i < len(typed) and typed[i] else str(_l("Player %(n)s", n=i + 1)) for i in range(n)]
 
 
 RANKS = {"aprendiz": _l("Apprentice"), "artista": _l("Artist"), "oficial": _l("Officer"), "magister": _l("Magister")}
