@@ -14,17 +14,26 @@ bp = Blueprint("setup", __name__)
 
 # What each field of a setup answer (and each option) is called on the page; a key missing here is shown as is.
 LABELS = {
-    "players": _l("Players"), "expansions": _l("Expansions"), "out_of_play": _l("Out of play (face down)"),
-    "common": _l("Common card"), "hand": _l("Your hand"), "hands": _l("Hands"), "turns": _l("Solo turns (two cards each)"),
-    "spare": _l("Left in the box"), "draw_pile": _l("Draw pile (top first)"), "first_player": _l("First player"),
-    "fashion": _l("Fashion tiles, +30 to 0"), "market": _l("Market"), "deck": _l("Deck (top first)"),
-    "merchant_positions": _l("Merchants at deck positions"), "discard": _l("Discard pile"),
-    "reserve": _l("Gem reserve"), "hearts": _l("Hearts"),     "keep": _l("Nobles each player keeps"), "nobles_dealt": _l("Nobles dealt (keep some, shuffle the rest into the noble deck)"),
-    "noble_deck": _l("Noble deck"), "number_deck": _l("Number deck"), "jokers": _l("Add the two Jokers"),
-    "double": _l("Double deck (104 cards)"), "grid": _l("Grid (3 × 3)"), "opening_turns": _l("Cards turned at the start"),
-    "non_scoring": _l("Non-scoring pile"), "cells": _l("Cells"), "bandaids_each": _l("Band-aids each"), "heart": _l("Hearts in play"),
-    "teams": _l("Teams"), "dealer": _l("Dealer"), "direction": _l("Direction of play"),
-    "clockwise": _l("clockwise"), "counter-clockwise": _l("counter-clockwise"), "counterclockwise": _l("counter-clockwise"), "cards": _l("Cards"), "pair": _l("Pair"),
+    "players": _l("Players"), "expansions": _l("Expansions"), "jokers": _l("Add the two Jokers"),
+    "double": _l("Double deck (104 cards)"), "first_player": _l("First player"), "dealer": _l("Dealer"),
+    "direction": _l("Direction of play"), "counter-clockwise": _l("counter-clockwise"),
+    "hand": _l("Your hand"), "hands": _l("Hands"), "deck": _l("Deck (top first)"), "discard": _l("Discard pile"),
+    # Duquesa
+    "out_of_play": _l("Out of play (face down)"), "common": _l("Common card"),
+    "turns": _l("Solo turns (two cards each)"), "spare": _l("Left in the box"), "draw_pile": _l("Draw pile (top first)"),
+    # Queen's Necklace
+    "fashion": _l("Fashion tiles, +30 to 0"), "market": _l("Market"),
+    "merchant_positions": _l("Merchants at deck positions"),
+    # Gemas
+    "reserve": _l("Gem reserve"), "bandaids_each": _l("Band-aids each"), "heart": _l("Hearts in play"),
+    "teams": _l("Teams"),
+    # Nobles en duelo
+    "keep": _l("Nobles each player keeps"),
+    "nobles_dealt": _l("Nobles dealt (keep some, shuffle the rest into the noble deck)"),
+    "noble_deck": _l("Noble deck"), "number_deck": _l("Number deck"),
+    # Duplicon
+    "grid": _l("Grid (3 × 3)"), "opening_turns": _l("Cards turned at the start"), "non_scoring": _l("Non-scoring pile"),
+    "cells": _l("Cells"), "cards": _l("Cards"), "pair": _l("Pair"),
 }
 
 
@@ -61,7 +70,8 @@ def setup(game: str):
     reroll = {**args.to_dict(flat=False), "seed": secrets.token_hex(4)}
     reroll.pop("lang", None)
     share = {k: v for k, v in args.to_dict(flat=False).items() if k != "lang"}
-    return render_template("setup.html", card_set=card_set, module=module, result=result, problems=problems,
-                           form=args, players=players, setup_label=setup_label, card_ids=set(card_set.catalogue()), setup_words=LABELS,
-                           bad={".".join(map(str, p.path)) for p in problems}, reroll_url=url_for("setup.setup", game=game, **reroll),
-                           share_url=url_for("setup.setup", game=game, _external=True, **share)), status
+    return render_template(
+        "setup.html", card_set=card_set, module=module, result=result, problems=problems, form=args, players=players,
+        setup_label=setup_label, setup_words=LABELS, card_ids=set(card_set.catalogue()),
+        bad={".".join(map(str, p.path)) for p in problems}, reroll_url=url_for("setup.setup", game=game, **reroll),
+        share_url=url_for("setup.setup", game=game, _external=True, **share)), status

@@ -35,7 +35,7 @@ def open_sheet(game: str) -> tuple[str, MultiDict] | None:
     return parts.path, MultiDict(parse_qsl(parts.query, keep_blank_values=True))
 
 
-# --- Where a card can go, per game: (target key, player index or None, what it fills) ----------------------------
+# --- Where a card can go, per game: (target field, whose) pairs, and how adding it fills that field ---------------
 
 def _players(form: MultiDict) -> list[tuple[int, str]]:
     """(index, name) of the sheet's players: names typed per player (`players.N.name`) or once (`_names`)."""
