@@ -68,6 +68,12 @@ def player_names(n: int) -> list[str]:
     return [typed[i] if i < len(typed) and typed[i] else str(_l("Player %(n)s", n=i + 1)) for i in range(n)]
 
 
+@bp.app_template_global()
+def has_filled(form, prefix: str) -> bool:
+    """Whether any field under `prefix` was filled in (to open that part of a form again)."""
+    return any(name.startswith(prefix) and value.strip() for name, value in form.items(multi=True))
+
+
 RANKS = {"aprendiz": _l("Apprentice"), "artista": _l("Artist"), "oficial": _l("Officer"), "magister": _l("Magister")}
 PAGES = ("duquesa", "queens-necklace", "gemas", "nobles", "duplicon")  # games with a scoring page
 

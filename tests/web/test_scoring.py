@@ -95,6 +95,9 @@ def test_queens_necklace_three_sale_tally(client):
     one = service.score("queens-necklace", example("queens-necklace"))
     assert data(page, "total") == [str(2 * p["earned"]) for p in one["players"]]
     assert "Leading after 2 sales: Bob" in page
+    # the filled-in sales stay open for editing, the third (empty) one stays closed
+    opened = re.findall(r'<details class="pick" (open)?><summary>Sale (\d)', page)
+    assert opened == [("open", "1"), ("open", "2"), ("", "3")]
 
 
 def test_gemas_page_equals_the_api(client):
