@@ -26,6 +26,7 @@ COMPONENT_TYPES = {
 
 PLAYERS = (2, 4)  # fewest, most
 DEFAULT_PLAYERS = 2
+SHEET_ENTRY = "round"  # what one entry of a saved sheet is called
 SETUP_OPTIONS: dict = {}  # setup takes no options
 TARGET = 100  # [R] the game ends at the end of the round in which someone reaches it [A: "reaches or passes"]
 WON, IN_HAND, IN_ZONE = 1, -2, -3  # [R] points per card
@@ -73,6 +74,11 @@ def score(request: Mapping, card_set=None) -> dict:
     return {"rounds": rounds, "totals": totals, "target": target, "finished": finished,
             "winners": top(board, lambda p: p["total"]) if finished else [],
             "leaders": top(board, lambda p: p["total"])}
+
+
+def sheet_points(result: Mapping) -> list[tuple[str, int]]:
+    """What scored rounds add to a saved sheet, seat by seat: each player's points."""
+    return list(result["totals"].items())
 
 
 def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None = None) -> dict:

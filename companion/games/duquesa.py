@@ -168,6 +168,7 @@ def solo_rank(florins: int) -> dict:
 
 PLAYERS = (1, 2)  # fewest, most
 DEFAULT_PLAYERS = 2
+SHEET_ENTRY = "hand"  # what one entry of a saved sheet is called
 SETS = ("base", "rainbow", "gold")
 SETUP_OPTIONS = {"expansions": SETS[1:]}  # what setup(options=...) accepts: flags, or lists of choices
 
@@ -205,6 +206,13 @@ def score(request: Mapping, card_set) -> dict:
         players[0]["official_rank"] = all(RAINBOW not in c["stones"] and GOLD not in c["stones"]
                                           for c in (*req["players"][0]["hand"], req["common"]))
     return out
+
+
+def sheet_points(result: Mapping) -> list[tuple[str, int]]:
+    """What one scored hand adds to a saved sheet, seat by seat: the florins (a solo game: its florins)."""
+    if "players" not in result:
+        return [("solo", result["florins"])]
+    return [(p["name"], p["florins"]) for p in result["players"]]
 
 
 def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None = None) -> dict:

@@ -31,6 +31,7 @@ COMPONENT_TYPES = {
 
 PLAYERS = (2, 10)  # fewest, most
 DEFAULT_PLAYERS = 4
+SHEET_ENTRY = "round"  # what one entry of a saved sheet is called
 SETUP_OPTIONS: dict = {}  # setup takes no options
 GEM_POINTS = {"green": 4, "blue": 3, "violet": 2, "orange": 1}  # [A] by scarcity; the scan lost the values
 BANDAIDS = 3  # [R] per player, and the most a player may hold
@@ -199,6 +200,11 @@ def _bump(me: dict, target: dict, reserve: dict, choice, n: int, path) -> list[d
     else:
         events.append({"event": "game_over", "player": target["name"]})
     return events
+
+
+def sheet_points(result: Mapping) -> list[tuple[str, int]]:
+    """What a scored round adds to a saved sheet, seat by seat: each player's points."""
+    return [(p["name"], p["points"]) for p in result["players"]]
 
 
 def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None = None) -> dict:

@@ -31,6 +31,7 @@ COMPONENT_TYPES = {
 PLAYERS = (2, 2)  # fewest, most
 SETUP_OPTIONS = {"jokers": "flag", "double": "flag"}  # what setup(options=...) accepts
 DEFAULT_PLAYERS = 2
+SHEET_ENTRY = "duel"  # what one entry of a saved sheet is called
 NOBLES = ("jack", "queen", "king", "joker")
 BASE = {"jack": 11, "queen": 12, "king": 13, "joker": 0}  # [R] strength
 WOUNDS = {"jack": 2, "queen": 2, "king": 3, "joker": 1}  # [R] wounds that kill
@@ -136,6 +137,11 @@ def score(request: Mapping, card_set=None) -> dict:
         wounds[side] = {"wounds": now, "dies": now >= WOUNDS[req[side]["noble"]]}
     return {**out, "winner": winner, "cancelled": False, "decided_by": decided_by, "wounds": wounds,
             "resources": {} if winner == "tie" else {winner: 1}}
+
+
+def sheet_points(result: Mapping) -> list[tuple[str, int]]:
+    """What a duel adds to a saved sheet, seat by seat (attacker, defender): one duel won to its winner."""
+    return [(side, int(result["winner"] == side)) for side in ("attacker", "defender")]
 
 
 def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None = None) -> dict:

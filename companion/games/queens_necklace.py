@@ -60,6 +60,7 @@ COMPONENT_TYPES = {
 
 PLAYERS = (2, 4)  # fewest, most
 DEFAULT_PLAYERS = 3
+SHEET_ENTRY = "sale"  # what one entry of a saved sheet is called
 SETUP_OPTIONS: dict = {}  # setup takes no options
 TRIBUTE = 50  # [R] each King played against the Necklace pays its owner
 BANKER_BONUS = 10  # [R] per Banker, added to each jewel sold; several Bankers add up [A]
@@ -202,6 +203,13 @@ def score(request: Mapping, card_set=None) -> dict:
     board = [{"name": n, "total": t} for n, t in totals.items()]
     return {"sales": results, "totals": totals, "finished": len(results) == 3,
             "winners": top(board, lambda p: p["total"])}
+
+
+def sheet_points(result: Mapping) -> list[tuple[str, int]]:
+    """What a scored sale (or a tally of sales) adds to a saved sheet, seat by seat: the pounds earned."""
+    if "totals" in result:
+        return list(result["totals"].items())
+    return [(p["name"], p["earned"]) for p in result["players"]]
 
 
 # --- Setup --------------------------------------------------------------------------------------------------

@@ -1,0 +1,320 @@
+"""Saved score sheets as plain data: what a new sheet and an entry may hold, and the state an entry log folds into.
+
+A sheet is an append-only log. Each record is one change, numbered from 1 (`seq`):
+`add` a new entry (a scored hand, sale, round or duel, or points typed in), `edit` an entry (`target` names it;
+the new body replaces its points), `undo` an entry, `restore` an undone entry, `finish` and `reopen` the sheet.
+Nothing is ever overwritten, so the log is also the audit trail. No storage here: see `companion/storage.py`.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any, Iterable, Mapping
+
+from . import games, service
+from .games.base import NAME, checked
+from .schema import Enum, InputError, Int, ListOf, MapOf, Problem, Problems, Record, Str
+
+ACTIONS = ("add", "edit", "undo", "restore", "finish", "reopen")
+TARGETED = ("edit", "undo", "restore")  # actions that name an earlier `add`
+WITH_BODY = ("add", "edit")
+MAX_PLAYERS = 12
+MAX_LOG = 2000  # changes a sheet may hold: an evening's play many times over, and a bounded fold
+POINTS = Int(-1_000_000, 1_000_000)
+CLIENT_ID = Str(pattern=r"[A-Za-z0-9_-]{8,64}", max_len=64, hint="8 to 64 letters, digits, - or _")
+FORMAT = "companion-sheet"
+
+NEW_SHEET = Record({"game": Enum(games.GAMES, "game"), "title": Str(max_len=80),
+                    "players": ListOf(NAME, 1, MAX_PLAYERS)}, required=("game", "players"))
+
+
+class Conflict(Exception):
+    """A change made against a state that is no longer the sheet's (409): the message says what changed."""
+
+    def __init__(self, message: str, entry: Mapping | None = None):
+        super().__init__(message)
+        self.entry = entry
+
+
+class NotFound(LookupError):
+    """A change names an entry the sheet does not have."""
+
+
+def new_sheet(data: Any) -> dict:
+    """A checked `{"game", "title", "players"}`; player names must differ."""
+    sheet = dict(checked(NEW_SHEET, data))
+    players = list(sheet["players"])
+    problems = Problems()
+    for i, name in enumerate(players):
+        if name in players[:i]:
+            problems.add(("players", i), f"{name!r} is already player {players.index(name) + 1}")
+    if problems:
+        raise InputError(problems)
+    return {"game": sheet["game"], "title": sheet.get("title", "").strip(), "players": players}
+
+
+_ENTRY = Record({"points": MapOf(NAME, POINTS), "request": Record({}), "seats": ListOf(NAME, 1, MAX_PLAYERS),
+                 "note": Str(max_len=200)})
+
+
+def entry_body(game: str, players: list[str], data: Any) -> dict:
+    """A checked entry: points typed in for the sheet's players, or a score `request` that the game's rules score.
+
+    A scored request gives points seat by seat; `seats` says which sheet player sat in each (by default the
+    players the result names, else the sheet's order). The body keeps the request and the points it gave.
+    """
+    if not isinstance(data, Mapping):
+        raise InputError([Problem((), "must be a mapping with points or a request")])
+    request = data.get("request")
+    body = dict(checked(_ENTRY, {k: v for k, v in data.items() if k != "request"}))
+    problems = Problems()
+    if ("points" in body) == ("request" in data):
+        raise InputError([Problem((), "give either points or a request to score, not both")]
+                         if "points" in body else [Problem(("points",), "is missing (or give a request to score)")])
+    if "request" in data:
+        try:
+            result = service.score(game, request)
+        except InputError as e:
+            raise InputError([Problem(("request", *p.path), p.message) for p in e.problems]) from None
+        labels = [str(name) for name, _ in games.get(game).sheet_points(result)]
+        values = [value for _, value in games.get(game).sheet_points(result)]
+        seats = list(body.get("seats") or _default_seats(labels, players))
+        if len(seats) != len(labels):
+            problems.add(("seats",), f"names {len(seats)} players; the {_what(game)} has {len(labels)} seats "
+                                     f"({', '.join(labels)})")
+        for i, name in enumerate(seats):
+            if name not in players:
+                problems.add(("seats", i), f"{name!r} is not a player of this sheet ({', '.join(players)})")
+            elif name in seats[:i]:
+                problems.add(("seats", i), f"{name!r} sits in two seats")
+        if problems:
+            raise InputError(problems)
+        points = dict.fromkeys(players, 0)
+        points.update(zip(seats, values))
+        body = {"request": request, "seats": seats, "points": points, **_note(body)}
+    else:
+        for name in body["points"]:
+            if name not in players:
+                problems.add(("points", name), f"is not a player of this sheet ({', '.join(players)})")
+        if problems:
+            raise InputError(problems)
+        body = {"points": {name: body["points"].get(name, 0) for name in players}, **_note(body)}
+    return body
+
+
+def _default_seats(labels: list[str], players: list[str]) -> list[str]:
+    if all(label in players for label in labels) and len(set(labels)) == len(labels):
+        return labels
+    if len(labels) > len(players):
+        raise InputError([Problem(("seats",), f"the result has {len(labels)} seats ({', '.join(labels)}) and the "
+                                              f"sheet {len(players)} players; say who sat where")])
+    return players[: len(labels)]
+
+
+def _note(body: Mapping) -> dict:
+    return {"note": body["note"].strip()} if body.get("note", "").strip() else {}
+
+
+def _what(game: str) -> str:
+    return games.get(game).SHEET_ENTRY
+
+
+# --- The log and its state -------------------------------------------------------------------------------------
+
+
+def fold(sheet: Mapping, log: Iterable[Mapping]) -> dict:
+    """The state of a sheet after its log: entries in order with their points, totals, leaders, winners."""
+    entries: dict[int, dict] = {}
+    finished = False
+    version = 0
+    for record in log:
+        version = record["seq"]
+        action, target = record["action"], record.get("target")
+        if action == "add":
+            entries[version] = {"seq": version, "rev": version, "at": record["at"], "body": record["body"],
+                                "active": True, "changes": 0}
+        elif action in TARGETED and target in entries:
+            entry = entries[target]
+            entry["rev"], entry["changes"] = version, entry["changes"] + 1
+            if action == "edit":
+                entry["body"] = record["body"]
+            entry["active"] = action != "undo"
+        elif action in ("finish", "reopen"):
+            finished = action == "finish"
+    players = list(sheet["players"])
+    totals = dict.fromkeys(players, 0)
+    for entry in entries.values():
+        if entry["active"]:
+            for name, value in entry["body"]["points"].items():
+                totals[name] = totals.get(name, 0) + value
+    best = max(totals.values(), default=0)
+    leaders = [name for name, total in totals.items() if total == best] if any(e["active"] for e in
+                                                                                entries.values()) else []
+    return {"game": sheet["game"], "title": sheet.get("title", ""), "players": players, "version": version,
+            "finished": finished, "entries": list(entries.values()), "totals": totals, "leaders": leaders,
+            "winners": leaders if finished else []}
+
+
+def check_change(state: Mapping, action: str, target: int | None, base: int | None) -> None:
+    """Refuse a change that no longer fits the sheet: NotFound, or Conflict (409) with what changed.
+
+    Adding never conflicts (two phones adding rounds at once both keep theirs) unless the sheet is finished.
+    Editing, undoing or restoring an entry must name the revision of it the phone saw (`base`).
+    """
+    if state["version"] >= MAX_LOG:
+        raise Conflict(f"this sheet holds its most changes ({MAX_LOG}); start a new sheet")
+    if action in ("add", *TARGETED) and state["finished"]:
+        raise Conflict("the sheet is finished; reopen it to change it")
+    if action == "finish" and state["finished"]:
+        raise Conflict("the sheet is already finished")
+    if action == "reopen" and not state["finished"]:
+        raise Conflict("the sheet is not finished")
+    if action not in TARGETED:
+        return
+    entry = next((e for e in state["entries"] if e["seq"] == target), None)
+    if entry is None:
+        raise NotFound(f"this sheet has no entry {target}")
+    if base is not None and base != entry["rev"]:
+        raise Conflict(f"entry {target} was changed on another phone since you saw it", entry)
+    if action == "restore" and entry["active"]:
+        raise Conflict(f"entry {target} is not undone", entry)
+    if action in ("edit", "undo") and not entry["active"]:
+        raise Conflict(f"entry {target} was undone", entry)
+
+
+# --- Export and import -----------------------------------------------------------------------------------------
+
+_RECORD = Record({"seq": Int(1, MAX_LOG), "action": Enum(ACTIONS, "action"), "target": Int(1, MAX_LOG),
+                  "body": Record({}), "at": Str(pattern=r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", hint="YYYY-MM-DDThh:mm:ssZ"),
+                  "client_id": CLIENT_ID}, required=("seq", "action", "at"))
+_EXPORT = Record({"format": Enum((FORMAT,), "format"), "version": Int(1, 1), "game": Str(), "title": Str(max_len=80),
+                  "players": ListOf(NAME, 1, MAX_PLAYERS), "log": ListOf(Record({}), 0, MAX_LOG)},
+                 required=("format", "version", "game", "players", "log"))
+
+
+def export_json(sheet: Mapping, log: Iterable[Mapping]) -> dict:
+    return {"format": FORMAT, "version": 1, "game": sheet["game"], "title": sheet.get("title", ""),
+            "players": list(sheet["players"]), "log": [_plain_record(r) for r in log]}
+
+
+def _plain_record(record: Mapping) -> dict:
+    return {k: record[k] for k in ("seq", "action", "target", "body", "at", "client_id") if record.get(k) is not None}
+
+
+def import_json(data: Any) -> tuple[dict, list[dict]]:
+    """A sheet and its log from an export, every record checked as if it were made again; InputError names it."""
+    if not isinstance(data, Mapping):
+        raise InputError([Problem((), "must be a sheet exported by companion (a JSON object)")])
+    head = checked(_EXPORT, {k: v for k, v in data.items() if k != "log"} | {"log": []})
+    sheet = new_sheet({"game": head["game"], "players": list(head["players"]),
+                       **({"title": head["title"]} if head.get("title") else {})})
+    log_data = data.get("log")
+    if not isinstance(log_data, list) or len(log_data) > MAX_LOG:
+        raise InputError([Problem(("log",), f"must be a list of at most {MAX_LOG} changes")])
+    log: list[dict] = []
+    seen_clients: set[str] = set()
+    for i, raw in enumerate(log_data):
+        path = ("log", i)
+        try:
+            record = dict(checked(_RECORD, {k: v for k, v in raw.items() if k != "body"} if isinstance(raw, Mapping)
+                                  else raw))
+            if record["seq"] != i + 1:
+                raise InputError([Problem(("seq",), f"must be {i + 1} (changes are numbered in order), got "
+                                                    f"{record['seq']}")])
+            action = record["action"]
+            if (action in TARGETED) != ("target" in record):
+                raise InputError([Problem(("target",), "names the entry an edit, undo or restore changes, and only "
+                                                       "those")])
+            if (action in WITH_BODY) != ("body" in raw):
+                raise InputError([Problem(("body",), "is what an add or edit records, and only those")])
+            if record.get("client_id") in seen_clients:
+                raise InputError([Problem(("client_id",), "appears twice")])
+            check_change(fold(sheet, log), action, record.get("target"), None)
+            if action in WITH_BODY:
+                record["body"] = entry_body(sheet["game"], sheet["players"], _body_input(raw["body"]))
+        except InputError as e:
+            raise InputError([Problem((*path, *p.path), p.message) for p in e.problems]) from None
+        except (Conflict, NotFound) as e:
+            raise InputError([Problem(path, str(e))]) from None
+        if record.get("client_id"):
+            seen_clients.add(record["client_id"])
+        log.append(record)
+    return sheet, log
+
+
+def _body_input(body: Any) -> Any:
+    """An exported body as an entry request: a scored one is scored again (its points are derived)."""
+    if isinstance(body, Mapping) and "request" in body:
+        return {k: v for k, v in body.items() if k != "points"}
+    return body
+
+
+CSV_HEAD = ("game", "title", "seq", "action", "target", "at", "client_id", "note", "request", "seats")
+
+
+def export_csv(sheet: Mapping, log: Iterable[Mapping]) -> str:
+    """One row per change (row 0 names the sheet), a column of points per player; spreadsheet-friendly."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    players = list(sheet["players"])
+    writer.writerow([*CSV_HEAD, *players])
+    writer.writerow([sheet["game"], sheet.get("title", ""), 0, "create", "", "", "", "", "", "", *[""] * len(players)])
+    for r in log:
+        body = r.get("body") or {}
+        points = body.get("points", {})
+        writer.writerow(["", "", r["seq"], r["action"], r.get("target", ""), r["at"], r.get("client_id", ""),
+                         body.get("note", ""), json.dumps(body["request"], ensure_ascii=False) if "request" in body
+                         else "", json.dumps(body["seats"], ensure_ascii=False) if "seats" in body else "",
+                         *[points.get(name, "") if body else "" for name in players]])
+    return out.getvalue()
+
+
+def import_csv(text: str) -> tuple[dict, list[dict]]:
+    """A sheet from `export_csv`'s layout (a spreadsheet may have touched it); same checks as `import_json`."""
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows or tuple(rows[0][: len(CSV_HEAD)]) != CSV_HEAD:
+        raise InputError([Problem((), "the first row must be the column names: " + ",".join(CSV_HEAD) +
+                                      ", then one column per player")])
+    players = rows[0][len(CSV_HEAD):]
+    if len(rows) < 2 or len(rows[1]) < 4 or rows[1][3] != "create":
+        raise InputError([Problem(("row 2",), "must be the sheet's own row (action create) with its game and title")])
+    data: dict[str, Any] = {"format": FORMAT, "version": 1, "game": rows[1][0], "title": rows[1][1],
+                            "players": players, "log": []}
+    for number, row in enumerate(rows[2:], start=3):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) != len(rows[0]):
+            raise InputError([Problem((f"row {number}",), f"has {len(row)} columns; the first row has {len(rows[0])}")])
+        cells = dict(zip(rows[0], row))
+        record: dict[str, Any] = {"action": cells["action"], "at": cells["at"]}
+        for key in ("seq", "target"):
+            if cells[key].strip():
+                record[key] = _csv_int(cells[key], number, key)
+        if cells["client_id"]:
+            record["client_id"] = cells["client_id"]
+        if record["action"] in WITH_BODY:
+            body: dict[str, Any] = {"note": cells["note"]} if cells["note"].strip() else {}
+            if cells["request"].strip():
+                body["request"] = _csv_json(cells["request"], number, "request")
+                if cells["seats"].strip():
+                    body["seats"] = _csv_json(cells["seats"], number, "seats")
+            else:
+                body["points"] = {name: _csv_int(cells[name], number, name) for name in players if cells[name].strip()}
+            record["body"] = body
+        data["log"].append(record)
+    return import_json(data)
+
+
+def _csv_json(text: str, row: int, column: str) -> Any:
+    try:
+        return service.parse_json(text)
+    except InputError as e:
+        raise InputError([Problem((f"row {row}", column), p.message) for p in e.problems]) from None
+
+
+def _csv_int(text: str, row: int, column: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise InputError([Problem((f"row {row}", column), f"must be a whole number, got {text!r}")]) from None

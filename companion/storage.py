@@ -1,0 +1,247 @@
+"""Where saved sheets live: one module over SQLAlchemy Core, SQLite by default, any SQLAlchemy URL (PostgreSQL) too.
+
+A sheet row holds what the sheet is (game, title, players), the keys its two links open with, and the number of
+its last change (`version`). Changes are rows of `changes`, numbered per sheet; they are only ever inserted.
+A write takes the sheet row first (`UPDATE ... version = version + 1 RETURNING`), which serialises writers of one
+sheet on every database, checks the change against the sheet as it is now, and commits before it is acknowledged.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping
+
+from sqlalchemy import (Boolean, Column, ForeignKey, Index, Integer, MetaData, String, Table, Text, UniqueConstraint,
+                        create_engine, event, insert, select, update)
+from sqlalchemy.engine import Connection, Engine
+
+from . import sheets
+
+TOKEN_BYTES = 16  # 128 bits
+TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")  # what token_urlsafe(16) gives; anything else is refused unread
+
+metadata = MetaData()
+SHEETS = Table(
+    "sheets", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("edit_key", String(64), nullable=False, unique=True),  # sha256 of the edit token: the token is not stored
+    Column("view_key", String(64), nullable=False, unique=True),  # sha256 of the read-only token
+    Column("game", String(40), nullable=False),
+    Column("title", String(80), nullable=False, default=""),
+    Column("players", Text, nullable=False),  # a JSON list of names
+    Column("version", Integer, nullable=False, default=0),
+    Column("finished", Boolean, nullable=False, default=False),
+    Column("created", String(20), nullable=False),
+    Column("updated", String(20), nullable=False),
+)
+CHANGES = Table(
+    "changes", metadata,
+    Column("sheet_id", Integer, ForeignKey("sheets.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("action", String(10), nullable=False),
+    Column("target", Integer),
+    Column("body", Text),  # JSON
+    Column("at", String(20), nullable=False),
+    Column("client_id", String(64)),
+    UniqueConstraint("sheet_id", "client_id", name="one_change_per_client_id"),
+    Index("changes_by_target", "sheet_id", "target"),
+)
+
+
+def now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def view_token(edit_token: str) -> str:
+    """The read-only link's token, derived from the edit token so neither has to be stored."""
+    digest = hmac.new(edit_token.encode(), b"read-only link", hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode()[:22]
+
+
+def key(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Access:
+    """What a link opens: which sheet, and whether it may write."""
+
+    sheet_id: int
+    can_edit: bool
+
+
+@dataclass(frozen=True)
+class Written:
+    record: dict
+    replayed: bool  # the same client_id was already written: nothing new was added
+
+
+class Store:
+    """Saved sheets in one database; safe to share between threads and between app processes."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.engine: Engine = create_engine(url, future=True)
+        if self.engine.dialect.name == "sqlite":
+            _sqlite_settings(self.engine)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- Sheets ---
+
+    def create(self, sheet: Mapping, log: Iterable[Mapping] = ()) -> str:
+        """A new sheet (already checked) with an optional log (an import); its edit token."""
+        token = new_token()
+        stamp = now()
+        log = list(log)
+        with self._write() as conn:
+            sheet_id = conn.execute(insert(SHEETS).values(
+                edit_key=key(token), view_key=key(view_token(token)), game=sheet["game"], title=sheet.get("title", ""),
+                players=json.dumps(list(sheet["players"]), ensure_ascii=False), version=len(log),
+                finished=sheets.fold(sheet, log)["finished"], created=log[0]["at"] if log else stamp,
+                updated=log[-1]["at"] if log else stamp)).inserted_primary_key[0]
+            if log:
+                conn.execute(insert(CHANGES), [_row(sheet_id, r) for r in log])
+        return token
+
+    def open(self, token: str) -> Access | None:
+        """The sheet a token opens, or None (also for anything that is not a token: it is never looked up)."""
+        if not isinstance(token, str) or not TOKEN.fullmatch(token):
+            return None
+        k = key(token)
+        with self.engine.connect() as conn:
+            row = conn.execute(select(SHEETS.c.id, SHEETS.c.edit_key).where(
+                (SHEETS.c.edit_key == k) | (SHEETS.c.view_key == k))).first()
+        return Access(row.id, hmac.compare_digest(row.edit_key, k)) if row else None
+
+    def version(self, sheet_id: int) -> int:
+        with self.engine.connect() as conn:
+            return conn.execute(select(SHEETS.c.version).where(SHEETS.c.id == sheet_id)).scalar_one()
+
+    def load(self, sheet_id: int) -> tuple[dict, list[dict]]:
+        """The sheet and its whole log, read in one transaction (a consistent snapshot)."""
+        with self.engine.connect() as conn, conn.begin():
+            return self._load(conn, sheet_id)
+
+    def _load(self, conn: Connection, sheet_id: int) -> tuple[dict, list[dict]]:
+        row = conn.execute(select(SHEETS).where(SHEETS.c.id == sheet_id)).one()
+        sheet = {"game": row.game, "title": row.title, "players": json.loads(row.players), "created": row.created,
+                 "updated": row.updated}
+        log = [_record(r) for r in conn.execute(
+            select(CHANGES).where(CHANGES.c.sheet_id == sheet_id).order_by(CHANGES.c.seq))]
+        return sheet, log
+
+    def sheets(self, sheet_ids: Iterable[int]) -> list[dict]:
+        """A summary of several sheets (for a phone's history): id, game, title, players, finished, updated."""
+        ids = list(sheet_ids)
+        if not ids:
+            return []
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(SHEETS).where(SHEETS.c.id.in_(ids))).all()
+        return [{"id": r.id, "game": r.game, "title": r.title, "players": json.loads(r.players),
+                 "finished": r.finished, "updated": r.updated, "version": r.version} for r in rows]
+
+    # --- Changes ---
+
+    def append(self, sheet_id: int, action: str, *, target: int | None = None, body: Mapping | None = None,
+               base: int | None = None, client_id: str | None = None,
+               check: Callable[[dict, dict], None] | None = None) -> Written:
+        """Add one change, checked against the sheet as it is inside the transaction; committed on return.
+
+        Raises sheets.Conflict or sheets.NotFound; a client_id already written returns that change (replayed).
+        """
+        with self._write() as conn:
+            version = conn.execute(update(SHEETS).where(SHEETS.c.id == sheet_id).values(
+                version=SHEETS.c.version + 1, updated=now()).returning(SHEETS.c.version)).scalar_one()
+            if client_id:
+                earlier = conn.execute(select(CHANGES).where(
+                    (CHANGES.c.sheet_id == sheet_id) & (CHANGES.c.client_id == client_id))).first()
+                if earlier is not None:
+                    conn.rollback()
+                    return Written(_record(earlier), replayed=True)
+            sheet, log = self._load(conn, sheet_id)
+            state = sheets.fold(sheet, log)
+            sheets.check_change(state, action, target, base)
+            record = {"seq": version, "action": action, "at": now()}
+            if target is not None:
+                record["target"] = target
+            if body is not None:
+                record["body"] = dict(body)
+            if client_id:
+                record["client_id"] = client_id
+            if check:
+                check(state, record)
+            conn.execute(insert(CHANGES).values(_row(sheet_id, record)))
+            if action in ("finish", "reopen"):
+                conn.execute(update(SHEETS).where(SHEETS.c.id == sheet_id).values(finished=action == "finish"))
+        return Written(record, replayed=False)
+
+    def _write(self):
+        """A write transaction; on SQLite it takes the write lock at once (BEGIN IMMEDIATE), so it never deadlocks."""
+        return _WriteTransaction(self.engine)
+
+
+class _WriteTransaction:
+    def __init__(self, engine: Engine):
+        self.conn = engine.connect().execution_options(companion_write=True)
+
+    def __enter__(self) -> Connection:
+        self.conn.begin()
+        return self.conn
+
+    def __exit__(self, kind, value, tb) -> None:
+        try:
+            if self.conn.in_transaction():
+                if kind is None:
+                    self.conn.commit()
+                else:
+                    self.conn.rollback()
+        finally:
+            self.conn.close()
+
+
+def _sqlite_settings(engine: Engine) -> None:
+    """WAL (readers never wait for the writer), full fsync on commit, a wait instead of 'database is locked'."""
+
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection, _record):
+        dbapi_connection.isolation_level = None  # we say when transactions begin (below)
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(conn):
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("companion_write") else "BEGIN")
+
+
+def _row(sheet_id: int, record: Mapping) -> dict:
+    return {"sheet_id": sheet_id, "seq": record["seq"], "action": record["action"], "target": record.get("target"),
+            "body": json.dumps(record["body"], ensure_ascii=False) if record.get("body") is not None
+            else None, "at": record["at"], "client_id": record.get("client_id")}
+
+
+def _record(row: Any) -> dict:
+    record = {"seq": row.seq, "action": row.action, "at": row.at}
+    if row.target is not None:
+        record["target"] = row.target
+    if row.body is not None:
+        record["body"] = json.loads(row.body)
+    if row.client_id:
+        record["client_id"] = row.client_id
+    return record
