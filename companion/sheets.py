@@ -79,7 +79,7 @@ def entry_body(game: str, players: list[str], data: Any) -> dict:
             raise InputError([Problem(("request", *p.path), p.message) for p in e.problems]) from None
         labels = [str(name) for name, _ in games.get(game).sheet_points(result)]
         values = [value for _, value in games.get(game).sheet_points(result)]
-        seats = list(body.get("seats") or _default_seats(labels, players))
+        seats = list(body.get("seats") or default_seats(labels, players))
         if len(seats) != len(labels):
             problems.add(("seats",), f"names {len(seats)} players; the {_what(game)} has {len(labels)} seats "
                                      f"({', '.join(labels)})")
@@ -103,7 +103,7 @@ def entry_body(game: str, players: list[str], data: Any) -> dict:
     return body
 
 
-def _default_seats(labels: list[str], players: list[str]) -> list[str]:
+def default_seats(labels: list[str], players: list[str]) -> list[str]:
     if all(label in players for label in labels) and len(set(labels)) == len(labels):
         return labels
     if len(labels) > len(players):

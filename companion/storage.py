@@ -126,6 +126,13 @@ class Store:
                 (SHEETS.c.edit_key == k) | (SHEETS.c.view_key == k))).first()
         return Access(row.id, hmac.compare_digest(row.edit_key, k)) if row else None
 
+    def meta(self, sheet_id: int) -> dict:
+        """What a sheet is, without its log: game, title, players, version, finished."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(SHEETS).where(SHEETS.c.id == sheet_id)).one()
+        return {"game": row.game, "title": row.title, "players": json.loads(row.players), "version": row.version,
+                "finished": row.finished}
+
     def version(self, sheet_id: int) -> int:
         with self.engine.connect() as conn:
             return conn.execute(select(SHEETS.c.version).where(SHEETS.c.id == sheet_id)).scalar_one()

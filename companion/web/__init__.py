@@ -1,9 +1,12 @@
 """The companion web app: `create_app(config)` with one blueprint per concern over the same service as the CLI."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 from flask import Flask, jsonify, request
 
 from .. import resources
+from . import csrf, instance, saved
 
 # No inline scripts or styles, nothing from another origin: pages must work at a table without signal.
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
@@ -11,20 +14,28 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 
 
 def create_app(config: dict | None = None) -> Flask:
-    app = Flask(__name__, template_folder=str(resources.templates_dir()), static_folder="static")
-    app.config.update(MAX_CONTENT_LENGTH=256 * 1024, SEND_FILE_MAX_AGE_DEFAULT=3600)
-    app.config.update(config or {})
+    """The app; `config` may set INSTANCE_PATH (else COMPANION_INSTANCE_PATH, else Flask's instance folder) and
+    DATABASE_URL (else COMPANION_DATABASE_URL, else SQLite in the instance folder)."""
+    config = dict(config or {})
+    app = Flask(__name__, template_folder=str(resources.templates_dir()), static_folder="static",
+                instance_path=instance.instance_path(config))
+    app.config.update(MAX_CONTENT_LENGTH=256 * 1024, SEND_FILE_MAX_AGE_DEFAULT=3600, SESSION_COOKIE_SAMESITE="Lax",
+                      PERMANENT_SESSION_LIFETIME=timedelta(days=31), SHEET_POLL_SECONDS=3)
+    app.config.update(config)
+    instance.init_app(app)
+    app.url_map.converters["token"] = saved.TokenConverter
     app.json.ensure_ascii = False
     app.json.sort_keys = False  # answers keep the order the rules give them, as on the command line
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
-    from . import api, icons, locale, pages, scoring, setup_page, sheet
+    from . import api, icons, locale, pages, scoring, setup_page, sheet, sheet_pages, sheets_api
 
     locale.init_app(app)
+    csrf.init_app(app)
     app.jinja_env.filters["pair"] = lambda value: (value, value)  # a <select> choice shown as its own value
     app.jinja_env.filters["label_of"] = lambda key, card_set, lang: (key, card_set.label(key, lang))
     app.context_processor(lambda: {"icon_games": icons.ICON_SETS, "score_games": scoring.PAGES})
-    for blueprint in (api.bp, pages.bp, scoring.bp, setup_page.bp, sheet.bp):
+    for blueprint in (api.bp, pages.bp, scoring.bp, setup_page.bp, sheet.bp, sheets_api.bp, sheet_pages.bp):
         app.register_blueprint(blueprint)
 
     @app.get("/healthz")

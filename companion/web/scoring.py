@@ -14,7 +14,7 @@ from werkzeug.datastructures import MultiDict
 from .. import cards, service
 from ..games.duplicon import round_score
 from ..schema import InputError, Problem
-from . import forms, sheet
+from . import forms, sheet, sheet_pages
 
 bp = Blueprint("scoring", __name__)
 
@@ -95,6 +95,8 @@ def _page(game: str, template: str, compute: Callable[[dict], dict] | None = Non
                 problems, status = e.problems, 400
     if extras:
         context.update(extras(req, result))
+    if keep_sheet:
+        context["save"] = sheet_pages.save_box(game, req, result)
     try:
         page = render_template(template, card_set=card_set, result=result, problems=problems,
                                form=request.args, bad=_bad_fields(problems), **context)

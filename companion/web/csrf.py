@@ -1,0 +1,41 @@
+"""CSRF protection for every request that changes something: a per-session token in each form (`_csrf`) or in
+the `X-CSRF-Token` header (the page's script and API clients, which read it from GET /api/v1/csrf)."""
+from __future__ import annotations
+
+import hmac
+import secrets
+
+from flask import Flask, jsonify, render_template, request, session
+from flask_babel import gettext as _
+
+FIELD = "_csrf"
+HEADER = "X-CSRF-Token"
+SAFE = ("GET", "HEAD", "OPTIONS")
+EXEMPT = {"api.score"}  # computes an answer from the body alone: nothing stored, no cookie read
+
+
+def token() -> str:
+    """This session's token (made on first use; the session then lasts a month, an evening's game and more)."""
+    value = session.get("csrf")
+    if not value:
+        value = session["csrf"] = secrets.token_urlsafe(32)
+        session.permanent = True
+    return value
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.globals["csrf_token"] = token
+    app.before_request(_protect)
+
+
+def _protect():
+    if request.method in SAFE or request.endpoint in EXEMPT or request.endpoint is None:
+        return None
+    sent = request.headers.get(HEADER) or request.form.get(FIELD, "")
+    expected = session.get("csrf", "")
+    if sent and expected and hmac.compare_digest(sent.encode(), expected.encode()):
+        return None
+    message = _("The form's security token is missing or out of date. Reload the page and try again.")
+    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+        return jsonify(error=message, field="csrf"), 400
+    return render_template("message.html", title=_("Not saved"), message=message), 400

@@ -1,0 +1,68 @@
+"""The app's instance folder: the session secret (made on first run) and the saved-sheet store it holds."""
+from __future__ import annotations
+
+import os
+import secrets
+import tempfile
+import threading
+from pathlib import Path
+
+from flask import Flask, current_app
+
+from ..storage import Store
+
+_lock = threading.Lock()
+
+
+def instance_path(config: dict) -> str | None:
+    """`INSTANCE_PATH` in the config, else `COMPANION_INSTANCE_PATH`, else Flask's own default (None)."""
+    chosen = config.get("INSTANCE_PATH") or os.environ.get("COMPANION_INSTANCE_PATH")
+    return str(Path(chosen).expanduser().resolve()) if chosen else None
+
+
+def init_app(app: Flask) -> None:
+    folder = Path(app.instance_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret_key(folder / "secret_key")
+    app.config.setdefault("DATABASE_URL", os.environ.get("COMPANION_DATABASE_URL")
+                          or f"sqlite:///{folder / 'companion.sqlite'}")
+
+
+def secret_key(path: Path) -> str:
+    """The key sessions are signed with: read, or made once and kept (0600). Two processes starting together
+    agree, because the file appears whole or not at all (written aside, then linked into place)."""
+    try:
+        return _read_key(path)
+    except FileNotFoundError:
+        pass
+    fd, aside = tempfile.mkstemp(dir=path.parent, prefix=".secret-")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_hex(32) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            os.link(aside, path)
+        except FileExistsError:
+            pass  # another process made it first: use theirs
+    finally:
+        os.unlink(aside)
+    return _read_key(path)
+
+
+def _read_key(path: Path) -> str:
+    key = path.read_text(encoding="ascii").strip()
+    if len(key) < 32:
+        raise SystemExit(f"{path}: the secret key is too short or empty; delete the file to make a new one")
+    return key
+
+
+def store() -> Store:
+    """The app's store, opened on first use (creating its tables)."""
+    ext = current_app.extensions
+    if "companion.store" not in ext:
+        with _lock:
+            if "companion.store" not in ext:
+                ext["companion.store"] = Store(current_app.config["DATABASE_URL"])
+    return ext["companion.store"]

@@ -1,0 +1,213 @@
+"""Saved-sheet pages: start or import a sheet, the sheet itself (totals, entries, undo and edit, finish), its
+audit trail, and saving a hand from a scoring page. Plain POST forms (each with its CSRF token) over the same
+checks as the API; the page's script sends the add form in the background and keeps it when offline."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, session, url_for
+from flask_babel import lazy_gettext as _l
+
+from .. import cards, games, service, sheets
+from ..schema import InputError, Problem, Problems
+from . import saved
+from .instance import store
+
+bp = Blueprint("sheet_pages", __name__)
+SAVING_TO = "saving_to"  # session key: the sheet a scoring page saves to
+ENTRY_WORDS = {"hand": _l("a hand"), "sale": _l("a sale"), "round": _l("a round"), "duel": _l("a duel")}
+
+
+@bp.app_context_processor
+def entry_words() -> dict:
+    return {"entry_words": ENTRY_WORDS}
+
+
+def _wants_json() -> bool:
+    return request.accept_mimetypes.best == "application/json"
+
+
+@bp.get("/sheets")
+def index(problems=(), status=200):
+    choices = [(g, cards.load_shipped()[g].title) for g in games.GAMES if g in cards.load_shipped()]
+    return render_template("sheets/index.html", choices=choices, history=saved.history(), problems=problems,
+                           form=request.form, limits={g: games.get(g).PLAYERS for g in games.GAMES}), status
+
+
+@bp.post("/sheets")
+def create():
+    form = request.form
+    names = [form.get(f"players.{i}", "").strip() for i in range(sheets.MAX_PLAYERS)]
+    data = {"game": form.get("game", ""), "players": [n for n in names if n]}
+    if form.get("title", "").strip():
+        data["title"] = form["title"]
+    try:
+        token = saved.create(data)
+    except InputError as e:
+        return index(e.problems, 400)
+    saved.remember(token)
+    return redirect(url_for(".sheet", token=token), 303)
+
+
+@bp.post("/sheets/import")
+def import_sheet():
+    request.max_content_length = 1024 * 1024
+    upload = request.files.get("file")
+    try:
+        if upload is None or not upload.filename:
+            raise InputError([Problem(("file",), "choose a file exported from a sheet (.json or .csv)")])
+        raw = upload.read()
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise InputError([Problem(("file",), "is not UTF-8 text")]) from None
+        token = saved.import_sheet(text, csv=not text.lstrip().startswith("{"))
+    except InputError as e:
+        return index(e.problems, 400)
+    saved.remember(token)
+    return redirect(url_for(".sheet", token=token), 303)
+
+
+def _render(token: str, access, template: str = "sheets/sheet.html", status: int = 200, **context):
+    state = saved.state(access, token)
+    qr = {kind: saved.qr_data_uri(url) for kind, url in state["links"].items()}
+    return render_template(template, sheet=state, token=token, qr=qr, card_set=cards.load_shipped().get(state["game"]),
+                           poll=current_app.config["SHEET_POLL_SECONDS"], **context), status
+
+
+@bp.get("/s/<token:token>")
+def sheet(token: str):
+    return _render(token, saved.open_sheet(token), problems=(), form={})
+
+
+@bp.get("/s/<token:token>/log")
+def log(token: str):
+    access = saved.open_sheet(token)
+    _sheet, records = store().load(access.sheet_id)
+    return _render(token, access, "sheets/log.html", log=records)
+
+
+def _entry_fields(players: list[str], form, with_base: bool = False) -> dict[str, Any]:
+    """A change's fields from a form: points per player (`points.<seat>`, blank = 0) or a scored `request`
+    (JSON) with `seats.<i>`; `note`, `client_id` and `base` as typed."""
+    problems = Problems()
+    data: dict[str, Any] = {}
+    if form.get("request", "").strip():
+        try:
+            data["request"] = service.parse_json(form["request"])
+        except InputError as e:
+            problems.extend(Problem(("request", *p.path), p.message) for p in e.problems)
+        seats = [form.get(f"seats.{i}", "") for i in range(sheets.MAX_PLAYERS)]
+        if any(seats):
+            data["seats"] = [s for s in seats if s]
+    else:
+        data["points"] = {}
+        for i, name in enumerate(players):
+            value = form.get(f"points.{i}", "").strip()
+            try:
+                data["points"][name] = int(value or 0)
+            except ValueError:
+                problems.add(("points", name), f"must be a whole number, got {value!r}")
+    for key in ("note", "client_id"):
+        if form.get(key, "").strip():
+            data[key] = form[key].strip()
+    if with_base:
+        data.update(_base(form))
+    if problems:
+        raise InputError(problems)
+    return data
+
+
+def _base(form) -> dict:
+    """The entry revision the form was made from (a number; anything else is passed on to be named as wrong)."""
+    base = form.get("base", "").strip()
+    return {"base": int(base) if base.isdigit() else base} if base else {}
+
+
+def _change(token: str, action: str, target: int | None = None, edit_form: bool = False):
+    """Make one change from a form; answer JSON to the page's script, else go back to the sheet (or show why not)."""
+    access = saved.open_sheet(token, write=True)
+    meta = store().meta(access.sheet_id)
+    try:
+        if action in sheets.WITH_BODY:
+            data = _entry_fields(meta["players"], request.form, with_base=action == "edit")
+        else:
+            data = _base(request.form) if action in sheets.TARGETED else {}
+        written = saved.change(access, action, data, target)
+    except InputError as e:
+        if _wants_json():
+            return jsonify(error=str(e), field=e.field, problems=[str(p) for p in e.problems]), 400
+        if edit_form:
+            return _render(token, access, "sheets/edit.html", 400, entry=_entry(access, token, target),
+                           problems=e.problems, form=request.form)
+        return _render(token, access, status=400, problems=e.problems, form=request.form)
+    except sheets.Conflict as e:
+        if _wants_json():
+            return jsonify(error=str(e), field="base", entry=saved.entry_view(e.entry) if e.entry else None), 409
+        return _render(token, access, "sheets/conflict.html", 409, message=str(e), action=action, target=target,
+                       theirs=saved.entry_view(e.entry) if e.entry else None, mine=request.form)
+    except sheets.NotFound:
+        abort(404)
+    if _wants_json():
+        return jsonify(change=written.record, replayed=written.replayed), 200 if written.replayed else 201
+    anchor = f"entry-{target or written.record['seq']}" if action in sheets.WITH_BODY + sheets.TARGETED else "totals"
+    return redirect(url_for(".sheet", token=token, _anchor=anchor), 303)
+
+
+def _entry(access, token: str, seq: int | None) -> dict:
+    entry = next((e for e in saved.state(access, token)["entries"] if e["seq"] == seq), None)
+    if entry is None:
+        abort(404)
+    return entry
+
+
+@bp.post("/s/<token:token>/entries")
+def add(token: str):
+    return _change(token, "add")
+
+
+@bp.route(f"/s/<token:token>/entries/<{saved.SEQ}:seq>/edit", methods=("GET", "POST"))
+def edit(token: str, seq: int):
+    if request.method == "POST":
+        return _change(token, "edit", seq, edit_form=True)
+    access = saved.open_sheet(token, write=True)
+    return _render(token, access, "sheets/edit.html", entry=_entry(access, token, seq), problems=(), form={})
+
+
+@bp.post(f"/s/<token:token>/entries/<{saved.SEQ}:seq>/<any(undo, restore):action>")
+def undo(token: str, seq: int, action: str):
+    return _change(token, action, seq)
+
+
+@bp.post("/s/<token:token>/<any(finish, reopen):action>")
+def finish(token: str, action: str):
+    return _change(token, action)
+
+
+@bp.get("/s/<token:token>/calculator")
+def calculator(token: str):
+    """Open the game's scoring page saving to this sheet: its result gets a "save to the sheet" form."""
+    access = saved.open_sheet(token, write=True)
+    session[SAVING_TO] = token
+    return redirect(url_for("scoring.score", game=store().meta(access.sheet_id)["game"]), 303)
+
+
+def save_box(game: str, req: dict | None, result: dict | None) -> dict | None:
+    """What a scoring page shows to save its result into the sheet it was opened from (None: nothing)."""
+    token = session.get(SAVING_TO)
+    access = store().open(token) if token else None
+    if access is None or not access.can_edit:
+        return None
+    meta = store().meta(access.sheet_id)
+    if meta["game"] != game:
+        return None
+    box = {"token": token, "title": meta["title"], "players": meta["players"], "request": None, "seats": []}
+    if result is not None:
+        labels = [str(name) for name, _points in games.get(game).sheet_points(result)]
+        try:
+            default = sheets.default_seats(labels, meta["players"])
+        except InputError:
+            default = meta["players"][: len(labels)]
+        box.update(request=req, seats=list(zip(labels, default + [""] * (len(labels) - len(default)))),
+                   points=[p for _name, p in games.get(game).sheet_points(result)])
+    return box

@@ -1,0 +1,132 @@
+"""The saved-sheet JSON API: create, read (with `?since=` for polling), change, export and import a sheet.
+
+Links are capabilities: the edit token writes, the read-only token reads (403 on a write). Every write also needs
+this session's CSRF token (`X-CSRF-Token`, from GET /api/v1/csrf). A stale edit is a 409 naming what changed.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, request
+
+from .. import sheets
+from ..schema import InputError, Problem
+from . import csrf, saved
+from .instance import store
+
+bp = Blueprint("sheets_api", __name__, url_prefix="/api/v1")
+IMPORT_LIMIT = 1024 * 1024  # an export of a full sheet (the most changes a sheet holds) fits well inside
+
+
+@bp.errorhandler(InputError)
+def bad_input(e: InputError):
+    return jsonify(error=str(e), field=e.field, problems=[str(p) for p in e.problems]), 400
+
+
+@bp.errorhandler(sheets.Conflict)
+def conflict(e: sheets.Conflict):
+    return jsonify(error=str(e), field="base", entry=saved.entry_view(e.entry) if e.entry else None), 409
+
+
+@bp.errorhandler(sheets.NotFound)
+def no_entry(e: sheets.NotFound):
+    return jsonify(error=str(e), field="entry"), 404
+
+
+@bp.errorhandler(403)
+def read_only(_e):
+    return jsonify(error="this is a read-only link: it cannot change the sheet", field="token"), 403
+
+
+@bp.errorhandler(404)
+def not_found(_e):
+    return jsonify(error="no such sheet or entry (check the link)", field="token"), 404
+
+
+@bp.get("/csrf")
+def csrf_token():
+    return jsonify(csrf=csrf.token())
+
+
+def _created(token: str):
+    access = store().open(token)
+    saved.remember(token)
+    return jsonify(token=token, **saved.state(access, token)), 201
+
+
+@bp.post("/sheets")
+def create():
+    return _created(saved.create(_json()))
+
+
+@bp.post("/sheets/import")
+def import_sheet():
+    request.max_content_length = IMPORT_LIMIT
+    is_csv = request.mimetype in ("text/csv", "text/plain")
+    text = request.get_data(as_text=False)
+    try:
+        decoded = text.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError([Problem((), "the file is not UTF-8 text")]) from None
+    return _created(saved.import_sheet(decoded, is_csv))
+
+
+@bp.get("/sheets/<token:token>")
+def read(token: str):
+    access = saved.open_sheet(token)
+    since = request.args.get("since", "")
+    if since.isdigit() and int(since) == store().version(access.sheet_id):
+        return jsonify(version=int(since), changed=False)
+    return jsonify(saved.state(access, token))
+
+
+@bp.get("/sheets/<token:token>/log")
+def log(token: str):
+    access = saved.open_sheet(token)
+    sheet, records = store().load(access.sheet_id)
+    return jsonify(log=records)
+
+
+@bp.get("/sheets/<token:token>/export.<any(json, csv):kind>")
+def export(token: str, kind: str):
+    access = saved.open_sheet(token)
+    sheet, records = store().load(access.sheet_id)
+    name = f"{sheet['game']}-sheet-{sheet['created'][:10]}.{kind}"
+    if kind == "csv":
+        response = Response(sheets.export_csv(sheet, records), mimetype="text/csv")
+    else:
+        response = jsonify(sheets.export_json(sheet, records))
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def _write(token: str, action: str, target: int | None = None):
+    access = saved.open_sheet(token, write=True)
+    written = saved.change(access, action, _json(), target)
+    return jsonify(change=written.record, replayed=written.replayed,
+                   **saved.state(access, token)), 200 if written.replayed or action != "add" else 201
+
+
+def _json():
+    data = request.get_json(silent=True) if request.is_json else None
+    if data is None:
+        raise InputError([Problem((), "the body must be JSON (Content-Type: application/json)")])
+    return data
+
+
+@bp.post("/sheets/<token:token>/entries")
+def add(token: str):
+    return _write(token, "add")
+
+
+@bp.put(f"/sheets/<token:token>/entries/<{saved.SEQ}:seq>")
+def edit(token: str, seq: int):
+    return _write(token, "edit", seq)
+
+
+@bp.post(f"/sheets/<token:token>/entries/<{saved.SEQ}:seq>/<any(undo, restore):action>")
+def undo(token: str, seq: int, action: str):
+    return _write(token, action, seq)
+
+
+@bp.post("/sheets/<token:token>/<any(finish, reopen):action>")
+def finish(token: str, action: str):
+    return _write(token, action)
