@@ -1,10 +1,12 @@
 """Shared fixtures: the shipped card data, the registry, the web app and client, broken copies of data files."""
 from __future__ import annotations
 
+import os
 import re
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -17,6 +19,8 @@ from companion.resources import cards_dir
 from companion.web import create_app
 
 GAME_IDS = sorted(games.GAMES)
+# Every app and server the tests start keeps its database and secret in a throwaway instance folder.
+os.environ["COMPANION_INSTANCE_PATH"] = tempfile.mkdtemp(prefix="companion-tests-")
 
 
 @pytest.fixture(scope="session")

@@ -28,14 +28,14 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.sort_keys = False  # answers keep the order the rules give them, as on the command line
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
-    from . import api, icons, locale, pages, scoring, setup_page, sheet, sheet_pages, sheets_api
+    from . import api, icons, locale, offline, pages, scoring, setup_page, sheet, sheet_pages, sheets_api
 
     locale.init_app(app)
     csrf.init_app(app)
     app.jinja_env.filters["pair"] = lambda value: (value, value)  # a <select> choice shown as its own value
     app.jinja_env.filters["label_of"] = lambda key, card_set, lang: (key, card_set.label(key, lang))
     app.context_processor(lambda: {"icon_games": icons.ICON_SETS, "score_games": scoring.PAGES})
-    for blueprint in (api.bp, pages.bp, scoring.bp, setup_page.bp, sheet.bp, sheets_api.bp, sheet_pages.bp):
+    for blueprint in (api.bp, pages.bp, scoring.bp, setup_page.bp, sheet.bp, sheets_api.bp, sheet_pages.bp, offline.bp):
         app.register_blueprint(blueprint)
 
     @app.get("/healthz")

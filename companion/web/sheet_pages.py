@@ -30,7 +30,8 @@ def _wants_json() -> bool:
 @bp.get("/sheets")
 def index(problems=(), status=200):
     choices = [(g, cards.load_shipped()[g].title) for g in games.GAMES if g in cards.load_shipped()]
-    return render_template("sheets/index.html", choices=choices, history=saved.history(), problems=problems,
+    return render_template("sheets/index.html", choices=choices, titles=dict(choices), history=saved.history(),
+                           problems=problems,
                            form=request.form, limits={g: games.get(g).PLAYERS for g in games.GAMES}), status
 
 

@@ -15,11 +15,11 @@ def assets(page: str) -> list[str]:
 def test_the_main_scoring_page_transfers_under_100_kb(client):
     page = client.get("/score/duquesa").get_data()
     total = len(page) + sum(len(client.get(a).get_data()) for a in assets(page.decode()))
-    assert len(assets(page.decode())) == 3  # stylesheet, icons, script
+    assert len(assets(page.decode())) == 5  # manifest, icon, stylesheet, icons, script
     assert total < BUDGET, f"{total} bytes"
 
 
-@pytest.mark.parametrize("path", ["/", "/rules/duquesa", "/c/duquesa/DQ07", "/solo/duquesa", "/setup/duquesa?seed=a",
+@pytest.mark.parametrize("path", ["/", "/rules/duquesa", "/c/duquesa/DQ07", "/solo/duquesa", "/setup/duquesa?seed=a", "/sheets", "/offline",
                                   *[f"/score/{g}" for g in GAME_IDS]])
 def test_pages_load_nothing_from_elsewhere_and_run_no_inline_script(client, path):
     r = client.get(path)

@@ -1,0 +1,49 @@
+"""Working without signal: the web app manifest, the service worker (served from the root so it covers every
+page, versioned by what it caches) and the page shown for a page never opened before."""
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+from flask import Blueprint, Response, jsonify, render_template, url_for
+from flask_babel import gettext as _
+
+bp = Blueprint("offline", __name__)
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+@lru_cache(maxsize=1)
+def _worker() -> str:
+    digest = hashlib.sha256()
+    for name in ("companion.js", "companion.css", "sw.js", "icon.svg"):
+        digest.update((STATIC / name).read_bytes())
+    return (STATIC / "sw.js").read_text(encoding="utf-8").replace("__VERSION__", digest.hexdigest()[:12])
+
+
+@bp.get("/sw.js")
+def service_worker():
+    response = Response(_worker(), mimetype="text/javascript")
+    response.headers["Service-Worker-Allowed"] = "/"
+    response.cache_control.no_cache = True  # a new version is picked up on the next visit
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    response = jsonify(
+        name="companion", short_name="companion", description=_("Scoring, setup and rules for your card games"),
+        start_url=url_for("pages.index"), scope="/", display="standalone", background_color="#fbf7ee",
+        theme_color="#5b2a6e", icons=[
+            {"src": url_for("static", filename="icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+            {"src": url_for("static", filename="icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": url_for("static", filename="icon-512.png"), "sizes": "512x512", "type": "image/png"}])
+    response.mimetype = "application/manifest+json"
+    return response
+
+
+@bp.get("/offline")
+def offline():
+    return render_template("message.html", title=_("No connection"), message=_(
+        "This page was not opened before the connection was lost, so there is no copy of it on this phone. Pages "
+        "you have opened keep working; entries you add to a sheet are kept and sent when the connection returns."))

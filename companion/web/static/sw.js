@@ -1,0 +1,39 @@
+// The companion's service worker: pages once opened keep working without signal.
+// Pages: the network first (a few seconds at most), else the copy kept from the last visit, else the offline page.
+// Writes are never cached here: the page keeps unsent entries and sends them when the connection returns.
+"use strict";
+const CACHE = "companion-__VERSION__";
+const SHELL = ["/", "/offline", "/static/companion.css", "/static/companion.js", "/manifest.webmanifest",
+               "/static/icon.svg"];
+const WAIT_MS = 4000;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys()
+    .then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
+    .then(() => self.clients.claim()));
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin || url.pathname.startsWith("/api/")) return;
+  const network = fetch(request).then((response) => {
+    if (response.ok && response.type === "basic") {
+      const copy = response.clone();
+      caches.open(CACHE).then((c) => c.put(request, copy));
+    }
+    return response;
+  });
+  const slow = new Promise((resolve) => setTimeout(resolve, WAIT_MS));
+  event.respondWith(Promise.race([network, slow.then(() => cached(request))]).then((r) => r || network)
+    .catch(() => cached(request).then((r) => r || Promise.reject(new Error("offline"))))
+    .catch(() => request.mode === "navigate" ? caches.match("/offline") : Response.error()));
+});
+
+function cached(request) {
+  return caches.match(request).then((hit) => hit || null);
+}
