@@ -1,6 +1,8 @@
 """Shared fixtures: the shipped card data, the registry, the web app and client, broken copies of data files."""
 from __future__ import annotations
 
+import http.cookiejar
+import json
 import os
 import re
 import socket
@@ -69,22 +71,50 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def start_server(port: int | None = None, instance: Path | None = None) -> tuple[str, subprocess.Popen]:
+    """Start `companion serve` (optionally on a given port and instance folder) and wait until it answers."""
+    port = port or free_port()
+    env = dict(os.environ, **({"COMPANION_INSTANCE_PATH": str(instance)} if instance else {}))
+    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(150):
+        try:
+            urllib.request.urlopen(f"{base}/healthz", timeout=1)
+            return base, proc
+        except (urllib.error.URLError, ConnectionError):
+            if proc.poll() is not None:
+                break
+            time.sleep(0.1)
+    proc.kill()
+    pytest.fail(f"companion serve did not start: {proc.stderr.read()}")
+
+
+class Api:
+    """A client of a running server's JSON API with its own cookies and CSRF token (one phone)."""
+
+    def __init__(self, base: str, timeout: float = 15):
+        self.base, self.timeout = base, timeout
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        self.csrf = self.call("GET", "/api/v1/csrf")[1]["csrf"]
+
+    def call(self, method: str, path: str, data=None, headers=None) -> tuple[int, dict]:
+        body = json.dumps(data).encode() if data is not None else None
+        request = urllib.request.Request(self.base + path, data=body, method=method, headers={
+            "Content-Type": "application/json", **({"X-CSRF-Token": self.csrf} if hasattr(self, "csrf") else {}),
+            **(headers or {})})
+        try:
+            with self.opener.open(request, timeout=self.timeout) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read() or b"{}")
+
+
 @pytest.fixture(scope="module")
 def server():
     """A real `companion serve` on a free loopback port: (base URL, port, process)."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(f"{base}/healthz", timeout=1)
-            break
-        except (urllib.error.URLError, ConnectionError):
-            time.sleep(0.1)
-    else:
-        proc.kill()
-        pytest.fail(f"companion serve did not start: {proc.stderr.read()}")
+    base, proc = start_server(port)
     yield base, port, proc
     proc.terminate()
     proc.wait(timeout=10)
