@@ -22,6 +22,23 @@ def names_in(game):
     return [str(label) for label, _ in games.get(game).sheet_points(result)]
 
 
+def names_typed(data):
+    """Every value of a "name" key in a request, in order of first appearance."""
+    found = []
+    if isinstance(data, dict):
+        found += [data["name"]] if "name" in data else []
+        data = list(data.values())
+    if isinstance(data, list):
+        for item in data:
+            found += [n for n in names_typed(item) if n not in found]
+    return found
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_the_seats_of_a_scored_entry_are_its_players(game):
+    assert names_in(game) == (["attacker", "defender"] if game == "nobles" else names_typed(example(game)))
+
+
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_a_scored_entry_gives_each_seat_the_points_its_rules_give(game):
     result = service.score(game, example(game))

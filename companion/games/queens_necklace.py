@@ -207,7 +207,7 @@ def score(request: Mapping, card_set=None) -> dict:
 
 def sheet_points(result: Mapping) -> list[tuple[str, int]]:
     """What a scored sale (or a tally of sales) adds to a saved sheet, seat by seat: the pounds earned."""
-    if "totals" in result:
+    if "sales" in result:
         return list(result["totals"].items())
     return [(p["name"], p["earned"]) for p in result["players"]]
 
