@@ -49,6 +49,9 @@ def new_sheet(data: Any) -> dict:
     for i, name in enumerate(players):
         if name in players[:i]:
             problems.add(("players", i), f"{name!r} is already player {players.index(name) + 1}")
+    fewest, most = games.get(sheet["game"]).PLAYERS
+    if not fewest <= len(players) <= most:
+        problems.add(("players",), f"{len(players)} players; {sheet['game']} is for {fewest} to {most}")
     if problems:
         raise InputError(problems)
     return {"game": sheet["game"], "title": sheet.get("title", "").strip(), "players": players}

@@ -86,7 +86,8 @@ def test_bad_entries_name_the_field(data, field):
 def test_new_sheets_are_checked():
     assert sheets.new_sheet({"game": "gemas", "players": ["A", "B"]})["title"] == ""
     for data, field in [({"game": "chess", "players": ["A"]}, "game"), ({"game": "gemas", "players": []}, "players"),
-                        ({"game": "gemas", "players": ["A", "A"]}, "players[1]"), ({"game": "gemas"}, "players")]:
+                        ({"game": "gemas", "players": ["A", "A"]}, "players[1]"), ({"game": "gemas"}, "players"),
+                        ({"game": "gemas", "players": ["A"]}, "players"), ({"game": "duquesa", "players": list("ABC")}, "players")]:
         with pytest.raises(InputError) as e:
             sheets.new_sheet(data)
         assert e.value.field == field

@@ -1,0 +1,149 @@
+"""Saved-sheet pages without a script: start a sheet, add, edit (and a conflict), undo, finish, the history of
+this phone's sheets with winners, saving a calculator result, importing a file; every form carries its token."""
+import io
+import json
+import re
+from urllib.parse import urlencode
+
+import pytest
+
+from companion import storage
+
+
+def csrf(page: str) -> str:
+    return re.search(r'name="_csrf" value="([^"]+)"', page).group(1)
+
+
+@pytest.fixture
+def started(client):
+    """A Gemas sheet started from the form: (client, edit path, form token)."""
+    token = csrf(client.get("/sheets").get_data(as_text=True))
+    r = client.post("/sheets", data={"_csrf": token, "game": "gemas", "title": "Domingo", "players.0": "Ana",
+                                     "players.1": "Bruno", "players.2": "Carla"})
+    assert r.status_code == 303
+    return client, r.headers["Location"], token
+
+
+def totals(page: str) -> dict:
+    return {m[0]: int(m[1]) for m in re.findall(r'data-player="([^"]+)" data-total="(-?\d+)"', page)}
+
+
+def test_start_add_edit_undo_and_finish(started):
+    client, path, token = started
+    page = client.get(path).get_data(as_text=True)
+    assert "Domingo" in page and totals(page) == {"Ana": 0, "Bruno": 0, "Carla": 0}
+    r = client.post(f"{path}/entries", data={"_csrf": token, "points.0": "12", "points.1": "", "points.2": "-2"})
+    assert r.status_code == 303 and r.headers["Location"].endswith("#entry-1")
+    client.post(f"{path}/entries", data={"_csrf": token, "points.1": "7", "note": "segunda"})
+    page = client.get(path).get_data(as_text=True)
+    assert totals(page) == {"Ana": 12, "Bruno": 7, "Carla": -2} and "segunda" in page
+    edit = client.get(f"{path}/entries/1/edit").get_data(as_text=True)
+    assert 'name="base" value="1"' in edit and 'value="12"' in edit
+    client.post(f"{path}/entries/1/edit", data={"_csrf": token, "base": "1", "points.0": "10", "points.2": "0"})
+    client.post(f"{path}/entries/2/undo", data={"_csrf": token, "base": "2"})
+    page = client.get(path).get_data(as_text=True)
+    assert totals(page) == {"Ana": 10, "Bruno": 0, "Carla": 0} and 'data-active="false"' in page
+    client.post(f"{path}/finish", data={"_csrf": token})
+    page = client.get(path).get_data(as_text=True)
+    assert 'data-winners="Ana"' in page and "/entries/1/edit" not in page  # a finished sheet is reopened first
+    log = client.get(f"{path}/log").get_data(as_text=True)
+    assert re.findall(r'data-action="(\w+)"', log) == ["add", "add", "edit", "undo", "finish"]
+
+
+def test_a_stale_edit_shows_both_and_lets_the_player_choose(started):
+    client, path, token = started
+    client.post(f"{path}/entries", data={"_csrf": token, "points.0": "5"})
+    client.post(f"{path}/entries/1/edit", data={"_csrf": token, "base": "1", "points.0": "6"})  # another phone
+    r = client.post(f"{path}/entries/1/edit", data={"_csrf": token, "base": "1", "points.0": "9"})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 409 and "data-conflict" in page
+    assert re.search(r"Ana <strong>6</strong>", page) and re.search(r"Ana <strong>9</strong>", page)
+    keep_mine = re.search(r'<form method="post" action="([^"]+)" class="inline">(.*?)</form>', page, re.S)
+    fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', keep_mine.group(2)))
+    assert fields["base"] == "2"
+    assert client.post(keep_mine.group(1), data=fields).status_code == 303
+    assert totals(client.get(path).get_data(as_text=True))["Ana"] == 9
+
+
+def test_bad_form_input_is_shown_on_the_page(started):
+    client, path, token = started
+    r = client.post(f"{path}/entries", data={"_csrf": token, "points.0": "doce"})
+    assert r.status_code == 400 and "points.Ana" in r.get_data(as_text=True)
+    r = client.post("/sheets", data={"_csrf": token, "game": "gemas", "players.0": "Ana"})
+    assert r.status_code == 400 and "players" in r.get_data(as_text=True)
+    r = client.post(f"{path}/entries", data={"_csrf": token, "points.0": "1"},
+                    headers={"Accept": "application/json"})  # the page's script asks for JSON
+    assert r.status_code == 201 and r.get_json()["change"]["seq"] == 1
+
+
+def test_the_read_only_page_has_no_forms_and_refuses_writes(started, app):
+    client, path, token = started
+    view = storage.view_token(path.rsplit("/", 1)[1])
+    page = client.get(f"/s/{view}").get_data(as_text=True)
+    assert 'data-mode="view"' in page and "<form" not in page.split('id="share"')[0].split("</header>")[1]
+    assert client.post(f"/s/{view}/entries", data={"_csrf": token, "points.0": "1"}).status_code == 403
+    assert client.get(f"/s/{view}/entries/1/edit").status_code == 403
+
+
+def test_the_page_shows_both_links_as_qr_codes(started):
+    client, path, _token = started
+    page = client.get(path).get_data(as_text=True)
+    links = dict(re.findall(r'href="([^"]+)" data-link="(\w+)"', page))
+    assert set(links.values()) == {"edit", "view"} and len(re.findall(r'src="data:image/svg\+xml;base64,', page)) == 2
+
+
+def test_this_phones_sheets_list_winners(started):
+    client, path, token = started
+    client.post(f"{path}/entries", data={"_csrf": token, "points.1": "4"})
+    client.post(f"{path}/finish", data={"_csrf": token})
+    page = client.get("/sheets", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Domingo" in page and 'data-winners="Bruno"' in page and "Won by Bruno" in page
+
+
+def test_a_calculator_result_is_saved_to_the_sheet_it_was_opened_from(client):
+    token = csrf(client.get("/sheets").get_data(as_text=True))
+    path = client.post("/sheets", data={"_csrf": token, "game": "duquesa", "players.0": "Bruno",
+                                        "players.1": "Ana"}).headers["Location"]
+    assert client.get(f"{path}/calculator").headers["Location"].endswith("/score/duquesa")
+    query = {"common": "DQ01", "players.0.name": "Ana", "players.0.hand:list": ["DQ02", "DQ07", "DQ12", "DQ16"],
+             "players.1.name": "Bruno", "players.1.hand:list": ["DQ03", "DQ05", "DQ19", "DQ14"]}
+    page = client.get("/score/duquesa?" + urlencode(query, doseq=True)).get_data(as_text=True)
+    florins = {name: int(n) for name, n in re.findall(r'<h2>(\w+) <span class="total" data-florins="(\d+)"', page)}
+    assert set(florins) == {"Ana", "Bruno"}
+    form = re.search(r'<section class="save".*?<form method="post" action="([^"]+)"(.*?)</form>', page, re.S)
+    assert form, "the save box is on the result"
+    fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', form.group(2)))
+    seats = re.findall(r'<select name="(seats\.\d)">.*?<option value="(\w+)" selected', form.group(2), re.S)
+    assert seats == [("seats.0", "Ana"), ("seats.1", "Bruno")]  # matched by name, not by order
+    fields.update(dict(seats))
+    fields["request"] = fields["request"].replace("&#34;", '"')
+    assert client.post(form.group(1), data=fields).status_code == 303
+    state = client.get(f"/api/v1/sheets/{path.rsplit('/', 1)[1]}").get_json()
+    entry = state["entries"][0]
+    assert entry["request"]["common"] == "DQ01" and entry["seats"] == ["Ana", "Bruno"]
+    assert entry["points"] == florins
+
+
+def test_importing_a_file_from_the_form(started):
+    client, path, token = started
+    client.post(f"{path}/entries", data={"_csrf": token, "points.2": "3"})
+    exported = client.get(f"/api/v1/sheets/{path.rsplit('/', 1)[1]}/export.csv").get_data()
+    r = client.post("/sheets/import", data={"_csrf": token, "file": (io.BytesIO(exported), "domingo.csv")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 303 and r.headers["Location"] != path
+    assert totals(client.get(r.headers["Location"]).get_data(as_text=True))["Carla"] == 3
+    bad = client.post("/sheets/import", data={"_csrf": token, "file": (io.BytesIO(b"\xff\xfe"), "x.json")},
+                      content_type="multipart/form-data")
+    assert bad.status_code == 400 and "UTF-8" in bad.get_data(as_text=True)
+    bad = client.post("/sheets/import", data={"_csrf": token, "file": (io.BytesIO(b'{"format": 1}'), "x.json")},
+                      content_type="multipart/form-data")
+    assert bad.status_code == 400 and "format" in bad.get_data(as_text=True)
+
+
+def test_every_form_on_the_sheet_pages_carries_the_token(started):
+    client, path, token = started
+    client.post(f"{path}/entries", data={"_csrf": token, "points.0": "1"})
+    for page_path in ("/sheets", path, f"{path}/entries/1/edit"):
+        page = client.get(page_path).get_data(as_text=True)
+        forms = re.findall(r'<form method="post".*?</form>', page, re.S)
+        assert forms and all(f'name="_csrf" value="{token}"' in f for f in forms), page_path
