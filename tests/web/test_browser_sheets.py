@@ -1,0 +1,103 @@
+"""Real-browser tests of saved sheets (Debian's chromium via Playwright, phone viewport): two phones on one sheet
+see each other's changes without reloading; with the server stopped, visited pages still open and an entry made
+offline is kept and sent when the server is back."""
+import io
+import re
+
+import pytest
+import zxingcpp
+from PIL import Image
+
+from conftest import Api, free_port, start_server
+from test_browser import CHROMIUM, PHONE, playwright_api, shot  # noqa: F401 (skips the module without chromium)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def new_phone(browser):
+    context = browser.new_context(**PHONE, locale="en-GB")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return context, page, errors
+
+
+def total(page, name: str) -> str:
+    return page.locator(f'[data-player="{name}"]').get_attribute("data-total")
+
+
+def test_two_phones_on_one_sheet_see_each_others_entries(server, browser):
+    base = server[0]
+    sheet = Api(base).call("POST", "/api/v1/sheets", {"game": "duquesa", "players": ["Ana", "Bruno"]})[1]
+    (ctx_a, a, errors_a), (ctx_b, b, errors_b) = new_phone(browser), new_phone(browser)
+    try:
+        a.goto(sheet["links"]["edit"])
+        for kind in ("edit", "view"):  # the on-screen QR codes open the two links
+            image = Image.open(io.BytesIO(a.locator(f"img[data-qr={kind}]").screenshot()))
+            assert [r.text for r in zxingcpp.read_barcodes(image)] == [sheet["links"][kind]]
+        b.goto(sheet["links"]["view"])
+        assert b.locator("[data-mode=view]").count() and b.locator("form[data-queue]").count() == 0
+        a.fill("input[name='points.0']", "7")
+        a.fill("input[name='points.1']", "3")
+        a.locator("form[data-queue] button[type=submit]").tap()
+        a.wait_for_selector('[data-player="Ana"][data-total="7"]', timeout=10_000)
+        assert a.url == sheet["links"]["edit"]  # sent in the background: no page load
+        b.wait_for_selector('[data-player="Ana"][data-total="7"]', timeout=10_000)  # no reload on B
+        assert total(b, "Bruno") == "3"
+        # Undo on A (a plain form) and B follows again.
+        a.locator("#entry-1 button:has-text('Undo')").tap()
+        b.wait_for_selector('[data-player="Ana"][data-total="0"]', timeout=10_000)
+        assert b.locator("#entry-1.undone").count() == 1
+        shot(b, "sheet-read-only")
+        assert not errors_a and not errors_b, errors_a + errors_b
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_offline_pages_keep_working_and_entries_wait_for_the_server(browser, tmp_path):
+    port = free_port()
+    base, proc = start_server(port, tmp_path)
+    context, page, errors = new_phone(browser)
+    try:
+        sheet = Api(base).call("POST", "/api/v1/sheets", {"game": "gemas", "players": ["Ana", "Bruno"]})[1]
+        page.goto(f"{base}/rules/gemas")
+        page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+                               timeout=15_000)
+        for path in ("/rules/gemas", "/score/gemas", sheet["links"]["edit"].replace(base, "")):
+            page.goto(base + path)  # now through the service worker, which keeps a copy
+        page.wait_for_selector("#sheet[data-awake]")
+        assert page.locator("#sheet").get_attribute("data-awake") in ("on", "refused")  # the Wake Lock was asked
+
+        proc.terminate()
+        proc.wait(timeout=10)
+        page.goto(f"{base}/rules/gemas")
+        assert page.locator("h1").inner_text() and page.locator(".rules section").count() > 3
+        page.goto(f"{base}/score/gemas")
+        assert page.locator("input[name='players.0.name']").count() == 1
+        page.goto(f"{base}/rules/duplicon")  # never opened: the offline page says so
+        assert page.locator("h1").inner_text() == "No connection"
+
+        page.goto(sheet["links"]["edit"])
+        page.fill("input[name='points.1']", "5")
+        page.locator("form[data-queue] button[type=submit]").tap()
+        page.wait_for_selector("#queue:not([hidden])")
+        assert re.search(r"until the connection returns: 1$", page.locator("#queue").inner_text())
+        shot(page, "sheet-offline")
+
+        base, proc = start_server(port, tmp_path)  # the connection returns
+        page.wait_for_selector('[data-player="Bruno"][data-total="5"]', timeout=15_000)
+        assert page.locator("#queue").is_hidden()
+        state = Api(base).call("GET", f"/api/v1/sheets/{sheet['token']}")[1]
+        assert state["totals"] == {"Ana": 0, "Bruno": 5} and len(state["entries"]) == 1
+        assert not errors, errors
+    finally:
+        context.close()
+        proc.terminate()
+        proc.wait(timeout=10)
