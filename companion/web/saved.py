@@ -26,7 +26,6 @@ def open_sheet(token: str, write: bool = False) -> Access:
         abort(404)
     if write and not access.can_edit:
         abort(403)
-    remember(token)
     return access
 
 

@@ -78,7 +78,9 @@ def _render(token: str, access, template: str = "sheets/sheet.html", status: int
 
 @bp.get("/s/<token:token>")
 def sheet(token: str):
-    return _render(token, saved.open_sheet(token), problems=(), form={})
+    access = saved.open_sheet(token)
+    saved.remember(token)
+    return _render(token, access, problems=(), form={})
 
 
 @bp.get("/s/<token:token>/log")

@@ -101,8 +101,7 @@ def export(token: str, kind: str):
 def _write(token: str, action: str, target: int | None = None):
     access = saved.open_sheet(token, write=True)
     written = saved.change(access, action, _json(), target)
-    return jsonify(change=written.record, replayed=written.replayed,
-                   **saved.state(access, token)), 200 if written.replayed or action != "add" else 201
+    return jsonify(change=written.record, replayed=written.replayed), 200 if written.replayed or action != "add" else 201
 
 
 def _json():
