@@ -9,7 +9,7 @@ type asks for are passed on unchanged, so the rules' own checks name the field, 
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from typing import Any
 
 from werkzeug.datastructures import MultiDict
 

@@ -10,7 +10,7 @@ from flask_babel import lazy_gettext as _l
 
 from .. import cards, games, service, sheets
 from ..schema import InputError, Problem, Problems
-from . import saved
+from . import api, saved, sheets_api
 from .instance import store
 
 bp = Blueprint("sheet_pages", __name__)
@@ -139,14 +139,14 @@ def _change(token: str, action: str, target: int | None = None, edit_form: bool 
         written = saved.change(access, action, data, target)
     except InputError as e:
         if _wants_json():
-            return jsonify(error=str(e), field=e.field, problems=[str(p) for p in e.problems]), 400
+            return api.bad_input(e)
         if edit_form:
             return _render(token, access, "sheets/edit.html", 400, entry=_entry(access, token, target),
                            problems=e.problems, form=request.form)
         return _render(token, access, status=400, problems=e.problems, form=request.form)
     except sheets.Conflict as e:
         if _wants_json():
-            return jsonify(error=str(e), field="base", entry=saved.entry_view(e.entry) if e.entry else None), 409
+            return sheets_api.conflict(e)
         return _render(token, access, "sheets/conflict.html", 409, message=str(e), action=action, target=target,
                        theirs=saved.entry_view(e.entry) if e.entry else None, mine=request.form)
     except sheets.NotFound:

@@ -9,16 +9,14 @@ from flask import Blueprint, Response, jsonify, request
 
 from .. import sheets
 from ..schema import InputError, Problem
-from . import csrf, saved
+from . import api, csrf, saved
 from .instance import store
 
 bp = Blueprint("sheets_api", __name__, url_prefix="/api/v1")
 IMPORT_LIMIT = 1024 * 1024  # an export of a full sheet (the most changes a sheet holds) fits well inside
 
 
-@bp.errorhandler(InputError)
-def bad_input(e: InputError):
-    return jsonify(error=str(e), field=e.field, problems=[str(p) for p in e.problems]), 400
+bp.errorhandler(InputError)(api.bad_input)  # the same 400 answer as the score API
 
 
 @bp.errorhandler(sheets.Conflict)

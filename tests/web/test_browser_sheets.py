@@ -4,20 +4,11 @@ offline is kept and sent when the server is back."""
 import io
 import re
 
-import pytest
 import zxingcpp
 from PIL import Image
 
 from conftest import Api, free_port, start_server
-from test_browser import CHROMIUM, PHONE, playwright_api, shot  # noqa: F401 (skips the module without chromium)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
+from test_browser import PHONE, browser, shot  # noqa: F401 (the fixture; the import skips without chromium)
 
 
 def new_phone(browser):

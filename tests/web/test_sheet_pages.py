@@ -1,7 +1,6 @@
 """Saved-sheet pages without a script: start a sheet, add, edit (and a conflict), undo, finish, the history of
 this phone's sheets with winners, saving a calculator result, importing a file; every form carries its token."""
 import io
-import json
 import re
 from urllib.parse import urlencode
 

@@ -1,7 +1,6 @@
 """The saved-sheet API and its guards: links as capabilities (403 read-only), CSRF on every write, 409 on stale
 edits, strict tokens and entry numbers, size limits, and export → import through HTTP."""
 import json
-import re
 
 import pytest
 
