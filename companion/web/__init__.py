@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import Flask, jsonify, request
+from flask import Flask, jsonify, render_template, request
+from flask_babel import lazy_gettext as _l
 
 from .. import resources
 from . import csrf, instance, saved
@@ -11,6 +12,13 @@ from . import csrf, instance, saved
 # No inline scripts or styles, nothing from another origin: pages must work at a table without signal.
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+ERRORS = {
+    403: (_l("Read-only link"), _l("This link can only show the sheet. Ask for the edit link to change it.")),
+    404: (_l("Not found"), _l("There is nothing at this address. Check the link, or start from the home page.")),
+    405: (_l("Not allowed"), _l("This address does not take that kind of request.")),
+}
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -45,6 +53,16 @@ def create_app(config: dict | None = None) -> Flask:
     @app.errorhandler(413)
     def too_large(_error):
         return jsonify(error="the request is too large", field=""), 413
+
+    @app.errorhandler(403)
+    @app.errorhandler(404)
+    @app.errorhandler(405)
+    def refused(error):
+        """JSON under /api/, else a page in the reader's language (not Flask's English one)."""
+        if request.path.startswith("/api/"):
+            return jsonify(error=error.description, field=""), error.code
+        title, message = ERRORS[error.code]
+        return render_template("message.html", title=title, message=message), error.code
 
     @app.after_request
     def headers(response):

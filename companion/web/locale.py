@@ -1,6 +1,8 @@
 """Which language a page speaks: the visible switch (?lang=, then remembered in a cookie), else the browser's."""
 from __future__ import annotations
 
+from urllib.parse import quote, urlencode
+
 import flask_babel
 from flask import g, request, url_for
 
@@ -36,6 +38,8 @@ def switch_url(lang: str) -> str:
     """This page in another language (the query string is kept)."""
     args = request.args.to_dict(flat=False)
     args["lang"] = [lang]
+    if request.endpoint is None:  # an error page for an address no route matched: the same address
+        return f"{quote(request.path)}?{urlencode(args, doseq=True)}"
     return url_for(request.endpoint, **(request.view_args or {}), **args)
 
 

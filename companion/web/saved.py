@@ -3,6 +3,7 @@ of sheets, and the on-screen QR codes of the two links."""
 from __future__ import annotations
 
 import base64
+from functools import lru_cache
 from typing import Any, Mapping
 
 import qrcode
@@ -82,6 +83,7 @@ def history() -> list[dict]:
     return out
 
 
+@lru_cache(maxsize=512)
 def qr_data_uri(text: str) -> str:
     """A QR code as a small SVG data URI (one path; no inline style, so the page's CSP allows it)."""
     code = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_M)

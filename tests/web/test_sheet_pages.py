@@ -146,3 +146,17 @@ def test_every_form_on_the_sheet_pages_carries_the_token(started):
         page = client.get(page_path).get_data(as_text=True)
         forms = re.findall(r'<form method="post".*?</form>', page, re.S)
         assert forms and all(f'name="_csrf" value="{token}"' in f for f in forms), page_path
+
+
+def test_refusals_are_pages_in_the_readers_language_and_json_under_the_api(started):
+    client, path, token = started
+    view = storage.view_token(path.rsplit("/", 1)[1])
+    r = client.post(f"/s/{view}/finish", data={"_csrf": token}, headers={"Accept-Language": "es"})
+    assert r.status_code == 403 and "Enlace de solo lectura" in r.get_data(as_text=True)
+    r = client.get("/s/" + "A" * 22 + "/log", headers={"Accept-Language": "en"})
+    assert r.status_code == 404 and "There is nothing at this address" in r.get_data(as_text=True)
+    r = client.get("/s/nope?x=1", headers={"Accept-Language": "es"})
+    assert r.status_code == 404 and 'href="/s/nope?x=1&amp;lang=en"' in r.get_data(as_text=True)
+    r = client.get("/api/v1/sheets/nope")
+    assert r.status_code == 404 and r.is_json and r.get_json()["error"]
+    assert client.delete(f"/api/v1/sheets/{view}").status_code == 405
