@@ -32,9 +32,9 @@ NEW_SHEET = Record({"game": Enum(games.GAMES, "game"), "title": Str(max_len=80),
 class Conflict(Exception):
     """A change made against a state that is no longer the sheet's (409): the message says what changed."""
 
-    def __init__(self, message: str, entry: Mapping | None = None):
+    def __init__(self, kind: str, message: str, entry: Mapping | None = None):
         super().__init__(message)
-        self.entry = entry
+        self.kind, self.entry = kind, entry  # kind: full, finished, already_finished, not_finished, changed, ...
 
 
 class NotFound(LookupError):
@@ -166,24 +166,24 @@ def check_change(state: Mapping, action: str, target: int | None, base: int | No
     Editing, undoing or restoring an entry must name the revision of it the phone saw (`base`).
     """
     if state["version"] >= MAX_LOG:
-        raise Conflict(f"this sheet holds its most changes ({MAX_LOG}); start a new sheet")
+        raise Conflict("full", f"this sheet holds its most changes ({MAX_LOG}); start a new sheet")
     if action in ("add", *TARGETED) and state["finished"]:
-        raise Conflict("the sheet is finished; reopen it to change it")
+        raise Conflict("finished", "the sheet is finished; reopen it to change it")
     if action == "finish" and state["finished"]:
-        raise Conflict("the sheet is already finished")
+        raise Conflict("already_finished", "the sheet is already finished")
     if action == "reopen" and not state["finished"]:
-        raise Conflict("the sheet is not finished")
+        raise Conflict("not_finished", "the sheet is not finished")
     if action not in TARGETED:
         return
     entry = next((e for e in state["entries"] if e["seq"] == target), None)
     if entry is None:
         raise NotFound(f"this sheet has no entry {target}")
     if base is not None and base != entry["rev"]:
-        raise Conflict(f"entry {target} was changed on another phone since you saw it", entry)
+        raise Conflict("changed", f"entry {target} was changed on another phone since you saw it", entry)
     if action == "restore" and entry["active"]:
-        raise Conflict(f"entry {target} is not undone", entry)
+        raise Conflict("not_undone", f"entry {target} is not undone", entry)
     if action in ("edit", "undo") and not entry["active"]:
-        raise Conflict(f"entry {target} was undone", entry)
+        raise Conflict("undone", f"entry {target} was undone", entry)
 
 
 # --- Export and import -----------------------------------------------------------------------------------------

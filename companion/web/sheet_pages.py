@@ -15,6 +15,15 @@ from .instance import store
 
 bp = Blueprint("sheet_pages", __name__)
 SAVING_TO = "saving_to"  # session key: the sheet a scoring page saves to
+CONFLICTS = {  # what a 409 means, said on the page (the API's message is in English)
+    "changed": _l("This entry was changed on another phone after you opened it."),
+    "undone": _l("This entry was undone on another phone."),
+    "not_undone": _l("This entry was already restored on another phone."),
+    "finished": _l("The game was finished on another phone; reopen the sheet to change it."),
+    "already_finished": _l("The game was already finished on another phone."),
+    "not_finished": _l("The sheet was already reopened on another phone."),
+    "full": _l("This sheet holds the most changes a sheet can hold; start a new sheet."),
+}
 ENTRY_WORDS = {"hand": _l("a hand"), "sale": _l("a sale"), "round": _l("a round"), "duel": _l("a duel")}
 
 
@@ -147,7 +156,7 @@ def _change(token: str, action: str, target: int | None = None, edit_form: bool 
     except sheets.Conflict as e:
         if _wants_json():
             return sheets_api.conflict(e)
-        return _render(token, access, "sheets/conflict.html", 409, message=str(e), action=action, target=target,
+        return _render(token, access, "sheets/conflict.html", 409, message=CONFLICTS[e.kind], action=action, target=target,
                        theirs=saved.entry_view(e.entry) if e.entry else None, mine=request.form)
     except sheets.NotFound:
         abort(404)

@@ -53,9 +53,10 @@ def test_a_stale_edit_shows_both_and_lets_the_player_choose(started):
     client, path, token = started
     client.post(f"{path}/entries", data={"_csrf": token, "points.0": "5"})
     client.post(f"{path}/entries/1/edit", data={"_csrf": token, "base": "1", "points.0": "6"})  # another phone
-    r = client.post(f"{path}/entries/1/edit", data={"_csrf": token, "base": "1", "points.0": "9"})
+    r = client.post(f"{path}/entries/1/edit", data={"_csrf": token, "base": "1", "points.0": "9"},
+                    headers={"Accept-Language": "en"})
     page = r.get_data(as_text=True)
-    assert r.status_code == 409 and "data-conflict" in page
+    assert r.status_code == 409 and "data-conflict" in page and "changed on another phone after you opened it" in page
     assert re.search(r"Ana <strong>6</strong>", page) and re.search(r"Ana <strong>9</strong>", page)
     keep_mine = re.search(r'<form method="post" action="([^"]+)" class="inline">(.*?)</form>', page, re.S)
     fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', keep_mine.group(2)))
