@@ -106,12 +106,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import waitress
 
     from .web import create_app
+    from .web.instance import InstanceError
 
     if not 1 <= args.port <= 65535:
         raise UsageError("--port must be from 1 to 65535")
+    try:
+        app = create_app()
+    except InstanceError as e:
+        raise UsageError(str(e)) from None
     local = f"http://127.0.0.1:{args.port}" if args.host in ("127.0.0.1", "0.0.0.0", "localhost") else \
         f"http://{args.host}:{args.port}"
     print(f"companion is at {local}  (Ctrl+C stops it)", flush=True)
+    print(f"saved sheets and the session key are kept in {app.instance_path}", flush=True)
     if args.host == "0.0.0.0":
         for address in _lan_addresses():
             url = f"http://{address}:{args.port}"
@@ -125,7 +131,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
               f"{args.port}", flush=True)
     try:
         logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # busy moments are normal, not worth a line
-        waitress.serve(create_app(), host=args.host, port=args.port, threads=8, _quiet=True)
+        waitress.serve(app, host=args.host, port=args.port, threads=8, _quiet=True)
     except OSError as e:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
     return EXIT_OK

@@ -14,6 +14,10 @@ from ..storage import Store
 _lock = threading.Lock()
 
 
+class InstanceError(RuntimeError):
+    """The instance folder cannot be used as it is (the message says which file and what to do)."""
+
+
 def instance_path(config: dict) -> str | None:
     """`INSTANCE_PATH` in the config, else `COMPANION_INSTANCE_PATH`, else Flask's own default (None)."""
     chosen = config.get("INSTANCE_PATH") or os.environ.get("COMPANION_INSTANCE_PATH")
@@ -22,7 +26,10 @@ def instance_path(config: dict) -> str | None:
 
 def init_app(app: Flask) -> None:
     folder = Path(app.instance_path)
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InstanceError(f"{folder}: cannot make the instance folder: {e.strerror or e}") from None
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(folder / "secret_key")
     app.config.setdefault("DATABASE_URL", os.environ.get("COMPANION_DATABASE_URL")
@@ -52,9 +59,12 @@ def secret_key(path: Path) -> str:
 
 
 def _read_key(path: Path) -> str:
-    key = path.read_text(encoding="ascii").strip()
+    try:
+        key = path.read_text(encoding="ascii").strip()
+    except UnicodeDecodeError:
+        key = ""
     if len(key) < 32:
-        raise SystemExit(f"{path}: the secret key is too short or empty; delete the file to make a new one")
+        raise InstanceError(f"{path}: the secret key is too short or empty; delete the file to make a new one")
     return key
 
 

@@ -39,7 +39,7 @@ def test_processes_starting_together_agree_on_one_secret(tmp_path):
 
 def test_a_damaged_secret_is_named(tmp_path):
     (tmp_path / "secret_key").write_text("")
-    with pytest.raises(SystemExit, match="secret_key: the secret key is too short"):
+    with pytest.raises(instance.InstanceError, match="secret_key: the secret key is too short"):
         create_app({"INSTANCE_PATH": str(tmp_path)})
 
 
@@ -49,3 +49,12 @@ def test_the_database_url_can_point_elsewhere(tmp_path, monkeypatch):
     csrf = client.get("/api/v1/csrf").get_json()["csrf"]
     client.post("/api/v1/sheets", json={"game": "nobles", "players": ["A", "B"]}, headers={"X-CSRF-Token": csrf})
     assert (tmp_path / "hosted.sqlite").exists() and not (tmp_path / "inst" / "companion.sqlite").exists()
+
+
+def test_serve_names_a_damaged_instance_and_exits_2(tmp_path, monkeypatch, capsys):
+    from companion.cli import main
+
+    (tmp_path / "secret_key").write_bytes(b"\xff" * 40)
+    monkeypatch.setenv("COMPANION_INSTANCE_PATH", str(tmp_path))
+    assert main(["serve", "--port", "1"]) == 2
+    assert "secret_key: the secret key is too short or empty; delete the file" in capsys.readouterr().err
