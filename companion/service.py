@@ -31,10 +31,10 @@ def game_module(game_id: str):
         raise UnknownGame(game_id) from None
 
 
-def parse_json(text: str | bytes) -> Any:
+def parse_json(text: str | bytes, limit: int = MAX_REQUEST_BYTES) -> Any:
     """A request body as plain data; InputError naming the line and column of bad JSON."""
-    if len(text) > MAX_REQUEST_BYTES:
-        raise InputError([Problem((), f"the request is larger than {MAX_REQUEST_BYTES // 1024} KiB")])
+    if len(text) > limit:
+        raise InputError([Problem((), f"the request is larger than {limit // 1024} KiB")])
 
     def no_duplicates(pairs):
         out = {}

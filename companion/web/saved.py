@@ -17,6 +17,7 @@ from ..storage import TOKEN, Access, Written, view_token
 from .instance import store
 
 HISTORY = 30  # sheets a phone remembers (newest first)
+IMPORT_LIMIT = 4 * 1024 * 1024  # bytes; an export of a full sheet (2,000 scored changes) fits with room
 
 
 def open_sheet(token: str, write: bool = False) -> Access:
@@ -111,15 +112,22 @@ def create(data: Any) -> str:
     return store().create(sheets.new_sheet(data))
 
 
-def import_sheet(text: str, csv: bool) -> str:
-    """A new sheet from an export (JSON or CSV); its edit token."""
-    sheet, log = sheets.import_csv(text) if csv else sheets.import_json(service.parse_json(text))
+def import_sheet(raw: bytes, path: tuple = ()) -> str:
+    """A new sheet from an export, JSON (an object) or CSV (anything else); its edit token. `path` names where
+    the file came from in a problem (a form's file field)."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError([Problem(path, "is not UTF-8 text")]) from None
+    is_json = text.lstrip().startswith("{")
+    sheet, log = sheets.import_json(service.parse_json(text, IMPORT_LIMIT)) if is_json else sheets.import_csv(text)
     return store().create(sheet, log)
 
 
-def change(access: Access, action: str, data: Any, target: int | None = None) -> Written:
+def change(access: Access, action: str, data: Any, target: int | None = None, meta: Mapping | None = None) -> Written:
     """One change from its fields (`client_id` to make a retry harmless; `base` = the entry's revision seen, for an
-    edit, undo or restore; the entry's own fields for an add or edit). InputError, Conflict or NotFound."""
+    edit, undo or restore; the entry's own fields for an add or edit; `meta` if the caller already read it).
+    InputError, Conflict or NotFound."""
     if not isinstance(data, Mapping):
         raise InputError([Problem((), "must be a JSON object")])
     fields = dict(data)
@@ -134,7 +142,7 @@ def change(access: Access, action: str, data: Any, target: int | None = None) ->
             Int(1, sheets.MAX_LOG).check(base, ("base",), problems)
     body = None
     if action in sheets.WITH_BODY:
-        meta = store().meta(access.sheet_id)
+        meta = meta or store().meta(access.sheet_id)
         try:
             body = sheets.entry_body(meta["game"], meta["players"], fields)
         except InputError as e:

@@ -61,17 +61,12 @@ def create():
 
 @bp.post("/sheets/import")
 def import_sheet():
-    request.max_content_length = 1024 * 1024
+    request.max_content_length = saved.IMPORT_LIMIT
     upload = request.files.get("file")
     try:
         if upload is None or not upload.filename:
             raise InputError([Problem(("file",), "choose a file exported from a sheet (.json or .csv)")])
-        raw = upload.read()
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise InputError([Problem(("file",), "is not UTF-8 text")]) from None
-        token = saved.import_sheet(text, csv=not text.lstrip().startswith("{"))
+        token = saved.import_sheet(upload.read(), ("file",))
     except InputError as e:
         return index(e.problems, 400)
     saved.remember(token)
@@ -139,13 +134,13 @@ def _base(form) -> dict:
 def _change(token: str, action: str, target: int | None = None, edit_form: bool = False):
     """Make one change from a form; answer JSON to the page's script, else go back to the sheet (or show why not)."""
     access = saved.open_sheet(token, write=True)
-    meta = store().meta(access.sheet_id)
+    meta = store().meta(access.sheet_id) if action in sheets.WITH_BODY else None
     try:
-        if action in sheets.WITH_BODY:
+        if meta:
             data = _entry_fields(meta["players"], request.form, with_base=action == "edit")
         else:
             data = _base(request.form) if action in sheets.TARGETED else {}
-        written = saved.change(access, action, data, target)
+        written = saved.change(access, action, data, target, meta)
     except InputError as e:
         if _wants_json():
             return api.bad_input(e)

@@ -13,7 +13,6 @@ from . import api, csrf, saved
 from .instance import store
 
 bp = Blueprint("sheets_api", __name__, url_prefix="/api/v1")
-IMPORT_LIMIT = 1024 * 1024  # an export of a full sheet (the most changes a sheet holds) fits well inside
 
 
 bp.errorhandler(InputError)(api.bad_input)  # the same 400 answer as the score API
@@ -57,14 +56,8 @@ def create():
 
 @bp.post("/sheets/import")
 def import_sheet():
-    request.max_content_length = IMPORT_LIMIT
-    is_csv = request.mimetype in ("text/csv", "text/plain")
-    text = request.get_data(as_text=False)
-    try:
-        decoded = text.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError([Problem((), "the file is not UTF-8 text")]) from None
-    return _created(saved.import_sheet(decoded, is_csv))
+    request.max_content_length = saved.IMPORT_LIMIT
+    return _created(saved.import_sheet(request.get_data()))
 
 
 @bp.get("/sheets/<token:token>")

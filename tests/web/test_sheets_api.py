@@ -5,6 +5,7 @@ import json
 import pytest
 
 from companion import storage
+from companion.web import saved
 
 @pytest.fixture
 def phone(client):
@@ -164,3 +165,17 @@ def test_export_then_import_over_http_gives_the_same_sheet(phone, sheet):
         assert phone.get(f"/api/v1/sheets/{copy}/export.json").get_json() == \
             phone.get(f"/api/v1/sheets/{t}/export.json").get_json()
         assert r.get_json()["winners"] == ["Ana"] and r.get_json()["finished"]  # Bob's 70 pounds, in Ana's seat
+
+
+def test_a_big_sheet_imports_beyond_the_usual_request_limit(phone):
+    log = [{"seq": i, "action": "add", "at": "2026-11-21T20:00:00Z",
+            "body": {"points": {"A": i, "B": 0}, "note": "n" * 190}} for i in range(1, 1501)]
+    body = json.dumps({"format": "companion-sheet", "version": 1, "game": "nobles", "players": ["A", "B"],
+                       "log": log})
+    assert 256 * 1024 < len(body) < saved.IMPORT_LIMIT
+    r = phone.post("/api/v1/sheets/import", data=body, content_type="application/json",
+                   headers={"X-CSRF-Token": phone.csrf})
+    assert r.status_code == 201 and r.get_json()["totals"]["A"] == sum(range(1, 1501))
+    too_big = phone.post("/api/v1/sheets/import", data=b" " * (saved.IMPORT_LIMIT + 1), content_type="text/csv",
+                         headers={"X-CSRF-Token": phone.csrf})
+    assert too_big.status_code == 413
