@@ -126,25 +126,41 @@ def _what(game: str) -> str:
 # --- The log and its state -------------------------------------------------------------------------------------
 
 
-def fold(sheet: Mapping, log: Iterable[Mapping]) -> dict:
-    """The state of a sheet after its log: entries in order with their points, totals, leaders, winners."""
-    entries: dict[int, dict] = {}
-    finished = False
-    version = 0
-    for record in log:
-        version = record["seq"]
+class Replay:
+    """A log applied one change at a time: the entries by number, whether the sheet is finished, its version.
+    `fold` runs one over a whole log; an import checks each change against the replay of those before it."""
+
+    def __init__(self) -> None:
+        self.entries: dict[int, dict] = {}
+        self.finished = False
+        self.version = 0
+
+    def apply(self, record: Mapping) -> None:
+        self.version = record["seq"]
         action, target = record["action"], record.get("target")
         if action == "add":
-            entries[version] = {"seq": version, "rev": version, "at": record["at"], "body": record["body"],
-                                "active": True, "changes": 0}
-        elif action in TARGETED and target in entries:
-            entry = entries[target]
-            entry["rev"], entry["changes"] = version, entry["changes"] + 1
+            self.entries[self.version] = {"seq": self.version, "rev": self.version, "at": record["at"],
+                                          "body": record["body"], "active": True, "changes": 0}
+        elif action in TARGETED and target in self.entries:
+            entry = self.entries[target]
+            entry["rev"], entry["changes"] = self.version, entry["changes"] + 1
             if action == "edit":
                 entry["body"] = record["body"]
             entry["active"] = action != "undo"
         elif action in ("finish", "reopen"):
-            finished = action == "finish"
+            self.finished = action == "finish"
+
+    def check(self, action: str, target: int | None, base: int | None) -> None:
+        check_change({"version": self.version, "finished": self.finished, "entries": self.entries.values()},
+                     action, target, base)
+
+
+def fold(sheet: Mapping, log: Iterable[Mapping]) -> dict:
+    """The state of a sheet after its log: entries in order with their points, totals, leaders, winners."""
+    replay = Replay()
+    for record in log:
+        replay.apply(record)
+    entries, finished, version = replay.entries, replay.finished, replay.version
     players = list(sheet["players"])
     totals = dict.fromkeys(players, 0)
     for entry in entries.values():
@@ -216,6 +232,7 @@ def import_json(data: Any) -> tuple[dict, list[dict]]:
     if not isinstance(log_data, list) or len(log_data) > MAX_LOG:
         raise InputError([Problem(("log",), f"must be a list of at most {MAX_LOG} changes")])
     log: list[dict] = []
+    replay = Replay()  # the sheet as it is before each change
     seen_clients: set[str] = set()
     for i, raw in enumerate(log_data):
         path = ("log", i)
@@ -233,7 +250,7 @@ def import_json(data: Any) -> tuple[dict, list[dict]]:
                 raise InputError([Problem(("body",), "is what an add or edit records, and only those")])
             if record.get("client_id") in seen_clients:
                 raise InputError([Problem(("client_id",), "appears twice")])
-            check_change(fold(sheet, log), action, record.get("target"), None)
+            replay.check(action, record.get("target"), None)
             if action in WITH_BODY:
                 record["body"] = entry_body(sheet["game"], sheet["players"], _body_input(raw["body"]))
         except InputError as e:
@@ -243,6 +260,7 @@ def import_json(data: Any) -> tuple[dict, list[dict]]:
         if record.get("client_id"):
             seen_clients.add(record["client_id"])
         log.append(record)
+        replay.apply(record)
     return sheet, log
 
 
