@@ -80,8 +80,7 @@ def entry_body(game: str, players: list[str], data: Any) -> dict:
             result = service.score(game, request)
         except InputError as e:
             raise InputError([Problem(("request", *p.path), p.message) for p in e.problems]) from None
-        labels = [str(name) for name, _ in games.get(game).sheet_points(result)]
-        values = [value for _, value in games.get(game).sheet_points(result)]
+        labels, values = seat_points(game, result)
         seats = list(body.get("seats") or default_seats(labels, players))
         if len(seats) != len(labels):
             problems.add(("seats",), f"names {len(seats)} players; the {_what(game)} has {len(labels)} seats "
@@ -104,6 +103,12 @@ def entry_body(game: str, players: list[str], data: Any) -> dict:
             raise InputError(problems)
         body = {"points": {name: body["points"].get(name, 0) for name in players}, **_note(body)}
     return body
+
+
+def seat_points(game: str, result: Mapping) -> tuple[list[str], list[int]]:
+    """A scored result's seats (as the result names them) and the points each gets on a sheet."""
+    pairs = games.get(game).sheet_points(result)
+    return [str(name) for name, _ in pairs], [value for _, value in pairs]
 
 
 def default_seats(labels: list[str], players: list[str]) -> list[str]:

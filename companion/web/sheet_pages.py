@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
 from flask_babel import lazy_gettext as _l
 
 from .. import cards, games, service, sheets
@@ -156,7 +156,7 @@ def _change(token: str, action: str, target: int | None = None, edit_form: bool 
     except sheets.NotFound:
         abort(404)
     if _wants_json():
-        return jsonify(change=written.record, replayed=written.replayed), 200 if written.replayed else 201
+        return sheets_api.written_answer(written, action)
     anchor = f"entry-{target or written.record['seq']}" if action in sheets.WITH_BODY + sheets.TARGETED else "totals"
     return redirect(url_for(".sheet", token=token, _anchor=anchor), 303)
 
@@ -210,11 +210,11 @@ def save_box(game: str, req: dict | None, result: dict | None) -> dict | None:
         return None
     box = {"token": token, "title": meta["title"], "players": meta["players"], "request": None, "seats": []}
     if result is not None:
-        labels = [str(name) for name, _points in games.get(game).sheet_points(result)]
+        labels, points = sheets.seat_points(game, result)
         try:
             default = sheets.default_seats(labels, meta["players"])
         except InputError:
             default = meta["players"][: len(labels)]
         box.update(request=req, seats=list(zip(labels, default + [""] * (len(labels) - len(default)))),
-                   points=[p for _name, p in games.get(game).sheet_points(result)])
+                   points=points)
     return box

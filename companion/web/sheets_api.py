@@ -91,8 +91,13 @@ def export(token: str, kind: str):
 
 def _write(token: str, action: str, target: int | None = None):
     access = saved.open_sheet(token, write=True)
-    written = saved.change(access, action, _json(), target)
-    return jsonify(change=written.record, replayed=written.replayed), 200 if written.replayed or action != "add" else 201
+    return written_answer(saved.change(access, action, _json(), target), action)
+
+
+def written_answer(written, action: str):
+    """A change's answer: the change itself; 201 when an entry was added now, else 200 (a replay, or a change)."""
+    return jsonify(change=written.record, replayed=written.replayed), 201 if action == "add" and not written.replayed \
+        else 200
 
 
 def _json():
