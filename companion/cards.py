@@ -1,7 +1,7 @@
 """Card data: one loader and one schema for every game's `cards/<game>.yaml`, with errors as file:line."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path as FsPath
 from types import MappingProxyType
@@ -11,7 +11,8 @@ import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 
 from . import games, resources
-from .components import BACK, DEFAULT_SIZE, SIZES, ComponentType
+from .components import BACK, CARD_SIZES, DEFAULT_SIZE, SIZES, ComponentType
+from .look import LOOK, Look, build_look
 from .schema import (
     INVALID, Bool, Enum, Field, Int, ListOf, MapOf, Path, Problem, Problems, Record, Str, Texts, TextsField,
     fmt_path,
@@ -39,13 +40,16 @@ HEADER = Record(
         "title": TextsField(max_len=60),
         "prefix": Str(r"[A-Z]{2,4}", max_len=4, hint="2 to 4 upper-case letters"),
         "players": ListOf(Int(1, 20), 2, 2),
-        "card_size": Enum(("poker", "bridge", "mini"), "card size"),
+        "card_size": Enum(CARD_SIZES, "card size"),
         "sets": MapOf(SLUG, TextsField(max_len=60)),
         "labels": MapOf(SLUG, TextsField(max_len=60)),
         "notes": ListOf(TextsField(max_len=600)),
         # the rules reference, in sections the web app links to (/rules/<game>#<id>)
         "rules": ListOf(Record({"id": SLUG, "title": TextsField(max_len=60), "text": TextsField(max_len=900)},
                                required=("id", "title", "text"))),
+        "look": LOOK,  # accent colour, back emblem, and the shape and colour of each term
+        # how a data-only game is dealt (a game with rules deals by its own code)
+        "setup": Record({"hand_size": Int(1, 60), "market": Int(1, 60), "steps": ListOf(TextsField(max_len=300), 1, 12)}),
     },
     required=("game", "title", "prefix", "players"),
 )  # plus `components`, a list checked entry by entry against the game's component types
@@ -69,6 +73,12 @@ class Component:
     data: Mapping[str, Any]  # the game's own fields (stones, wish, gem, suit, rank...)
     line: int
 
+    def name_in(self, lang: str, default: str | None = None) -> str | None:
+        return self.name.get(lang) if self.name else default
+
+    def text_in(self, lang: str) -> str | None:
+        return self.text.get(lang) if self.text else None
+
 
 @dataclass(frozen=True)
 class CardSet:
@@ -85,6 +95,8 @@ class CardSet:
     notes: tuple[Texts, ...]
     rules: tuple[Mapping, ...]
     components: tuple[Component, ...]
+    look: Look = Look()
+    setup: Mapping[str, Any] = field(default_factory=dict)  # a data-only game's deal: hand_size, market, steps
 
     def component(self, component_id: str) -> Component:
         for c in self.components:
@@ -217,6 +229,10 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
     if not raw_components:
         report(Problem(("components",), "lists no component"))
 
+    problems = Problems()
+    look = build_look(header.get("look"), ("look",), problems, games.for_data(header["game"]).terms)
+    for p in problems:
+        report(p)
     sets = dict(header.get("sets") or {"base": Texts("Juego básico", "Base game")})
     types = _component_types(header["game"])
     components: list[Component] = []
@@ -241,6 +257,11 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
     for c in components:
         if c.back not in (None, "none") and c.back not in backs:
             errors.append(f"{filename}:{c.line}: {c.id}: back: no back component has the id {c.back!r}")
+    plan = header.get("setup", {})
+    dealt = plan.get("hand_size", 0) * header["players"][1] + plan.get("market", 0)
+    cards_in_deck = sum(c.qty for c in components if c.kind == "card")
+    if dealt > cards_in_deck:
+        report(Problem(("setup",), f"{header['players'][1]} players need {dealt} cards; the deck has {cards_in_deck}"))
     if errors:
         return None, errors
     components = [replace(c, back=_resolve_back(c, backs)) for c in components]
@@ -248,7 +269,8 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
         game=header["game"], path=filename, title=header["title"], prefix=header["prefix"],
         players=tuple(header["players"]), card_size=header.get("card_size", "poker"), sets=MappingProxyType(sets),
         labels=header.get("labels", MappingProxyType({})), notes=tuple(header.get("notes", ())),
-        rules=tuple(header.get("rules", ())), components=tuple(components),
+        rules=tuple(header.get("rules", ())), components=tuple(components), look=look,
+        setup=header.get("setup", MappingProxyType({})),
     )
     return card_set, []
 
@@ -326,4 +348,23 @@ def load_shipped() -> Mapping[str, CardSet]:
 
 
 def load_game(game_id: str) -> CardSet:
-    return load_shipped()[game_id]
+    return load_all()[game_id]
+
+
+_added: dict[str, CardSet] = {}  # card data files outside cards/ made known to this process (serve --cards)
+
+
+def add_file(path: str | FsPath) -> CardSet:
+    """Load a card data file from anywhere and make its game known beside the shipped ones (DataError if it is
+    broken or its game id is already taken)."""
+    card_set = load_file(path)
+    taken = load_shipped().get(card_set.game)
+    if taken is not None and FsPath(taken.path).resolve() != FsPath(path).resolve():
+        raise DataError([f"{path}:1: -: game: {card_set.game!r} is already a shipped game; choose another id"])
+    _added[card_set.game] = card_set
+    return card_set
+
+
+def load_all() -> Mapping[str, CardSet]:
+    """Every known card set by game id: the shipped ones and those added with `add_file`."""
+    return MappingProxyType({**load_shipped(), **_added})

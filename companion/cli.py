@@ -50,9 +50,16 @@ def _read_request(source: str) -> str:
         raise UsageError(f"{source} is not UTF-8 text") from None
 
 
+def _game(name: str) -> str:
+    """A game's id from the command line: a known id, or a card data file's path (its game becomes known)."""
+    if name.endswith((".yaml", ".yml")):
+        return cards.add_file(name).game
+    service.card_set(name)  # an unknown game is named before any input is read
+    return name
+
+
 def cmd_score(args: argparse.Namespace) -> int:
-    service.game_module(args.game)  # an unknown game is named before any input is read
-    _print_json(service.score(args.game, service.parse_json(_read_request(args.file))))
+    _print_json(service.score(_game(args.game), service.parse_json(_read_request(args.file))))
     return EXIT_OK
 
 
@@ -67,18 +74,19 @@ def _options(pairs: list[str]) -> dict[str, str]:
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
-    _print_json(service.setup(args.game, args.players, args.seed, _options(args.option)))
+    _print_json(service.setup(_game(args.game), args.players, args.seed, _options(args.option)))
     return EXIT_OK
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     if not 1 <= args.games <= 1_000_000:
         raise UsageError("--games must be from 1 to 1000000")
-    _print_json(service.simulate(args.game, args.games, args.seed))
+    _print_json(service.simulate(_game(args.game), args.games, args.seed))
     return EXIT_OK
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from .pnp.build import build
     from .pnp.document import BuildSettings
 
     settings = BuildSettings(
@@ -86,7 +94,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         crop_marks=not args.no_crop_marks, offset=(args.offset_x, args.offset_y), layout=args.layout,
         backs=not args.no_backs)
     games_wanted = args.games or list(cards.load_shipped())
-    for path, pages in service.build(games_wanted, args.out, settings, png=args.png):
+    for path, pages in build(games_wanted, args.out, settings, png=args.png):
         print(f"{_shown(path)}: {pages} pages" + (f" (+ {_shown(path.with_suffix(''))}-png/)" if args.png else ""))
     return EXIT_OK
 
@@ -111,7 +119,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 1 <= args.port <= 65535:
         raise UsageError("--port must be from 1 to 65535")
     try:
-        app = create_app()
+        app = create_app({"CARD_FILES": args.cards} if args.cards else None)
     except InstanceError as e:
         raise UsageError(str(e)) from None
     local = f"http://127.0.0.1:{args.port}" if args.host in ("127.0.0.1", "0.0.0.0", "localhost") else \
@@ -137,6 +145,35 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _sheet_store():
+    """The saved-sheet store the server uses (its instance folder, or COMPANION_DATABASE_URL)."""
+    from .storage import Store
+    from .web import create_app
+    from .web.instance import InstanceError
+
+    try:
+        app = create_app()
+    except InstanceError as e:
+        raise UsageError(str(e)) from None
+    return Store(app.config["DATABASE_URL"])
+
+
+def cmd_sheets_export(args: argparse.Namespace) -> int:
+    from . import sheet_service
+
+    written = sheet_service.export_all(_sheet_store(), args.folder)
+    print(f"{len(written)} sheet{'s' if len(written) != 1 else ''} written to {_shown(args.folder)}")
+    return EXIT_OK
+
+
+def cmd_sheets_import(args: argparse.Namespace) -> int:
+    from . import sheet_service
+
+    for path, token in sheet_service.import_files(_sheet_store(), args.files):
+        print(f"{_shown(path)}: imported; its edit link is /s/{token}")
+    return EXIT_OK
+
+
 def _shown(path) -> str:
     """A path as a user would type it: relative to the current folder when it lies below it."""
     rel = os.path.relpath(path)
@@ -145,7 +182,7 @@ def _shown(path) -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="companion", description="Print-and-play PDFs and a phone companion for five card games."
+        prog="companion", description="Print-and-play PDFs and a phone companion for card games."
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -175,9 +212,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="the companion web app (default http://127.0.0.1:5000)")
     p.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to let phones on your network join")
     p.add_argument("--port", type=int, default=5000)
+    p.add_argument("--cards", action="append", default=[], metavar="FILE",
+                   help="also serve the game of this card data file (repeat for more)")
     p.set_defaults(func=cmd_serve)
 
-    game_ids = ", ".join(games.GAMES)
+    p = sub.add_parser("sheets", help="back up or restore saved score sheets")
+    sheets_sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    q = sheets_sub.add_parser("export", help="write every saved sheet into FOLDER, one JSON file each")
+    q.add_argument("--all", action="store_true", required=True, help="every saved sheet")
+    q.add_argument("folder", metavar="FOLDER")
+    q.set_defaults(func=cmd_sheets_export)
+    q = sheets_sub.add_parser("import", help="restore sheets from export files (all of them, or none if one is damaged)")
+    q.add_argument("files", nargs="+", metavar="FILE")
+    q.set_defaults(func=cmd_sheets_import)
+
+    game_ids = ", ".join(games.GAMES) + ", or a card data file"
     p = sub.add_parser("score", help="score one JSON request (a file, or - for standard input)")
     p.add_argument("game", metavar="GAME", help=game_ids)
     p.add_argument("file", nargs="?", default="-", metavar="FILE|-")
@@ -187,12 +236,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", metavar="GAME", help=game_ids)
     p.add_argument("--players", type=int)
     p.add_argument("--seed")
+    examples = [f"{o.key}={','.join(o.choices) if o.choices else 'yes'} ({g.id})" for g in games.GAMES.values()
+                for o in g.options]
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                   help="a game option, e.g. expansions=rainbow,gold (duquesa), jokers=yes (nobles)")
+                   help="a game option, e.g. " + ", ".join(examples))
     p.set_defaults(func=cmd_setup)
 
     p = sub.add_parser("simulate", help="play the solo mode many times and report the ranks reached")
-    p.add_argument("game", metavar="GAME", help="duquesa")
+    p.add_argument("game", metavar="GAME", help=", ".join(g.id for g in games.GAMES.values() if g.simulate))
     p.add_argument("--games", type=int, default=10_000)
     p.add_argument("--seed")
     p.set_defaults(func=cmd_simulate)

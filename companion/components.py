@@ -4,12 +4,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
-from .schema import Enum, Field, Int, ListOf, Path, Problems
+from .schema import Enum, Field, ListOf, Path, Problems
 
 # Print categories: how a component is laid out and backed.
 KINDS = ("card", "reference", "tile", "token", "back")
-# Physical sizes by name; millimetres live with the print geometry.
-SIZES = ("poker", "bridge", "mini", "tile", "token")
+# Physical sizes by name: trim width × height in millimetres.
+SIZES = {"poker": (63.5, 88.9), "bridge": (57.2, 88.9), "mini": (44.5, 63.5), "tile": (50.0, 50.0), "token": (25.0, 25.0)}
+CARD_SIZES = ("poker", "bridge", "mini")  # what a whole game's cards may be printed at
 DEFAULT_SIZE = {"card": None, "reference": None, "back": None, "tile": "tile", "token": "token"}  # None: file's card_size
 
 # Simple vector shapes every layout can draw; Duplicon's types and generic games use them.
@@ -30,17 +31,6 @@ class ComponentType:
 
 
 BACK = ComponentType("back", {"for": ListOf(Enum(KINDS[:-1], "kind"), 1)}, required=("for",), texts=("name",))
-
-# A game with card data but no rules module prints with these (the generic layout).
-GENERIC_TYPES: dict[str, ComponentType] = {
-    kind: ComponentType(
-        kind,
-        {"icons": ListOf(Enum(SHAPES, "icon"), 0, 6), "value": Int(-999, 999)},
-        texts=("name",),
-    )
-    for kind in ("card", "reference", "tile", "token")
-}
-
 
 def check_descending(values, path: Path, problems: Problems) -> None:
     """A price track must go down from its first to its last step."""

@@ -14,7 +14,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
-LANGS = ("es", "en")
+from .schema import LANGS
+
 DEFAULT_LANG = "es"
 CATALOGUE_DIR = Path(__file__).parent / "translations"
 PRINTED = "printed"  # the auto-comment marking texts printed on cards (they must be in the embedded font)

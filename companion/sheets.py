@@ -12,7 +12,7 @@ import io
 import json
 from typing import Any, Iterable, Mapping
 
-from . import games, service
+from . import cards, games, service
 from .games.base import NAME, checked
 from .schema import Enum, InputError, Int, ListOf, MapOf, Problem, Problems, Record, Str
 
@@ -25,7 +25,7 @@ POINTS = Int(-1_000_000, 1_000_000)
 CLIENT_ID = Str(pattern=r"[A-Za-z0-9_-]{8,64}", max_len=64, hint="8 to 64 letters, digits, - or _")
 FORMAT = "companion-sheet"
 
-NEW_SHEET = Record({"game": Enum(games.GAMES, "game"), "title": Str(max_len=80),
+NEW_SHEET = Record({"game": Str(max_len=40), "title": Str(max_len=80),
                     "players": ListOf(NAME, 1, MAX_PLAYERS)}, required=("game", "players"))
 
 
@@ -44,12 +44,16 @@ class NotFound(LookupError):
 def new_sheet(data: Any) -> dict:
     """A checked `{"game", "title", "players"}`; player names must differ."""
     sheet = dict(checked(NEW_SHEET, data))
+    known = cards.load_all()
+    if sheet["game"] not in known:  # any known game: with rules of its own, or data-only (points typed in)
+        Enum(known, "game").check(sheet["game"], ("game",), problems := Problems())
+        raise InputError(problems)
     players = list(sheet["players"])
     problems = Problems()
     for i, name in enumerate(players):
         if name in players[:i]:
             problems.add(("players", i), f"{name!r} is already player {players.index(name) + 1}")
-    fewest, most = games.get(sheet["game"]).PLAYERS
+    fewest, most = known[sheet["game"]].players
     if not fewest <= len(players) <= most:
         problems.add(("players",), f"{len(players)} players; {sheet['game']} is for {fewest} to {most}")
     if problems:
@@ -107,7 +111,7 @@ def entry_body(game: str, players: list[str], data: Any) -> dict:
 
 def seat_points(game: str, result: Mapping) -> tuple[list[str], list[int]]:
     """A scored result's seats (as the result names them) and the points each gets on a sheet."""
-    pairs = games.get(game).sheet_points(result)
+    pairs = games.for_data(game).sheet_points(result)
     return [str(name) for name, _ in pairs], [value for _, value in pairs]
 
 
@@ -125,7 +129,7 @@ def _note(body: Mapping) -> dict:
 
 
 def _what(game: str) -> str:
-    return games.get(game).SHEET_ENTRY
+    return games.for_data(game).entry.kind
 
 
 # --- The log and its state -------------------------------------------------------------------------------------

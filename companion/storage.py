@@ -103,18 +103,31 @@ class Store:
 
     def create(self, sheet: Mapping, log: Iterable[Mapping] = ()) -> str:
         """A new sheet (already checked) with an optional log (an import); its edit token."""
-        token = new_token()
+        return self.create_many([(sheet, log)])[0]
+
+    def create_many(self, items: Iterable[tuple[Mapping, Iterable[Mapping]]]) -> list[str]:
+        """Several new sheets with their logs, in one transaction: all of them are written, or none; their tokens."""
+        tokens = []
         stamp = now()
-        log = list(log)
         with self._write() as conn:
-            sheet_id = conn.execute(insert(SHEETS).values(
-                edit_key=key(token), view_key=key(view_token(token)), game=sheet["game"], title=sheet.get("title", ""),
-                players=json.dumps(list(sheet["players"]), ensure_ascii=False), version=len(log),
-                finished=sheets.fold(sheet, log)["finished"], created=log[0]["at"] if log else stamp,
-                updated=log[-1]["at"] if log else stamp)).inserted_primary_key[0]
-            if log:
-                conn.execute(insert(CHANGES), [_row(sheet_id, r) for r in log])
-        return token
+            for sheet, log in items:
+                token = new_token()
+                log = list(log)
+                sheet_id = conn.execute(insert(SHEETS).values(
+                    edit_key=key(token), view_key=key(view_token(token)), game=sheet["game"],
+                    title=sheet.get("title", ""), players=json.dumps(list(sheet["players"]), ensure_ascii=False),
+                    version=len(log), finished=sheets.fold(sheet, log)["finished"],
+                    created=log[0]["at"] if log else stamp, updated=log[-1]["at"] if log else stamp,
+                )).inserted_primary_key[0]
+                if log:
+                    conn.execute(insert(CHANGES), [_row(sheet_id, r) for r in log])
+                tokens.append(token)
+        return tokens
+
+    def sheet_ids(self) -> list[int]:
+        """Every sheet's id, oldest first (for a backup)."""
+        with self.engine.connect() as conn:
+            return list(conn.execute(select(SHEETS.c.id).order_by(SHEETS.c.id)).scalars())
 
     def open(self, token: str) -> Access | None:
         """The sheet a token opens, or None (also for anything that is not a token: it is never looked up)."""

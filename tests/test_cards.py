@@ -25,7 +25,7 @@ def test_ids_fit_qr_alphanumeric_mode_and_start_with_prefix(shipped, game):
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_every_card_has_a_back_and_every_label_is_given(shipped, game):
     card_set = shipped[game]
-    vocabulary = set(games.get(game).VOCABULARY)
+    vocabulary = set(games.get(game).vocabulary)
     for c in card_set.components:
         if c.kind in ("card", "reference"):
             assert card_set.component(c.back).kind == "back", c.id

@@ -1,11 +1,14 @@
 """Every registered game honours the same contract: data, score, setup, reproducibility."""
+import dataclasses
 import json
 import os
 from pathlib import Path
 
 import pytest
 
-from companion import cards, games, service
+from companion import cards, games, i18n, service
+from companion.components import ComponentType
+from companion.games import Game, Option
 from companion.cli import main
 from companion.schema import InputError
 from conftest import GAME_IDS
@@ -16,11 +19,31 @@ REGEN = os.environ.get("COMPANION_REGEN_GOLDEN") == "1"
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
-def test_module_declares_the_game_interface(game):
-    module = games.get(game)
-    assert module.GAME_ID == game
-    for name in ("COMPONENT_TYPES", "VOCABULARY", "PLAYERS", "score", "setup"):
-        assert hasattr(module, name), f"{game} lacks {name}"
+def test_every_descriptor_is_whole_and_agrees_with_its_card_data(game):
+    rules, card_set = games.get(game), cards.load_game(game)
+    assert isinstance(rules, Game) and rules.id == game
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.id = "other"  # type: ignore[misc]
+    low, high = card_set.players
+    assert low <= rules.default_players <= high
+    assert rules.component_types and all(isinstance(t, ComponentType) for t in rules.component_types.values())
+    assert {c.type for c in card_set.components} <= {*rules.component_types, "back"}
+    assert set(rules.terms) <= set(card_set.look.terms), "the card data must give every term the faces draw"
+    assert rules.entry.kind and i18n._(rules.entry.words, "es") != rules.entry.words, "entry words in Spanish"
+    for option in rules.options:
+        assert isinstance(option, Option) and i18n._(option.label, "es") != option.label
+        assert set(option.choices) <= set(card_set.sets), "a choice of an option is a set of the card data"
+    for name in ("score", "setup", "sheet_points", "face", "scores"):
+        assert callable(getattr(rules, name))
+    assert all(callable(f) for f in (rules.solo, rules.simulate) if f is not None)
+    for c in card_set.components:  # every front can be drawn, in both languages
+        if c.kind != "back":
+            assert all(rules.face(c, card_set, lang).title for lang in i18n.LANGS)
+
+
+def test_the_registry_is_the_only_list_and_every_shipped_game_is_in_it():
+    assert list(games.GAMES) == [g.id for g in games.GAMES.values()]
+    assert set(games.GAMES) == set(cards.load_shipped())
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
@@ -34,8 +57,7 @@ def test_example_request_scores_the_same_on_the_command_line(game, capsys):
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_setup_for_every_player_count_uses_only_real_cards(game):
-    module = games.get(game)
-    low, high = module.PLAYERS
+    low, high = cards.load_game(game).players
     ids = {c.id for c in cards.load_game(game).components}
     prefix = cards.load_game(game).prefix
 
@@ -58,7 +80,7 @@ def test_setup_for_every_player_count_uses_only_real_cards(game):
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_setup_refuses_bad_player_counts_and_unknown_options(game):
-    low, high = games.get(game).PLAYERS
+    low, high = cards.load_game(game).players
     for players in (low - 1, high + 1):
         with pytest.raises(InputError) as e:
             service.setup(game, players, "x")

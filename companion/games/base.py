@@ -77,26 +77,3 @@ def top(items: Sequence[Mapping], key: Callable[[Mapping], Any]) -> list[str]:
     """The names of every item sharing the best key (a shared win when more than one)."""
     best = max(map(key, items))
     return [item["name"] for item in items if key(item) == best]
-
-
-def parse_list_options(options: Mapping[str, str], list_keys: Sequence[str]) -> dict[str, Any]:
-    """Setup options arrive as text (a command-line flag or a URL parameter); list options are comma-separated."""
-    out: dict[str, Any] = {}
-    for key, value in options.items():
-        if key in list_keys and isinstance(value, str):
-            out[key] = [part.strip() for part in value.split(",") if part.strip()]
-        else:
-            out[key] = value
-    return out
-
-
-_TRUE, _FALSE = {"1", "true", "yes", "on", "si", "sí"}, {"0", "false", "no", "off"}
-
-
-def parse_flags(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Yes/no options given as text become booleans; anything else is left for the schema to name."""
-    out = {}
-    for key, value in options.items():
-        text = value.strip().lower() if isinstance(value, str) else None
-        out[key] = True if text in _TRUE else False if text in _FALSE else value
-    return out

@@ -5,11 +5,13 @@ from random import Random
 from typing import Mapping
 
 from ..components import SHAPES, ComponentType
+from ..i18n import N_, _
+from ..look import Face, Icon
 from ..rng import randbelow, shuffled
 from ..schema import Enum, InputError, Int, ListOf, Problems, Record
 from .base import NAME, add_duplicate_names, checked, top
+from .descriptor import Entry, Game
 
-GAME_ID = "duplicon"
 # [A] The 8 types were never published: one shape and one colour each (Okabe–Ito palette, so that
 # colours stay apart for colour-blind players, and the shape alone tells the types apart anyway).
 COLOURS = ("vermilion", "orange", "yellow", "bluish-green", "sky-blue", "blue", "reddish-purple", "black")
@@ -24,10 +26,6 @@ COMPONENT_TYPES = {
 
 # --- Scoring and setup ------------------------------------------------------------------------------------
 
-PLAYERS = (2, 4)  # fewest, most
-DEFAULT_PLAYERS = 2
-SHEET_ENTRY = "round"  # what one entry of a saved sheet is called
-SETUP_OPTIONS: dict = {}  # setup takes no options
 TARGET = 100  # [R] the game ends at the end of the round in which someone reaches it [A: "reaches or passes"]
 WON, IN_HAND, IN_ZONE = 1, -2, -3  # [R] points per card
 DECK_SIZE = 96
@@ -81,10 +79,9 @@ def sheet_points(result: Mapping) -> list[tuple[str, int]]:
     return list(result["totals"].items())
 
 
-def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None = None) -> dict:
+def setup(card_set, rng: Random, players: int, options: Mapping) -> dict:
     """The 3 × 3 grid with its opening turns (a matching pair goes out and two more are turned), hands of
     three, the dealer and the first player (to the dealer's right; play goes counter-clockwise)."""
-    checked(Record({}), options or {})
     deck = shuffled([c.id for c in card_set.deck()], rng)
     grid, deck = deck[:9], deck[9:]
     turns, out = [], []
@@ -102,3 +99,18 @@ def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None
     return {"players": players, "grid": [grid[0:3], grid[3:6], grid[6:9]], "opening_turns": turns,
             "non_scoring": out, "hands": hands, "deck": deck[3 * players:], "dealer": dealer,
             "first_player": (dealer - 1) % players, "direction": "counter-clockwise"}
+
+
+def face(c, s, lang: str) -> Face:
+    """A pair card: its shape in its colour; the turn summary: its text."""
+    if c.type == "pair-card":
+        shape, colour = c.data["shape"], c.data["colour"]
+        return Face(f"{s.label(shape, lang)} · {s.label(colour, lang)}", s.look.accent,
+                    (Icon(shape, s.look.colour(colour)),), text=_("Pairs with another like it", lang))
+    return Face(c.name_in(lang, c.id), s.look.accent, text=c.text_in(lang))
+
+
+GAME = Game(
+    id="duplicon", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=2, score=score,
+    setup=setup, entry=Entry("round", N_("a round")), sheet_points=sheet_points, face=face, terms=COLOURS,
+)

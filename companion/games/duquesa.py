@@ -7,11 +7,13 @@ from random import Random
 from typing import Mapping, Sequence
 
 from ..components import ComponentType
+from ..i18n import N_, _
+from ..look import Face
 from ..rng import randbelow, shuffled
 from ..schema import Enum, InputError, Int, ListOf, Path, Problem, Problems, Record
-from .base import NAME, CardRef, check_copies, check_unique_names, checked, parse_list_options, top
+from .base import NAME, CardRef, check_copies, check_unique_names, checked, top
+from .descriptor import Entry, Game, Option
 
-GAME_ID = "duquesa"
 STONES = ("amber", "jet", "amethyst", "pearl", "emerald", "ruby", "sapphire", "diamond")
 RAINBOW, GOLD = "rainbow", "gold"
 VOCABULARY = (*STONES, RAINBOW, GOLD)
@@ -166,11 +168,7 @@ def solo_rank(florins: int) -> dict:
 
 # --- Requests ------------------------------------------------------------------------------------------
 
-PLAYERS = (1, 2)  # fewest, most
-DEFAULT_PLAYERS = 2
-SHEET_ENTRY = "hand"  # what one entry of a saved sheet is called
 SETS = ("base", "rainbow", "gold")
-SETUP_OPTIONS = {"expansions": SETS[1:]}  # what setup(options=...) accepts: flags, or lists of choices
 
 
 def score(request: Mapping, card_set) -> dict:
@@ -215,11 +213,9 @@ def sheet_points(result: Mapping) -> list[tuple[str, int]]:
     return [(p["name"], p["florins"]) for p in result["players"]]
 
 
-def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None = None) -> dict:
+def setup(card_set, rng: Random, players: int, options: Mapping) -> dict:
     """A shuffled deal: out-of-play cards, the common card, hands and the draw pile by card id."""
-    opts = checked(Record({"expansions": ListOf(Enum(SETS[1:], "expansion"), 0, 2)}),
-                   parse_list_options(options or {}, ("expansions",)))
-    sets = ("base", *opts.get("expansions", ()))
+    sets = ("base", *options.get("expansions", ()))
     deck = shuffled([c.id for c in card_set.deck(sets=sets)], rng)
     out = {"players": players, "expansions": list(sets[1:]), "out_of_play": deck[:3], "common": deck[3]}
     if players == 1:
@@ -323,3 +319,36 @@ def simulate(card_set, rng: Random, games: int) -> dict:
         "mean_florins": round(sum(results) / games, 2),
         "florins": dict(sorted(Counter(results).items())),
     }
+
+
+# --- The printed faces ---------------------------------------------------------------------------------------
+
+GOLD_TABLE = N_("Gold by accumulation, in florins. 1 ingot: 5 · 2: 14 · 3: 27 · 4: 44")
+
+
+def face(c, s, lang: str) -> Face:
+    """A necklace card: its stones, and the wish (or the gold table) below; a reference card: its text."""
+    look = s.look
+    if c.type != "necklace":
+        return Face(c.name_in(lang, c.id), look.accent, text=c.text_in(lang))
+    stones = c.data["stones"]
+    icons = tuple(look.icon(x) for x in stones)
+    captions = tuple(s.label(x, lang) for x in stones)
+    wish = c.data.get("wish")
+    if wish is None:  # a gold card: the gold table replaces the wish
+        return Face(s.label(GOLD, lang), look.accent, icons, captions, text=_(GOLD_TABLE, lang))
+    title = s.label(wish["stone"], lang)
+    return Face(
+        f"{wish['count']} × {title}" if wish["stone"] != RAINBOW else title, look.accent, icons, captions,
+        lower_label=_("The Duchess wishes", lang),
+        lower_icons=tuple(look.icon(wish["stone"]) for _i in range(wish["count"])),
+        lower_value=str(wish["florins"]), lower_unit=_("florins", lang),
+        text=_("Rainbow stone: wild or itself", lang) if RAINBOW in stones else None,
+    )
+
+
+GAME = Game(
+    id="duquesa", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=2, score=score,
+    setup=setup, entry=Entry("hand", N_("a hand")), sheet_points=sheet_points, face=face, terms=VOCABULARY,
+    options=(Option("expansions", N_("Expansions"), SETS[1:], "expansion"),), solo=solo_turn, simulate=simulate,
+)

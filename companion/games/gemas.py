@@ -6,11 +6,13 @@ from random import Random
 from typing import Mapping
 
 from ..components import ComponentType
+from ..i18n import N_
+from ..look import Face
 from ..rng import randbelow, shuffled
 from ..schema import Bool, Enum, InputError, Int, ListOf, Problem, Problems, Record
 from .base import NAME, check_unique_names, checked, top
+from .descriptor import Entry, Game
 
-GAME_ID = "gemas"
 COLOURS = ("green", "blue", "violet", "orange")
 ACTIONS = ("thief", "chipote", "healing")  # the three action cards, laid down in sets of three
 VOCABULARY = (*COLOURS, *ACTIONS)
@@ -29,10 +31,6 @@ COMPONENT_TYPES = {
 
 # --- Scoring, laying down a set, setup ----------------------------------------------------------------------
 
-PLAYERS = (2, 10)  # fewest, most
-DEFAULT_PLAYERS = 4
-SHEET_ENTRY = "round"  # what one entry of a saved sheet is called
-SETUP_OPTIONS: dict = {}  # setup takes no options
 GEM_POINTS = {"green": 4, "blue": 3, "violet": 2, "orange": 1}  # [A] by scarcity; the scan lost the values
 BANDAIDS = 3  # [R] per player, and the most a player may hold
 TOKENS = {"green": 4, "blue": 5, "violet": 5, "orange": 6}  # [R] the 20 gem tokens
@@ -207,9 +205,8 @@ def sheet_points(result: Mapping) -> list[tuple[str, int]]:
     return [(p["name"], p["points"]) for p in result["players"]]
 
 
-def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None = None) -> dict:
+def setup(card_set, rng: Random, players: int, options: Mapping) -> dict:
     """Hands of five, the first discard, the gem reserve, tokens per player, teams, and the first player."""
-    checked(Record({}), options or {})
     deck = shuffled([c.id for c in card_set.deck()], rng)
     hands = [deck[5 * i:5 * i + 5] for i in range(players)]
     deck = deck[5 * players:]
@@ -221,3 +218,20 @@ def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None
     return {"players": players, "hands": hands, "discard": deck[0], "deck": deck[1:],
             "reserve": reserve_size(players), "bandaids_each": BANDAIDS, "heart": uses_heart(players),
             "teams": teams, "first_player": randbelow(rng, players)}
+
+
+ART = ("thief", "chipote", "healing", "bandaid", "heart")  # the component types drawn as a picture
+
+
+def face(c, s, lang: str) -> Face:
+    """A gem card or token: its gem; an action card or token: its picture and text."""
+    if "colour" in c.data:
+        return Face(s.label(c.data["colour"], lang), s.look.accent, (s.look.icon(c.data["colour"]),))
+    art = (s.look.icon(c.type),) if c.type in ART else ()
+    return Face(c.name_in(lang, c.id), s.look.accent, art, text=c.text_in(lang))
+
+
+GAME = Game(
+    id="gemas", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=4, score=score,
+    setup=setup, entry=Entry("round", N_("a round")), sheet_points=sheet_points, face=face, terms=(*COLOURS, *ART),
+)

@@ -5,11 +5,13 @@ from random import Random
 from typing import Mapping, Sequence
 
 from ..components import ComponentType
+from ..i18n import N_, _
+from ..look import Face
 from ..rng import make_rng, randbelow, roll, shuffled
 from ..schema import Bool, Enum, InputError, Int, ListOf, Problems, Record, Str
-from .base import checked, parse_flags
+from .base import checked
+from .descriptor import Entry, Game, Option
 
-GAME_ID = "nobles"
 SUITS = ("hearts", "diamonds", "clubs", "spades")
 NOBLE_RANKS = {11: "jack", 12: "queen", 13: "king"}
 VOCABULARY = (*SUITS, *NOBLE_RANKS.values(), "joker")
@@ -28,10 +30,6 @@ COMPONENT_TYPES = {
 
 # --- One duel ---------------------------------------------------------------------------------------------
 
-PLAYERS = (2, 2)  # fewest, most
-SETUP_OPTIONS = {"jokers": "flag", "double": "flag"}  # what setup(options=...) accepts
-DEFAULT_PLAYERS = 2
-SHEET_ENTRY = "duel"  # what one entry of a saved sheet is called
 NOBLES = ("jack", "queen", "king", "joker")
 BASE = {"jack": 11, "queen": 12, "king": 13, "joker": 0}  # [R] strength
 WOUNDS = {"jack": 2, "queen": 2, "king": 3, "joker": 1}  # [R] wounds that kill
@@ -144,14 +142,13 @@ def sheet_points(result: Mapping) -> list[tuple[str, int]]:
     return [(side, int(result["winner"] == side)) for side in ("attacker", "defender")]
 
 
-def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None = None) -> dict:
+def setup(card_set, rng: Random, players: int, options: Mapping) -> dict:
     """Each player is dealt 6 nobles and keeps 3 (the rest go back shuffled), the number deck, 6 number
     cards each, and the first player. Options: jokers=yes adds the two Jokers; double=yes plays the 104-card
     variant, where [A] each player is dealt 12 nobles and keeps 6. The nobles a player does not keep are shuffled
     into `noble_deck` by the players at the table, so the deck listed here is the one before that."""
-    opts = checked(Record({"jokers": Bool(), "double": Bool()}), parse_flags(options or {}))
-    copies = 2 if opts.get("double") else 1
-    sets = ("base", "joker") if opts.get("jokers") else ("base",)
+    copies = 2 if options.get("double") else 1
+    sets = ("base", "joker") if options.get("jokers") else ("base",)
     all_cards = [c for c in card_set.deck(sets=sets) for _ in range(copies)]
     nobles = shuffled([c.id for c in all_cards if c.type in ("noble", "joker")], rng)
     numbers = shuffled([c.id for c in all_cards if c.type == "number"], rng)
@@ -159,3 +156,34 @@ def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None
     return {"players": 2, "keep": 3 * copies, "nobles_dealt": [nobles[:dealt], nobles[dealt:2 * dealt]],
             "noble_deck": nobles[2 * dealt:], "hands": [numbers[:6], numbers[6:12]], "number_deck": numbers[12:],
             "first_player": randbelow(rng, 2)}
+
+
+ART = ("joker", "resource", "wound")  # the component types drawn as a picture
+INDEX = {1: "A", 11: "J", 12: "Q", 13: "K"}
+
+
+def face(c, s, lang: str) -> Face:
+    """A number or noble card: its index, suit and what it does in a duel; a joker or token: its picture."""
+    if c.type in ("number", "noble"):
+        suit, rank = c.data["suit"], c.data["rank"]
+        pip = s.look.icon(suit)
+        index = INDEX.get(rank, str(rank))
+        if c.type == "noble":
+            kind = NOBLE_RANKS[rank]
+            title = f"{s.label(kind, lang)} · {s.label(suit, lang)}"
+            text = _("Strength %(s)s · %(w)s wounds", lang, s=BASE[kind], w=WOUNDS[kind])
+        else:
+            title = s.label(suit, lang)
+            text = (_("Critical hit: wins the duel", lang) if rank == ACE
+                    else _("Permanent weapon +%(n)s", lang, n=rank) if rank in (2, 3)
+                    else _("Adds %(n)s in a duel", lang, n=rank))
+        return Face(title, s.look.accent, (pip,), big=index, text=text, corner=index, corner_icon=pip)
+    art = (s.look.icon(c.type),) if c.type in ART else ()
+    return Face(c.name_in(lang, c.id), s.look.accent, art, text=c.text_in(lang))
+
+
+GAME = Game(
+    id="nobles", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=2, score=score,
+    setup=setup, entry=Entry("duel", N_("a duel")), sheet_points=sheet_points, face=face, terms=(*SUITS, *ART),
+    options=(Option("jokers", N_("Add the two Jokers")), Option("double", N_("Double deck (104 cards)"))),
+)

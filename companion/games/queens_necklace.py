@@ -5,11 +5,13 @@ from random import Random
 from typing import Mapping
 
 from ..components import ComponentType, check_descending
+from ..i18n import N_, _
+from ..look import Face
 from ..rng import randbelow, shuffled
 from ..schema import Enum, InputError, Int, ListOf, MapOf, Path, Problems, Record
 from .base import NAME, add_duplicate_names, checked, top
+from .descriptor import Entry, Game
 
-GAME_ID = "queens-necklace"
 GEMS = ("diamond", "emerald", "ruby", "amber")  # the rulebook's column order
 TRUE_GEMS = ("diamond", "emerald", "ruby")  # what the Alchemist may move
 TILE_VALUES = (30, 20, 10, 0)
@@ -58,10 +60,6 @@ COMPONENT_TYPES = {
 
 # --- One jewel sale ---------------------------------------------------------------------------------------
 
-PLAYERS = (2, 4)  # fewest, most
-DEFAULT_PLAYERS = 3
-SHEET_ENTRY = "sale"  # what one entry of a saved sheet is called
-SETUP_OPTIONS: dict = {}  # setup takes no options
 TRIBUTE = 50  # [R] each King played against the Necklace pays its owner
 BANKER_BONUS = 10  # [R] per Banker, added to each jewel sold; several Bankers add up [A]
 MAX_PER_SALE = {"rings": 7, "bankers": 2, "kings": 3}  # copies in the deck
@@ -187,14 +185,14 @@ def _score_sale(req: Mapping, path: Path) -> dict:
     }
 
 
-GAME = Record({"sales": ListOf(SALE, 1, 3)}, required=("sales",))
+GAME_OF_SALES = Record({"sales": ListOf(SALE, 1, 3)}, required=("sales",))
 
 
 def score(request: Mapping, card_set=None) -> dict:
     """One sale, or `{"sales": [...]}`: up to three sales with running totals and the winners."""
     if not (isinstance(request, Mapping) and "sales" in request):
         return sale(request)
-    req = checked(GAME, request)
+    req = checked(GAME_OF_SALES, request)
     results = [_score_sale(s, ("sales", i)) for i, s in enumerate(req["sales"])]
     totals: dict[str, int] = {}
     for result in results:
@@ -215,10 +213,9 @@ def sheet_points(result: Mapping) -> list[tuple[str, int]]:
 # --- Setup --------------------------------------------------------------------------------------------------
 
 
-def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None = None) -> dict:
+def setup(card_set, rng: Random, players: int, options: Mapping) -> dict:
     """Gem tiles under the fashion tiles, hands of four (an Astrologer is replaced), Merchants placed in the
     deck at about 1/3, 2/3 and among the last five, five market cards, and the first player."""
-    checked(Record({}), options or {})
     deck = shuffled([c.id for c in card_set.deck() if c.type in ("gem", "ring", "necklace", "character")], rng)
     merchants = [c.id for c in card_set.deck() if c.type == "merchant"]
     astrologers = {c.id for c in card_set.components if c.data.get("character") == "astrologer"}
@@ -245,3 +242,30 @@ def setup(card_set, rng: Random, players: int, options: Mapping[str, str] | None
         "merchant_positions": [i for i, c in enumerate(deck) if c in merchants],
         "first_player": randbelow(rng, players),
     }
+
+
+def face(c, s, lang: str) -> Face:
+    """Gem cards and tiles: their gems; fashion and rarity tiles: their value; characters and the rest: a band in
+    their colour (tagged with the colour's initial), their text and their price track."""
+    look = s.look
+    track = tuple(str(p) for p in c.data.get("prices", ())) + (("×",) if c.data.get("prices") else ())
+    if c.type in ("gem", "gem-tile"):
+        gem, n = c.data["gem"], c.data.get("gems", 1)
+        return Face(s.label(gem, lang), look.accent, tuple(look.icon(gem) for _i in range(n)), track=track,
+                    captions=(f"{n} × {s.label(gem, lang)}",) if c.type == "gem" else ())
+    if c.type in ("fashion-tile", "rarity-tile"):
+        label = _("Fashion", lang) if c.type == "fashion-tile" else _("Rarity", lang)
+        return Face(label, look.accent, big=f"+{c.data['value']}" if c.data["value"] else "0")
+    colour = CHARACTERS.get(c.data.get("character"), c.data.get("colour"))
+    band = look.colour(colour, look.accent) if colour else look.accent
+    tag = s.label(colour, lang)[0] if colour else None
+    text = c.text_in(lang) if c.type != "blank" else _("Write your own card here", lang)
+    return Face(c.name_in(lang, c.id), band, tag=tag, text=text, track=track,
+                icons=(look.icon(c.type),) if c.type == "price-marker" else ())
+
+
+GAME = Game(
+    id="queens-necklace", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=3, score=score,
+    setup=setup, entry=Entry("sale", N_("a sale")), sheet_points=sheet_points, face=face,
+    terms=(*GEMS, *COLOURS, "price-marker"),
+)

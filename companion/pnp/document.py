@@ -10,10 +10,11 @@ from reportlab.pdfgen import canvas as rl_canvas
 
 from .. import __version__
 from ..cards import CardSet, Component
+from ..components import CARD_SIZES
 from ..i18n import LANGS, N_, _
 from ..schema import Problem
-from . import draw, faces
-from .geometry import MAX_BLEED, MM, PAPERS, Rect, Sheet, sheet
+from . import draw, faces, geometry
+from .geometry import MM, Layout, Rect, layout
 
 CARD_KINDS = ("card", "reference")
 DUPLEX_HELP = N_("Duplex: flip on the long edge. Hold this sheet to the light: the crosses on the back must sit on the "
@@ -35,15 +36,12 @@ class BuildSettings:
     backs: bool = True
 
     def problems(self) -> list[Problem]:
-        out = []
-        if self.paper not in PAPERS:
-            out.append(Problem(("paper",), f"unknown paper {self.paper!r}; expected one of: {', '.join(PAPERS)}"))
-        if not 0 <= self.bleed <= MAX_BLEED:
-            out.append(Problem(("bleed",), f"must be from 0 to {MAX_BLEED:g} mm, got {self.bleed:g}"))
+        out = [Problem((setting,), message) for setting, message in geometry.problems(self.paper, bleed=self.bleed)]
         if self.lang not in LANGS:
             out.append(Problem(("lang",), f"unknown language {self.lang!r}; expected one of: {', '.join(LANGS)}"))
-        if self.card_size not in (None, "poker", "bridge", "mini"):
-            out.append(Problem(("card-size",), f"unknown card size {self.card_size!r}; expected poker, bridge or mini"))
+        if self.card_size not in (None, *CARD_SIZES):
+            out.append(Problem(("card-size",), f"unknown card size {self.card_size!r}; expected "
+                                               f"{', '.join(CARD_SIZES[:-1])} or {CARD_SIZES[-1]}"))
         if self.layout not in ("duplex", "gutterfold"):
             out.append(Problem(("layout",), f"unknown layout {self.layout!r}; expected duplex or gutterfold"))
         if any(abs(v) > 10 for v in self.offset):
@@ -95,12 +93,12 @@ def _points(r: Rect) -> tuple[float, float, float, float]:
     return r.x * MM, r.y * MM, r.w * MM, r.h * MM
 
 
-def _box(s: Sheet, rects, grow: float) -> tuple[float, float, float, float]:
+def _box(s: Layout, rects, grow: float) -> tuple[float, float, float, float]:
     b = s.bounds(rects, grow)
     return b.x * MM, b.y * MM, (b.x + b.w) * MM, (b.y + b.h) * MM
 
 
-def _marks(c, s: Sheet) -> None:
+def _marks(c, s: Layout) -> None:
     c.saveState()
     c.setStrokeColor(HexColor("#000000"))
     c.setLineWidth(0.3)
@@ -112,7 +110,7 @@ def _marks(c, s: Sheet) -> None:
 def _calibration(c, card_set: CardSet, settings: BuildSettings, page: tuple[float, float], count: int) -> None:
     lang = settings.lang
     w, h = page
-    accent = HexColor(faces.ACCENTS.get(card_set.game, faces.GENERIC_ACCENT))
+    accent = HexColor(card_set.look.accent)
     c.setFillColor(accent)
     c.rect(0, h - 40 * MM, w, 40 * MM, stroke=0, fill=1)
     c.setFillColor(HexColor("#ffffff"))
@@ -182,7 +180,7 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
     gutterfold = settings.layout == "gutterfold"
     sections = _sections(card_set, settings)
     count = sum(len(s.components) for s in sections)
-    first = sheet(settings.paper, "poker", 0)
+    first = layout(settings.paper, "poker", 0)
     c = rl_canvas.Canvas(target, pagesize=(first.page_w * MM, first.page_h * MM), invariant=1, pageCompression=1,
                          initialFontName=draw.FONT)
     c.setTitle(f"{card_set.title.get(settings.lang)} — print-and-play")
@@ -230,7 +228,7 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
                                                                x, y, w, h, bleed))
 
     for section in sections:
-        s = sheet(settings.paper, section.size, settings.bleed, offset=settings.offset, gutterfold=gutterfold)
+        s = layout(settings.paper, section.size, settings.bleed, offset=settings.offset, gutterfold=gutterfold)
         c.setPageSize((s.page_w * MM, s.page_h * MM))
         for start in range(0, len(section.components), s.per_page):
             batch = section.components[start:start + s.per_page]
@@ -262,7 +260,7 @@ def _form_name(kind: str, component_id: str, size: str) -> str:
     return f"{kind}{size}{component_id}".replace("-", "_")
 
 
-def _fold_line(c, s: Sheet) -> None:
+def _fold_line(c, s: Layout) -> None:
     c.saveState()
     c.setDash(3, 3)
     c.setLineWidth(0.4)

@@ -1,14 +1,13 @@
-"""Sheet geometry in millimetres: card slots, bleed, crop marks, mirrored backs. Pure arithmetic, no drawing."""
+"""Page layouts in millimetres: card slots, bleed, crop marks, mirrored backs. Pure arithmetic, no drawing."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from math import floor
 
+from ..components import SIZES
+
 MM = 72 / 25.4  # points per millimetre
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-SIZES = {  # trim sizes, width × height
-    "poker": (63.5, 88.9), "bridge": (57.2, 88.9), "mini": (44.5, 63.5), "tile": (50.0, 50.0), "token": (25.0, 25.0),
-}
 MAX_BLEED = 3.0
 PRINTER_MARGIN = 3.0  # most printers leave this much of the edge blank; nothing is placed there
 MARK_GAP = 1.0  # crop marks start this far outside the bleed area
@@ -32,8 +31,8 @@ class Rect:
 
 
 @dataclass(frozen=True)
-class Sheet:
-    """Where the cards of one size go on one page: fronts, their backs, and the crop marks."""
+class Layout:
+    """Where the components of one size go on one page: fronts, their backs, and the crop marks."""
 
     page_w: float
     page_h: float
@@ -80,18 +79,28 @@ def _crop_marks(rects: list[Rect], bleed: float, page_w: float, page_h: float) -
     return marks
 
 
-def sheet(paper: str, size: str, bleed: float = 0.0, gutter: float = 0.0, offset: tuple[float, float] = (0.0, 0.0),
-          gutterfold: bool = False) -> Sheet:
+def problems(paper: str, size: str | None = None, bleed: float = 0.0, gutter: float = 0.0) -> list[tuple[str, str]]:
+    """What is wrong with these settings, as (setting, message) pairs; the one check for layouts and builds."""
+    out = []
+    if paper not in PAPERS:
+        out.append(("paper", f"unknown paper {paper!r}; expected one of: {', '.join(PAPERS)}"))
+    if size is not None and size not in SIZES:
+        out.append(("size", f"unknown card size {size!r}; expected one of: {', '.join(SIZES)}"))
+    if not 0 <= bleed <= MAX_BLEED:
+        out.append(("bleed", f"must be from 0 to {MAX_BLEED:g} mm, got {bleed:g}"))
+    if not 0 <= gutter <= 20:
+        out.append(("gutter", f"must be from 0 to 20 mm, got {gutter:g}"))
+    return out
+
+
+def layout(paper: str, size: str, bleed: float = 0.0, gutter: float = 0.0, offset: tuple[float, float] = (0.0, 0.0),
+           gutterfold: bool = False) -> Layout:
     """Lay out as many cards of `size` as fit on `paper`, centred; backs mirrored for a long-edge flip
     (duplex) and moved by `offset` to correct a printer's misregistration, or beside the fronts (gutterfold)."""
-    if paper not in PAPERS:
-        raise GeometryError(f"unknown paper {paper!r}; expected one of: {', '.join(PAPERS)}")
-    if size not in SIZES:
-        raise GeometryError(f"unknown card size {size!r}; expected one of: {', '.join(SIZES)}")
-    if not 0 <= bleed <= MAX_BLEED:
-        raise GeometryError(f"bleed must be from 0 to {MAX_BLEED:g} mm, got {bleed:g}")
-    if not 0 <= gutter <= 20:
-        raise GeometryError(f"gutter must be from 0 to 20 mm, got {gutter:g}")
+    wrong = problems(paper, size, bleed, gutter)
+    if wrong:
+        setting, message = wrong[0]
+        raise GeometryError(message if setting in ("paper", "size") else f"{setting} {message}")
     pw, ph = PAPERS[paper]
     if gutterfold:
         pw, ph = ph, pw  # landscape: fronts on the left half, backs on the right, fold down the middle
@@ -119,4 +128,4 @@ def sheet(paper: str, size: str, bleed: float = 0.0, gutter: float = 0.0, offset
     # Mirror about the page's vertical centre (long-edge flip) or the fold line: the same formula.
     backs = [Rect(pw - f.x - tw + (0 if gutterfold else dx), f.y + (0 if gutterfold else dy), tw, th) for f in fronts]
     marks = _crop_marks(fronts + (backs if gutterfold else []), bleed, pw, ph)
-    return Sheet(pw, ph, (tw, th), bleed, tuple(fronts), tuple(backs), tuple(marks), gutterfold, fold)
+    return Layout(pw, ph, (tw, th), bleed, tuple(fronts), tuple(backs), tuple(marks), gutterfold, fold)

@@ -3,17 +3,10 @@ is distinct and may carry a letter."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from reportlab.lib.colors import HexColor, white
 
-
-@dataclass(frozen=True)
-class Icon:
-    shape: str  # one of SHAPES below
-    fill: str  # hex colour
-    letter: str = ""  # drawn in the middle, for colour-blind players
-    outline: str = "#2b2b2b"
+from ..look import RAINBOW, Icon
 
 
 def _polygon(c, cx, cy, r, points, start=90.0):
@@ -112,9 +105,7 @@ SHAPES = {
     "ingot": _ingot,
     "burst": lambda c, cx, cy, r: _star(c, cx, cy, r * 1.2, 9, 0.6),
 }
-SUIT_SHAPES = {"hearts": "heart", "diamonds": "diamond", "clubs": "club", "spades": "spade"}
-SUIT_COLOURS = {"hearts": "#c0392b", "diamonds": "#c0392b", "clubs": "#1d1d1d", "spades": "#1d1d1d"}
-RAINBOW = ("#e6194b", "#f58231", "#ffe119", "#3cb44b", "#4363d8", "#911eb4")
+RAINBOW_RINGS = ("#e6194b", "#f58231", "#ffe119", "#3cb44b", "#4363d8", "#911eb4")
 
 
 def draw_icon(c, icon: Icon, cx: float, cy: float, r: float, font: str = "Vera-Bold") -> None:
@@ -122,10 +113,10 @@ def draw_icon(c, icon: Icon, cx: float, cy: float, r: float, font: str = "Vera-B
     c.saveState()
     c.setLineWidth(max(0.4, r * 0.07))
     c.setStrokeColor(HexColor(icon.outline))
-    if icon.fill == "rainbow":  # the Duquesa's rainbow stone: rings of colour
-        for i, colour in enumerate(RAINBOW):
+    if icon.fill == RAINBOW:  # the Duquesa's rainbow stone: rings of colour
+        for i, colour in enumerate(RAINBOW_RINGS):
             c.setFillColor(HexColor(colour))
-            c.circle(cx, cy, r * (1 - i / len(RAINBOW)), stroke=0, fill=1)
+            c.circle(cx, cy, r * (1 - i / len(RAINBOW_RINGS)), stroke=0, fill=1)
         c.circle(cx, cy, r, stroke=1, fill=0)
     else:
         c.setFillColor(HexColor(icon.fill))

@@ -30,8 +30,8 @@ def update(lang: str) -> Catalog:
     with path.open("rb") as f:
         catalog = read_po(f, locale=lang)
     catalog.update(template(), no_fuzzy_matching=True)
-    for message in catalog:  # texts used by the PDF code are printed: they must be in the embedded font
-        if any(filename.startswith("companion/pnp/") for filename, _ in message.locations):
+    for message in catalog:  # texts of the PDF code and the games' faces are printed: in the embedded font
+        if any(filename.startswith(("companion/pnp/", "companion/games/")) for filename, _ in message.locations):
             message.auto_comments = ["printed"]
     return catalog
 

@@ -3,28 +3,24 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import Flask, jsonify, render_template, request
-from flask_babel import lazy_gettext as _l
+from flask import Flask, jsonify, request
 
-from .. import resources
-from . import csrf, instance, saved
+from .. import cards, games, resources
+from . import csrf, errors, instance, locale, saved
 
 # No inline scripts or styles, nothing from another origin: pages must work at a table without signal.
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
-ERRORS = {
-    403: (_l("Read-only link"), _l("This link can only show the sheet. Ask for the edit link to change it.")),
-    404: (_l("Not found"), _l("There is nothing at this address. Check the link, or start from the home page.")),
-    405: (_l("Not allowed"), _l("This address does not take that kind of request.")),
-}
-
-
 def create_app(config: dict | None = None) -> Flask:
-    """The app; `config` may set INSTANCE_PATH (else COMPANION_INSTANCE_PATH, else Flask's instance folder) and
-    DATABASE_URL (else COMPANION_DATABASE_URL, else SQLite in the instance folder)."""
+    """The app; `config` may set INSTANCE_PATH (else COMPANION_INSTANCE_PATH, else Flask's instance folder),
+    DATABASE_URL (else COMPANION_DATABASE_URL, else SQLite in the instance folder) and CARD_FILES (card data files
+    outside cards/ to serve beside the shipped games). Broken card data is a DataError before anything is served."""
     config = dict(config or {})
+    cards.load_shipped()
+    for path in config.get("CARD_FILES", ()):
+        cards.add_file(path)
     app = Flask(__name__, template_folder=str(resources.templates_dir()), static_folder="static",
                 instance_path=instance.instance_path(config))
     app.config.update(MAX_CONTENT_LENGTH=256 * 1024, SEND_FILE_MAX_AGE_DEFAULT=3600, SESSION_COOKIE_SAMESITE="Lax",
@@ -36,33 +32,23 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.sort_keys = False  # answers keep the order the rules give them, as on the command line
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
-    from . import api, icons, locale, offline, pages, scoring, setup_page, sheet, sheet_pages, sheets_api
+    from . import api, offline, pages, scan, scoring, setup_page, sheet_pages, sheets_api
+    from .game_pages import pages as game_pages
 
     locale.init_app(app)
     csrf.init_app(app)
+    errors.init_app(app)
     app.jinja_env.filters["pair"] = lambda value: (value, value)  # a <select> choice shown as its own value
     app.jinja_env.filters["label_of"] = lambda key, card_set, lang: (key, card_set.label(key, lang))
-    app.context_processor(lambda: {"icon_games": icons.ICON_SETS, "score_games": scoring.PAGES})
-    for blueprint in (api.bp, pages.bp, scoring.bp, setup_page.bp, sheet.bp, sheets_api.bp, sheet_pages.bp, offline.bp):
+    app.jinja_env.globals["has_score_page"] = scoring.has_score_page
+    own = [game_pages(g).blueprint for g in games.GAMES if game_pages(g).blueprint]  # a game's pages of its own
+    for blueprint in (api.bp, pages.bp, scoring.bp, setup_page.bp, scan.bp, sheets_api.bp, sheet_pages.bp, offline.bp,
+                      *own):
         app.register_blueprint(blueprint)
 
     @app.get("/healthz")
     def healthz():
         return jsonify(status="ok")
-
-    @app.errorhandler(413)
-    def too_large(_error):
-        return jsonify(error="the request is too large", field=""), 413
-
-    @app.errorhandler(403)
-    @app.errorhandler(404)
-    @app.errorhandler(405)
-    def refused(error):
-        """JSON under /api/, else a page in the reader's language (not Flask's English one)."""
-        if request.path.startswith("/api/"):
-            return jsonify(error=error.description, field=""), error.code
-        title, message = ERRORS[error.code]
-        return render_template("message.html", title=title, message=message), error.code
 
     @app.after_request
     def headers(response):

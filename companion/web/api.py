@@ -1,27 +1,17 @@
-"""The JSON API: the same answers as `companion score` and `companion setup`; 400 names the field, 404 the game."""
+"""The JSON API: the same answers as `companion score` and `companion setup`; 400 names the field, 404 the game
+(answered by errors.py)."""
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
 from .. import service
-from ..schema import InputError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
-@bp.errorhandler(InputError)
-def bad_input(e: InputError):
-    return jsonify(error=str(e), field=e.field, problems=[str(p) for p in e.problems]), 400
-
-
-@bp.errorhandler(service.UnknownGame)
-def unknown_game(e):
-    return jsonify(error=str(e), field="game"), 404
-
-
 @bp.post("/<game>/score")
 def score(game: str):
-    service.game_module(game)  # an unknown game is a 404 before the body is read
+    service.card_set(game)  # an unknown game is a 404 before the body is read
     return jsonify(service.score(game, service.parse_json(request.get_data())))
 
 

@@ -1,13 +1,15 @@
 """The printed cards' icons for the web, drawn by the same shape code as the PDFs: one stylesheet per game with
-a class per icon (`<i class="i i-ruby">`), each an SVG data URI, so a page of 70 cards stays small."""
+a class per icon (`<i class="i i-ruby">`), each an SVG data URI, so a page of 70 cards stays small; and the
+game's accent colour."""
 from __future__ import annotations
 
 from functools import cache
 from html import escape
 from urllib.parse import quote
 
-from ..pnp import faces
-from ..pnp.icons import RAINBOW, SHAPES, SUIT_COLOURS, SUIT_SHAPES, Icon, _is_light
+from .. import cards
+from ..look import RAINBOW, Icon
+from ..pnp.icons import RAINBOW_RINGS, SHAPES, _is_light
 
 R = 10.0  # icons are drawn in a 24 × 24 box centred on the origin
 
@@ -44,8 +46,9 @@ class _SvgPath:
 def icon_svg(icon: Icon) -> str:
     """The SVG body of one icon (no <svg> wrapper)."""
     stroke = f'stroke="{icon.outline}" stroke-width="{R * 0.09:.2f}"'
-    if icon.fill == "rainbow":
-        rings = "".join(f'<circle r="{R * (1 - i / len(RAINBOW)):.2f}" fill="{c}"/>' for i, c in enumerate(RAINBOW))
+    if icon.fill == RAINBOW:
+        rings = "".join(f'<circle r="{R * (1 - i / len(RAINBOW_RINGS)):.2f}" fill="{c}"/>'
+                        for i, c in enumerate(RAINBOW_RINGS))
         body = rings + f'<circle r="{R}" fill="none" {stroke}/>'
     else:
         rec = _SvgPath()
@@ -58,20 +61,16 @@ def icon_svg(icon: Icon) -> str:
     return body
 
 
-ICON_SETS = {
-    "duquesa": {name: faces.stone(name) for name in faces.STONES},
-    "queens-necklace": {name: Icon(*spec) for name, spec in faces.QN_GEMS.items()},
-    "gemas": {name: Icon(*spec) for name, spec in faces.GEMAS.items()},
-    "nobles": {suit: Icon(SUIT_SHAPES[suit], SUIT_COLOURS[suit]) for suit in SUIT_SHAPES},
-}
-
-
 def svg(icon: Icon) -> str:
     return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-12 -12 24 24">{icon_svg(icon)}</svg>'
 
 
 @cache
-def stylesheet(game: str) -> str:
-    """CSS with one `.i-NAME` rule per icon of `game` (empty for games without icons)."""
-    return "".join(f'.i-{name}{{background-image:url("data:image/svg+xml,{quote(svg(icon), safe=" =:/-")}")}}\n'
-                   for name, icon in ICON_SETS.get(game, {}).items())
+def stylesheet(game_id: str) -> str:
+    """A known game's look as CSS: its accent colour for the page, and one `.i-NAME` rule per term drawn as an
+    icon."""
+    look = cards.load_all()[game_id].look
+    rules = [f":root{{--accent:{look.accent}}}\n"]
+    rules += [f'.i-{name}{{background-image:url("data:image/svg+xml,{quote(svg(icon), safe=" =:/-")}")}}\n'
+              for name, icon in look.icons().items()]
+    return "".join(rules)

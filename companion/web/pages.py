@@ -1,17 +1,19 @@
-"""Rules pages: one per game and one per printed card (the target of every card's QR code), and the icons."""
+"""Rules pages: one per game and one per printed card (the target of every card's QR code), and each game's look
+(its accent colour and icons) as a small stylesheet."""
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
-from .. import cards, games
+from .. import cards, service
 from ..pnp import faces
-from . import icons, locale, sheet
+from . import icons, locale, scan
+from .game_pages import pages
 
 bp = Blueprint("pages", __name__)
 
 
 def _card_set(game: str):
-    card_set = cards.load_shipped().get(game.lower())
+    card_set = cards.load_all().get(game.lower())
     if card_set is None:
         abort(404)
     return card_set
@@ -19,7 +21,7 @@ def _card_set(game: str):
 
 @bp.get("/")
 def index():
-    return render_template("index.html", games=cards.load_shipped().values(), modules=games.GAMES)
+    return render_template("index.html", games=[(s, pages(s.game)) for s in service.catalogue()])
 
 
 @bp.get("/rules/<game>")
@@ -40,7 +42,7 @@ def card(game: str, card_id: str):
         abort(404)
     face = faces.face(component, card_set, locale.current())
     return render_template("card.html", card_set=card_set, c=component, face=face,
-                           targets=sheet.targets(card_set.game, component))
+                           targets=scan.targets(card_set.game, component))
 
 
 @bp.get("/C/<game>/<card_id>")
@@ -51,8 +53,6 @@ def card_from_qr(game: str, card_id: str):
 
 @bp.get("/icons/<game>.css")
 def icon_styles(game: str):
-    if game not in icons.ICON_SETS:
-        abort(404)
-    response = Response(icons.stylesheet(game), mimetype="text/css")
+    response = Response(icons.stylesheet(_card_set(game).game), mimetype="text/css")
     response.cache_control.max_age = 24 * 3600
     return response

@@ -1,23 +1,21 @@
-"""What the saved-sheet API and pages share: opening a sheet by its link's token, the state shown, the phone's list
-of sheets, and the on-screen QR codes of the two links."""
+"""What the saved-sheet API and pages share on the web: opening a sheet by its link's token, the state shown, the
+phone's list of sheets, and the on-screen QR codes of the two links. The rest is `companion/sheet_service.py`."""
 from __future__ import annotations
 
 import base64
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Mapping
 
 import qrcode
-from flask import abort, session, url_for
-
+from flask import session, url_for
 from werkzeug.routing import BaseConverter
 
-from .. import games, service, sheets
-from ..schema import InputError, Int, Problem, Problems
-from ..storage import TOKEN, Access, Written, view_token
+from .. import games, sheets
+from ..storage import TOKEN, Access, view_token
+from .errors import Refused
 from .instance import store
 
 HISTORY = 30  # sheets a phone remembers (newest first)
-IMPORT_LIMIT = 4 * 1024 * 1024  # bytes; an export of a full sheet (2,000 scored changes) fits with room
 
 
 def open_sheet(token: str, write: bool = False) -> Access:
@@ -25,9 +23,9 @@ def open_sheet(token: str, write: bool = False) -> Access:
     link is used to write."""
     access = store().open(token)
     if access is None:
-        abort(404)
+        raise Refused(404, "no such sheet or entry (check the link)", "token")
     if write and not access.can_edit:
-        abort(403)
+        raise Refused(403, "this is a read-only link: it cannot change the sheet", "token")
     return access
 
 
@@ -37,7 +35,7 @@ def state(access: Access, token: str) -> dict:
     out = sheets.fold(sheet, log)
     out["entries"] = [entry_view(e) for e in out["entries"]]
     out["can_edit"] = access.can_edit
-    out["entry_name"] = games.get(out["game"]).SHEET_ENTRY
+    out["entry_words"] = games.for_data(out["game"]).entry.words
     out["created"], out["updated"] = sheet["created"], sheet["updated"]
     out["links"] = links(token, access.can_edit)
     return out
@@ -105,52 +103,3 @@ class TokenConverter(BaseConverter):
 
 
 SEQ = "int(min=1, max=%d)" % sheets.MAX_LOG  # an entry number in a URL; anything else is a 404
-
-
-def create(data: Any) -> str:
-    """A new sheet from `{"game", "title", "players"}`; its edit token."""
-    return store().create(sheets.new_sheet(data))
-
-
-def import_sheet(raw: bytes, path: tuple = ()) -> str:
-    """A new sheet from an export, JSON (an object) or CSV (anything else); its edit token. `path` names where
-    the file came from in a problem (a form's file field)."""
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError([Problem(path, "is not UTF-8 text")]) from None
-    is_json = text.lstrip().startswith("{")
-    sheet, log = sheets.import_json(service.parse_json(text, IMPORT_LIMIT)) if is_json else sheets.import_csv(text)
-    return store().create(sheet, log)
-
-
-def change(access: Access, action: str, data: Any, target: int | None = None, meta: Mapping | None = None) -> Written:
-    """One change from its fields (`client_id` to make a retry harmless; `base` = the entry's revision seen, for an
-    edit, undo or restore; the entry's own fields for an add or edit; `meta` if the caller already read it).
-    InputError, Conflict or NotFound."""
-    if not isinstance(data, Mapping):
-        raise InputError([Problem((), "must be a JSON object")])
-    fields = dict(data)
-    client_id, base = fields.pop("client_id", None), fields.pop("base", None)
-    problems = Problems()
-    if client_id is not None:
-        sheets.CLIENT_ID.check(client_id, ("client_id",), problems)
-    if action in sheets.TARGETED:
-        if base is None:
-            problems.add(("base",), "is missing: the revision of the entry you saw (its rev)")
-        else:
-            Int(1, sheets.MAX_LOG).check(base, ("base",), problems)
-    body = None
-    if action in sheets.WITH_BODY:
-        meta = meta or store().meta(access.sheet_id)
-        try:
-            body = sheets.entry_body(meta["game"], meta["players"], fields)
-        except InputError as e:
-            problems.extend(e.problems)
-    elif fields:
-        for key in fields:
-            problems.add((key,), f"unknown key; a {action} takes only base and client_id")
-    if problems:
-        raise InputError(problems)
-    return store().append(access.sheet_id, action, target=target, body=body, base=base, client_id=client_id)
-

@@ -8,9 +8,9 @@ from typing import Any
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
 from flask_babel import lazy_gettext as _l
 
-from .. import cards, games, service, sheets
+from .. import cards, service, sheet_service, sheets
 from ..schema import InputError, Problem, Problems
-from . import api, saved, sheets_api
+from . import errors, saved, sheets_api
 from .instance import store
 
 bp = Blueprint("sheet_pages", __name__)
@@ -24,12 +24,6 @@ CONFLICTS = {  # what a 409 means, said on the page (the API's message is in Eng
     "not_finished": _l("The sheet was already reopened on another phone."),
     "full": _l("This sheet holds the most changes a sheet can hold; start a new sheet."),
 }
-ENTRY_WORDS = {"hand": _l("a hand"), "sale": _l("a sale"), "round": _l("a round"), "duel": _l("a duel")}
-
-
-@bp.app_context_processor
-def entry_words() -> dict:
-    return {"entry_words": ENTRY_WORDS}
 
 
 def _wants_json() -> bool:
@@ -38,10 +32,10 @@ def _wants_json() -> bool:
 
 @bp.get("/sheets")
 def index(problems=(), status=200):
-    choices = [(g, cards.load_shipped()[g].title) for g in games.GAMES if g in cards.load_shipped()]
+    known = service.catalogue()
+    choices = [(s.game, s.title) for s in known]
     return render_template("sheets/index.html", choices=choices, titles=dict(choices), history=saved.history(),
-                           problems=problems,
-                           form=request.form, limits={g: games.get(g).PLAYERS for g in games.GAMES}), status
+                           problems=problems, form=request.form, limits={s.game: s.players for s in known}), status
 
 
 @bp.post("/sheets")
@@ -52,7 +46,7 @@ def create():
     if form.get("title", "").strip():
         data["title"] = form["title"]
     try:
-        token = saved.create(data)
+        token = sheet_service.create(store(), data)
     except InputError as e:
         return index(e.problems, 400)
     saved.remember(token)
@@ -61,12 +55,12 @@ def create():
 
 @bp.post("/sheets/import")
 def import_sheet():
-    request.max_content_length = saved.IMPORT_LIMIT
+    request.max_content_length = sheet_service.IMPORT_LIMIT
     upload = request.files.get("file")
     try:
         if upload is None or not upload.filename:
             raise InputError([Problem(("file",), "choose a file exported from a sheet (.json or .csv)")])
-        token = saved.import_sheet(upload.read(), ("file",))
+        token = sheet_service.import_sheet(store(), upload.read(), ("file",))
     except InputError as e:
         return index(e.problems, 400)
     saved.remember(token)
@@ -76,7 +70,7 @@ def import_sheet():
 def _render(token: str, access, template: str = "sheets/sheet.html", status: int = 200, **context):
     state = saved.state(access, token)
     qr = {kind: saved.qr_data_uri(url) for kind, url in state["links"].items()}
-    return render_template(template, sheet=state, token=token, qr=qr, card_set=cards.load_shipped().get(state["game"]),
+    return render_template(template, sheet=state, token=token, qr=qr, card_set=cards.load_all().get(state["game"]),
                            poll=current_app.config["SHEET_POLL_SECONDS"], **context), status
 
 
@@ -140,17 +134,17 @@ def _change(token: str, action: str, target: int | None = None, edit_form: bool 
             data = _entry_fields(meta["players"], request.form, with_base=action == "edit")
         else:
             data = _base(request.form) if action in sheets.TARGETED else {}
-        written = saved.change(access, action, data, target, meta)
+        written = sheet_service.change(store(), access.sheet_id, action, data, target, meta)
     except InputError as e:
         if _wants_json():
-            return api.bad_input(e)
+            return errors.input_json(e)
         if edit_form:
             return _render(token, access, "sheets/edit.html", 400, entry=_entry(access, token, target),
                            problems=e.problems, form=request.form)
         return _render(token, access, status=400, problems=e.problems, form=request.form)
     except sheets.Conflict as e:
         if _wants_json():
-            return sheets_api.conflict(e)
+            return errors.conflict_json(e)
         return _render(token, access, "sheets/conflict.html", 409, message=CONFLICTS[e.kind], action=action, target=target,
                        theirs=saved.entry_view(e.entry) if e.entry else None, mine=request.form)
     except sheets.NotFound:

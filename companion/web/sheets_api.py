@@ -7,35 +7,12 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
-from .. import sheets
+from .. import sheet_service, sheets
 from ..schema import InputError, Problem
-from . import api, csrf, saved
+from . import csrf, saved
 from .instance import store
 
-bp = Blueprint("sheets_api", __name__, url_prefix="/api/v1")
-
-
-bp.errorhandler(InputError)(api.bad_input)  # the same 400 answer as the score API
-
-
-@bp.errorhandler(sheets.Conflict)
-def conflict(e: sheets.Conflict):
-    return jsonify(error=str(e), field="base", entry=saved.entry_view(e.entry) if e.entry else None), 409
-
-
-@bp.errorhandler(sheets.NotFound)
-def no_entry(e: sheets.NotFound):
-    return jsonify(error=str(e), field="entry"), 404
-
-
-@bp.errorhandler(403)
-def read_only(_e):
-    return jsonify(error="this is a read-only link: it cannot change the sheet", field="token"), 403
-
-
-@bp.errorhandler(404)
-def not_found(_e):
-    return jsonify(error="no such sheet or entry (check the link)", field="token"), 404
+bp = Blueprint("sheets_api", __name__, url_prefix="/api/v1")  # errors are answered by errors.py
 
 
 @bp.get("/csrf")
@@ -51,13 +28,13 @@ def _created(token: str):
 
 @bp.post("/sheets")
 def create():
-    return _created(saved.create(_json()))
+    return _created(sheet_service.create(store(), _json()))
 
 
 @bp.post("/sheets/import")
 def import_sheet():
-    request.max_content_length = saved.IMPORT_LIMIT
-    return _created(saved.import_sheet(request.get_data()))
+    request.max_content_length = sheet_service.IMPORT_LIMIT
+    return _created(sheet_service.import_sheet(store(), request.get_data()))
 
 
 @bp.get("/sheets/<token:token>")
@@ -91,7 +68,7 @@ def export(token: str, kind: str):
 
 def _write(token: str, action: str, target: int | None = None):
     access = saved.open_sheet(token, write=True)
-    return written_answer(saved.change(access, action, _json(), target), action)
+    return written_answer(sheet_service.change(store(), access.sheet_id, action, _json(), target), action)
 
 
 def written_answer(written, action: str):

@@ -11,6 +11,7 @@ import zxingcpp
 
 from companion import cards, service
 from companion.cli import main
+from companion.pnp.build import build
 from companion.pnp.document import BuildSettings, card_url
 from companion.pnp.geometry import MM, SIZES
 from conftest import GAME_IDS
@@ -22,7 +23,7 @@ PAGE_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("pdf")
-    service.build(GAME_IDS, out, BuildSettings(base_url=BASE))
+    build(GAME_IDS, out, BuildSettings(base_url=BASE))
     return out
 
 
@@ -54,7 +55,7 @@ def crop_mark_cuts(page):
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("bleed", [0, 3])
 def test_page_size_and_card_trim_size_measured_from_the_pdf(tmp_path, paper, bleed):
-    service.build(["duplicon"], tmp_path, BuildSettings(paper=paper, bleed=bleed))
+    build(["duplicon"], tmp_path, BuildSettings(paper=paper, bleed=bleed))
     pdf, ps = pages(tmp_path / "duplicon.pdf")
     width, height = SIZES["poker"]
     for page in ps[2::2]:  # card fronts (page 1 and 2 are the calibration sheet)
@@ -77,7 +78,7 @@ def test_page_size_and_card_trim_size_measured_from_the_pdf(tmp_path, paper, ble
 
 @pytest.mark.parametrize("offset", [(0.0, 0.0), (1.5, -0.8)])
 def test_backs_line_up_with_fronts_when_the_sheet_is_flipped(tmp_path, offset):
-    service.build(["gemas"], tmp_path, BuildSettings(bleed=2, offset=offset))
+    build(["gemas"], tmp_path, BuildSettings(bleed=2, offset=offset))
     pdf, ps = pages(tmp_path / "gemas.pdf")
     checked = 0
     for front, back in zip(ps[2::2], ps[3::2]):
@@ -130,7 +131,7 @@ def test_qr_codes_are_at_least_12_mm_wide(built):
 
 def test_the_same_build_twice_is_byte_identical(tmp_path):
     for name in ("a", "b"):
-        service.build(["duquesa", "nobles"], tmp_path / name, BuildSettings(bleed=1.5, lang="en"))
+        build(["duquesa", "nobles"], tmp_path / name, BuildSettings(bleed=1.5, lang="en"))
     for game in ("duquesa", "nobles"):
         assert (tmp_path / "a" / f"{game}.pdf").read_bytes() == (tmp_path / "b" / f"{game}.pdf").read_bytes()
 
@@ -149,7 +150,7 @@ def test_calibration_page_has_the_ruler_and_print_at_100(built):
 
 
 def test_gutterfold_puts_each_back_beside_its_front(tmp_path):
-    service.build(["duplicon"], tmp_path, BuildSettings(layout="gutterfold"))
+    build(["duplicon"], tmp_path, BuildSettings(layout="gutterfold"))
     pdf, ps = pages(tmp_path / "duplicon.pdf")
     w, h = ps[1].get_size()
     assert w > h  # landscape
@@ -158,7 +159,7 @@ def test_gutterfold_puts_each_back_beside_its_front(tmp_path):
 
 
 def test_text_follows_the_language(tmp_path):
-    service.build(["duquesa"], tmp_path, BuildSettings(lang="en"))
+    build(["duquesa"], tmp_path, BuildSettings(lang="en"))
     pdf, ps = pages(tmp_path / "duquesa.pdf")
     text = ps[2].get_textpage().get_text_bounded()
     assert "The Duchess wishes" in text and "florins" in text and "florines" not in text
@@ -199,7 +200,7 @@ def test_unreachable_out_exits_2(tmp_path, capsys):
 
 def test_a_failure_while_drawing_leaves_earlier_pdfs_and_no_partial_files(built, tmp_path, monkeypatch):
     out = tmp_path / "out"
-    service.build(["duquesa", "gemas"], out, BuildSettings())
+    build(["duquesa", "gemas"], out, BuildSettings())
     before = digest(out)
     from companion.pnp import draw
 
@@ -214,7 +215,7 @@ def test_a_failure_while_drawing_leaves_earlier_pdfs_and_no_partial_files(built,
 
     monkeypatch.setattr(draw, "draw_face", flaky)
     with pytest.raises(RuntimeError):
-        service.build(["duquesa", "gemas"], out, BuildSettings(bleed=2))
+        build(["duquesa", "gemas"], out, BuildSettings(bleed=2))
     assert digest(out) == before  # nothing replaced, nothing half-written, no .part left over
 
 
@@ -246,7 +247,7 @@ def test_a_broken_data_file_is_reported_by_line_and_nothing_is_written(tmp_path,
 def test_png_export_gives_print_service_sized_cards_that_scan(tmp_path):
     from PIL import Image
 
-    service.build(["duquesa"], tmp_path, BuildSettings(), png=True)
+    build(["duquesa"], tmp_path, BuildSettings(), png=True)
     folder = tmp_path / "duquesa-png"
     card_set = cards.load_game("duquesa")
     expected = {f"{c.id}.png" for c in card_set.components}  # every unique face and the back
@@ -255,7 +256,7 @@ def test_png_export_gives_print_service_sized_cards_that_scan(tmp_path):
     assert image.size == (825, 1125) and round(image.info["dpi"][0]) == 300
     (code,) = zxingcpp.read_barcodes(image)
     assert code.text == card_url(BASE, "duquesa", "DQ07")
-    service.build(["duquesa"], tmp_path, BuildSettings(lang="en"), png=True)  # replaced as a whole, no leftovers
+    build(["duquesa"], tmp_path, BuildSettings(lang="en"), png=True)  # replaced as a whole, no leftovers
     assert {p.name for p in folder.iterdir()} == expected
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
 
@@ -291,7 +292,7 @@ def test_each_back_lands_behind_its_own_card_when_some_cards_have_none(tmp_path)
         "  - {id: MX-BARE, type: card, back: none, name: {es: Sin dorso, en: No back}}\n"
         "  - {id: MX-CARD, type: card, qty: 8, name: {es: Carta, en: Card}}\n"
         "  - {id: MX-BACK, type: back, for: [card], name: {es: Dorso, en: Back}}\n")
-    service.build([str(data)], tmp_path, BuildSettings())
+    build([str(data)], tmp_path, BuildSettings())
     pdf, ps = pages(tmp_path / "mixed.pdf")
     front, back = ps[2], ps[3]
 
@@ -312,7 +313,7 @@ def test_several_notes_on_the_calibration_page_do_not_overlap(tmp_path):
     notes = "".join(f"  - {{es: Nota numero {i} del juego, en: Game note number {i}}}\n" for i in (1, 2, 3))
     data.write_text("game: notes\ntitle: {es: Notas, en: Notes}\nprefix: NT\nplayers: [2, 2]\nnotes:\n" + notes +
                     "components:\n  - {id: NT-A, type: card, name: {es: A, en: A}}\n")
-    service.build([str(data)], tmp_path, BuildSettings(lang="en"))
+    build([str(data)], tmp_path, BuildSettings(lang="en"))
     pdf, ps = pages(tmp_path / "notes.pdf")
     text = ps[0].get_textpage()
     tops = []

@@ -1,14 +1,14 @@
-"""Sheet geometry: how many cards fit, where they go, crop marks clear of cards and page edge, mirrored backs."""
+"""Page layouts: how many cards fit, where they go, crop marks clear of cards and page edge, mirrored backs."""
 import pytest
 
 from companion.pnp.geometry import (
-    MARK_GAP, MAX_BLEED, MIN_MARK, PAPERS, PRINTER_MARGIN, SIZES, GeometryError, Rect, sheet,
+    MARK_GAP, MAX_BLEED, MIN_MARK, PAPERS, PRINTER_MARGIN, SIZES, GeometryError, Rect, layout,
 )
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_nine_poker_cards_a_page_without_bleed(paper):
-    s = sheet(paper, "poker", 0)
+    s = layout(paper, "poker", 0)
     assert s.per_page == 9 and (s.page_w, s.page_h) == PAPERS[paper]
 
 
@@ -16,7 +16,7 @@ def test_nine_poker_cards_a_page_without_bleed(paper):
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("bleed", [0, 1.5, 3])
 def test_cards_keep_their_size_and_bleed_and_stay_on_the_printable_page(paper, size, bleed):
-    s = sheet(paper, size, bleed)
+    s = layout(paper, size, bleed)
     for r in s.fronts:
         assert (r.w, r.h) == SIZES[size]
         outer = r.grow(bleed)
@@ -35,7 +35,7 @@ def test_cards_keep_their_size_and_bleed_and_stay_on_the_printable_page(paper, s
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("bleed", [0, 3])
 def test_crop_marks_are_outside_every_card_and_clear_of_the_page_edge(paper, bleed):
-    s = sheet(paper, "poker", bleed)
+    s = layout(paper, "poker", bleed)
     assert s.marks
     cards = [r.grow(bleed) for r in s.fronts]
     cut_xs = {round(v, 4) for r in s.fronts for v in (r.x, r.x + r.w)}
@@ -54,21 +54,21 @@ def test_crop_marks_are_outside_every_card_and_clear_of_the_page_edge(paper, ble
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_backs_mirror_the_fronts_for_a_long_edge_flip(paper):
-    s = sheet(paper, "poker", 2)
+    s = layout(paper, "poker", 2)
     for f, b in zip(s.fronts, s.backs):
         # Flipping the sheet about its vertical axis maps a back at x to page_w - x - w: onto its front.
         assert abs((s.page_w - b.x - b.w) - f.x) < 1e-9 and b.y == f.y
 
 
 def test_duplex_offset_moves_only_the_backs():
-    plain, moved = sheet("a4", "poker", 0), sheet("a4", "poker", 0, offset=(1.5, -0.5))
+    plain, moved = layout("a4", "poker", 0), layout("a4", "poker", 0, offset=(1.5, -0.5))
     assert plain.fronts == moved.fronts
     for a, b in zip(plain.backs, moved.backs):
         assert (round(b.x - a.x, 9), round(b.y - a.y, 9)) == (1.5, -0.5)
 
 
 def test_gutterfold_puts_backs_mirrored_across_the_fold():
-    s = sheet("a4", "poker", 0, gutterfold=True)
+    s = layout("a4", "poker", 0, gutterfold=True)
     assert s.page_w > s.page_h and s.per_page >= 4
     for f, b in zip(s.fronts, s.backs):
         assert f.x + f.w <= s.fold_x <= b.x
@@ -83,4 +83,4 @@ def test_gutterfold_puts_backs_mirrored_across_the_fold():
 ])
 def test_bad_settings(args, words):
     with pytest.raises(GeometryError, match=words):
-        sheet(*args)
+        layout(*args)

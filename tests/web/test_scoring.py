@@ -172,7 +172,7 @@ def test_solo_rank_from_a_hand_or_florins(client):
 
 def test_solo_turn_helper_follows_the_rules_hint(client):
     query = q(*[("hand:list", c) for c in ["DQ02", "DQ07", "DQ12", "DQ16"]], ("common", "DQ01"), ("seen", "DQ03"))
-    expected = service.solo_turn({"hand": ["DQ02", "DQ07", "DQ12", "DQ16"], "common": "DQ01", "seen": "DQ03"})
+    expected = service.solo_turn("duquesa", {"hand": ["DQ02", "DQ07", "DQ12", "DQ16"], "common": "DQ01", "seen": "DQ03"})
     page = client.get("/solo/duquesa/turn?lang=en&" + query).get_data(as_text=True)
     assert data(page, "keep") == [expected["keep"]]
     assert f"{expected['expected_unseen']} florins on average over {expected['unseen']} unseen cards" in page

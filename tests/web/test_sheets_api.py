@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from companion import storage
+from companion import sheet_service, storage
 from companion.web import saved
 
 @pytest.fixture
@@ -172,10 +172,10 @@ def test_a_big_sheet_imports_beyond_the_usual_request_limit(phone):
             "body": {"points": {"A": i, "B": 0}, "note": "n" * 190}} for i in range(1, 1501)]
     body = json.dumps({"format": "companion-sheet", "version": 1, "game": "nobles", "players": ["A", "B"],
                        "log": log})
-    assert 256 * 1024 < len(body) < saved.IMPORT_LIMIT
+    assert 256 * 1024 < len(body) < sheet_service.IMPORT_LIMIT
     r = phone.post("/api/v1/sheets/import", data=body, content_type="application/json",
                    headers={"X-CSRF-Token": phone.csrf})
     assert r.status_code == 201 and r.get_json()["totals"]["A"] == sum(range(1, 1501))
-    too_big = phone.post("/api/v1/sheets/import", data=b" " * (saved.IMPORT_LIMIT + 1), content_type="text/csv",
+    too_big = phone.post("/api/v1/sheets/import", data=b" " * (sheet_service.IMPORT_LIMIT + 1), content_type="text/csv",
                          headers={"X-CSRF-Token": phone.csrf})
     assert too_big.status_code == 413

@@ -4,7 +4,7 @@ from urllib.parse import parse_qs, urlsplit
 
 
 def add_links(page):
-    return [h.replace("&amp;", "&") for h in re.findall(r'href="(/sheet/add/[^"]+)"', page)]
+    return [h.replace("&amp;", "&") for h in re.findall(r'href="(/scan/add/[^"]+)"', page)]
 
 
 def test_a_scanned_duquesa_card_goes_into_a_hand(client):
@@ -29,11 +29,11 @@ def test_a_scanned_gem_card_adds_its_gems_to_a_column(client):
 
 def test_no_open_sheet_no_offer(client):
     assert add_links(client.get("/c/duquesa/DQ07").get_data(as_text=True)) == []
-    assert client.get("/sheet/add/duquesa/DQ07?to=common").status_code == 400
+    assert client.get("/scan/add/duquesa/DQ07?to=common").status_code == 400
 
 
 def test_a_card_of_another_game_or_a_bad_target_is_refused(client):
     client.get("/score/duquesa?players.0.name=Ana")
     assert add_links(client.get("/c/gemas/GM-BLUE").get_data(as_text=True)) == []
-    assert client.get("/sheet/add/duquesa/DQ07?to=players.5.hand:list").status_code == 400
-    assert client.get("/sheet/add/duquesa/XX99?to=common").status_code == 404
+    assert client.get("/scan/add/duquesa/DQ07?to=players.5.hand:list").status_code == 400
+    assert client.get("/scan/add/duquesa/XX99?to=common").status_code == 404

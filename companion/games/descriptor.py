@@ -1,0 +1,80 @@
+"""The one declaration each game makes of itself: a frozen `Game` that the registry lists and every part of the
+companion asks (the command line, the PDF builder, the web app, saved sheets and the tests)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+from ..components import ComponentType
+from ..schema import Bool, Enum, Field, ListOf, Record
+from .base import checked
+
+if TYPE_CHECKING:  # plain annotations only: the rules never need the loader
+    from ..cards import CardSet, Component
+    from ..look import Face
+
+_TRUE, _FALSE = {"1", "true", "yes", "on", "si", "sí"}, {"0", "false", "no", "off"}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setup option, declared once: it checks the request and builds the setup form.
+
+    With `choices` it is a list of them (comma-separated as text); without, a yes/no flag."""
+
+    key: str
+    label: str  # English, marked for translation where it is declared (N_)
+    choices: tuple[str, ...] = ()
+    what: str = "choice"  # how one choice is named in a message
+
+    @property
+    def is_flag(self) -> bool:
+        return not self.choices
+
+    def field(self) -> Field:
+        return Bool() if self.is_flag else ListOf(Enum(self.choices, self.what), 0, len(self.choices))
+
+    def parse(self, value: Any) -> Any:
+        """Text from a command-line flag or a URL parameter as the field expects it; anything else is left for
+        the field to name."""
+        if not isinstance(value, str):
+            return value
+        if self.is_flag:
+            text = value.strip().lower()
+            return True if text in _TRUE else False if text in _FALSE else value
+        return [part.strip() for part in value.split(",") if part.strip()]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What one entry of a saved sheet is for this game (a hand, a sale, a round, a duel) and how it is said."""
+
+    kind: str
+    words: str  # English, marked with N_ ("a hand"); pages translate it
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game's rules and what it declares about itself. Player counts come from its card data (`players:`)."""
+
+    id: str
+    component_types: Mapping[str, ComponentType]
+    vocabulary: tuple[str, ...]  # the words its card data labels (stones, gems, suits...)
+    default_players: int
+    score: Callable[[Any, "CardSet"], dict]
+    setup: Callable[["CardSet", Random, int, Mapping[str, Any]], dict]  # options already checked
+    entry: Entry
+    sheet_points: Callable[[Mapping], list[tuple[str, int]]]  # a scored result, seat by seat
+    face: Callable[["Component", "CardSet", str], "Face"]  # what a printed front shows
+    terms: tuple[str, ...] = ()  # the look terms its faces draw: the card data must declare each
+    options: tuple[Option, ...] = ()
+    solo: Callable[[Any, "CardSet"], dict] | None = None  # a hint for one solo turn
+    simulate: Callable[["CardSet", Random, int], dict] | None = None  # many solo games, for tuning a deck
+    scores: Callable[["CardSet"], bool] = lambda _card_set: True  # whether its card data can be scored
+
+    def check_options(self, raw: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Setup options as given (text or values) → checked values; unknown or bad ones are named."""
+        declared = {o.key: o for o in self.options}
+        parsed = {k: declared[k].parse(v) if k in declared else v for k, v in (raw or {}).items()}
+        return dict(checked(Record({o.key: o.field() for o in self.options}), parsed))

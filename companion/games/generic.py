@@ -1,0 +1,115 @@
+"""A game with card data and no rules module (a designer's data-only game): it prints with the generic layout,
+deals by the `setup:` section of its data, and scores by the declared `value` of the components each player names."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from functools import lru_cache
+from random import Random
+from typing import Any, Mapping
+
+from ..components import SHAPES, ComponentType
+from ..i18n import N_
+from ..look import Face, Icon
+from ..rng import randbelow, shuffled
+from ..schema import INVALID, Enum, Field, InputError, Int, ListOf, MapOf, Problem, Problems, Record, describe
+from .base import NAME, check_unique_names, checked, top
+from .descriptor import Entry, Game
+
+COMPONENT_TYPES = {
+    kind: ComponentType(kind, {"icons": ListOf(Enum(SHAPES, "icon"), 0, 6), "value": Int(-999, 999)}, texts=("name",))
+    for kind in ("card", "reference", "tile", "token")
+}
+# Where the look declares no colour for a shape: one colour per card (Okabe–Ito), the same on every build.
+PALETTE = ("#D55E00", "#E69F00", "#F0E442", "#009E73", "#56B4E9", "#0072B2", "#CC79A7")
+
+
+def valued(card_set) -> dict[str, int]:
+    """Every component with a declared value, by id."""
+    return {c.id: c.data["value"] for c in card_set.components if "value" in c.data}
+
+
+class Held(Field):
+    """The components a player names: a list of ids (repeated for copies) or `{id: copies}`."""
+
+    def __init__(self, values: Mapping[str, int]):
+        self.ids = Enum(sorted(values), "component with a value")
+
+    def check(self, value, path, problems):
+        if isinstance(value, (list, tuple)):
+            ids = [self.ids.check(v, (*path, i), problems) for i, v in enumerate(value)]
+            return INVALID if INVALID in ids else dict(Counter(ids))
+        if isinstance(value, Mapping):
+            counts = MapOf(self.ids, Int(0, 500)).check(value, path, problems)
+            return INVALID if counts is INVALID else dict(counts)
+        return problems.add(path, f"must be a list of component ids or {{id: copies}}, got {describe(value)}")
+
+
+def score(request: Any, card_set) -> dict:
+    """Each player's points: the sum of `value` over the components they name; the most points win."""
+    values = valued(card_set)
+    if not values:
+        raise InputError([Problem((), "this game's components declare no value to score by; keep score with points "
+                                      "typed on a sheet")])
+    player = Record({"name": NAME, "cards": Held(values)}, required=("name",))
+    req = checked(Record({"players": ListOf(player, 1, card_set.players[1])}, required=("players",)), request)
+    check_unique_names(req["players"])
+    problems, used = Problems(), Counter()
+    copies = card_set.copies()
+    for i, p in enumerate(req["players"]):
+        for card_id, n in p.get("cards", {}).items():
+            used[card_id] += n
+            if used[card_id] > copies[card_id]:
+                problems.add(("players", i, "cards", card_id), f"{card_id} is named more often than the game has it "
+                                                              f"({copies[card_id]})")
+    if problems:
+        raise InputError(problems)
+    players = [{"name": p["name"], "points": sum(values[c] * n for c, n in p.get("cards", {}).items()),
+                "cards": {c: n for c, n in p.get("cards", {}).items() if n}} for p in req["players"]]
+    return {"players": players, "winners": top(players, lambda p: p["points"])}
+
+
+def sheet_points(result: Mapping) -> list[tuple[str, int]]:
+    return [(p["name"], p["points"]) for p in result["players"]]
+
+
+def setup(card_set, rng: Random, players: int, options: Mapping) -> dict:
+    """Shuffle the cards; deal `hand_size` a player and lay out a `market` when the data declares them; the data's
+    setup steps as text; a first player."""
+    plan = card_set.setup
+    hand, market = plan.get("hand_size", 0), plan.get("market", 0)
+    deck = shuffled([c.id for c in card_set.deck()], rng)
+    if hand * players + market > len(deck):
+        raise InputError([Problem(("players",), f"{players} players need {hand * players + market} cards; the deck "
+                                                f"has {len(deck)}")])
+    out: dict[str, Any] = {"players": players}
+    if hand:
+        out["hands"] = [deck[hand * i:hand * i + hand] for i in range(players)]
+    deck = deck[hand * players:]
+    if market:
+        out["market"], deck = deck[:market], deck[market:]
+    out.update(deck=deck, first_player=randbelow(rng, players))
+    if plan.get("steps"):
+        out["steps"] = [{"es": t.es, "en": t.en} for t in plan["steps"]]
+    return out
+
+
+def face(c, s, lang: str) -> Face:
+    """Title, icons, a value and a text, all from the data; icon colours from the look, else one per card."""
+    colour = PALETTE[sum(map(ord, c.id)) % len(PALETTE)]
+    icons = tuple(Icon(shape, s.look.colour(shape, colour)) for shape in c.data.get("icons", ()))
+    value = c.data.get("value")
+    return Face(c.name_in(lang, c.id), s.look.accent, icons, big=None if value is None else str(value),
+                text=c.text_in(lang))
+
+
+GAME = Game(
+    id="", component_types=COMPONENT_TYPES, vocabulary=SHAPES, default_players=2, score=score, setup=setup,
+    entry=Entry("round", N_("a round")), sheet_points=sheet_points, face=face, scores=lambda s: bool(valued(s)),
+)
+
+
+@lru_cache(maxsize=None)
+def game(game_id: str) -> Game:
+    """The descriptor of a data-only game."""
+    return replace(GAME, id=game_id)

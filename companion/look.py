@@ -1,0 +1,136 @@
+"""A game's look as plain data: its accent colour, back emblem and the shape and colour of each term (stone, gem,
+suit...), read from the `look:` section of its card data; and the Face and Back every printed component shows.
+
+Pure data, no drawing: `companion/pnp` draws these on paper and `companion/web/icons.py` as SVG."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .schema import Enum, Field, ListOf, MapOf, Path, Problems, Record, Str, describe
+
+# The shapes the drawing code knows (companion/pnp/icons.py draws each; a test keeps the two lists equal).
+DRAWN_SHAPES = ("circle", "square", "triangle", "diamond", "star", "heart", "hexagon", "octagon", "cross", "spade",
+                "club", "ingot", "burst")
+RAINBOW = "rainbow"  # a fill of rings of colour (the Duquesa's rainbow stone)
+DEFAULT_ACCENT = "#3b4a3f"
+DEFAULT_EMBLEM_ICON = ("star", "#d4af37")
+
+
+@dataclass(frozen=True)
+class Icon:
+    shape: str  # one of DRAWN_SHAPES
+    fill: str  # hex colour, or "rainbow"
+    letter: str = ""  # drawn in the middle, for colour-blind players
+    outline: str = "#2b2b2b"
+
+
+@dataclass(frozen=True)
+class Term:
+    """How one word of a game's vocabulary looks: a colour, and a shape when it is drawn as an icon."""
+
+    colour: str
+    shape: str | None = None
+    letter: str = ""
+
+    def icon(self) -> Icon:
+        if self.shape is None:
+            raise KeyError("this term has a colour but no shape")
+        return Icon(self.shape, self.colour, self.letter)
+
+
+@dataclass(frozen=True)
+class Look:
+    accent: str = DEFAULT_ACCENT  # hex colour of the header bands, frames and backs
+    emblem: tuple[Icon, ...] = (Icon(*DEFAULT_EMBLEM_ICON),)  # the icons on the back
+    terms: Mapping[str, Term] = field(default_factory=lambda: MappingProxyType({}))
+
+    def icon(self, term: str) -> Icon:
+        """The icon of a term (KeyError if the look gives it no shape)."""
+        return self.terms[term].icon()
+
+    def colour(self, term: str, default: str | None = None) -> str | None:
+        found = self.terms.get(term)
+        return found.colour if found else default
+
+    def icons(self) -> dict[str, Icon]:
+        """Every term drawn as an icon, by name (the web's icon classes)."""
+        return {name: t.icon() for name, t in self.terms.items() if t.shape}
+
+
+@dataclass(frozen=True)
+class Face:
+    """What a printed front shows, as plain data; one renderer draws every face."""
+
+    title: str
+    accent: str  # hex colour of the header band and frame
+    icons: tuple[Icon, ...] = ()  # the main art, laid out in a grid
+    captions: tuple[str, ...] = ()  # one under each icon
+    big: str | None = None  # a large value or letter in the middle (+30, J, 7)
+    tag: str | None = None  # a letter in the header's corner that says what the band colour says
+    lower_label: str | None = None  # a panel at the bottom (the Duquesa's wish)
+    lower_icons: tuple[Icon, ...] = ()
+    lower_value: str | None = None
+    lower_unit: str | None = None
+    text: str | None = None
+    track: tuple[str, ...] = ()  # price steps down the right edge
+    corner: str | None = None  # playing-card index
+    corner_icon: Icon | None = None
+    background: str = "#fbf7ee"
+
+
+@dataclass(frozen=True)
+class Back:
+    title: str
+    accent: str
+    emblem: tuple[Icon, ...] = field(default_factory=tuple)
+
+
+# --- The `look:` section of a card data file --------------------------------------------------------------------
+
+COLOUR = Str(r"#[0-9A-Fa-f]{6}|rainbow", max_len=7, hint="a colour like #5b2a6e (or rainbow)")
+TERM = Record({"colour": COLOUR, "shape": Enum(DRAWN_SHAPES, "shape"), "letter": Str(max_len=2)},
+              required=("colour",))
+SLUG_KEY = Str(r"[a-z][a-z0-9-]*", max_len=40, hint="lower-case letters, digits and '-'")
+
+
+class EmblemIcon(Field):
+    """One icon of the back's emblem: a term's name (a term with a shape) or an inline `{shape, colour}`."""
+
+    inline = Record({"shape": Enum(DRAWN_SHAPES, "shape"), "colour": COLOUR, "letter": Str(max_len=2)},
+                    required=("shape", "colour"))
+
+    def check(self, value: Any, path: Path, problems: Problems) -> Any:
+        if isinstance(value, str):
+            return SLUG_KEY.check(value, path, problems)
+        if isinstance(value, Mapping):
+            return self.inline.check(value, path, problems)
+        return problems.add(path, f"must be a term's name or {{shape, colour}}, got {describe(value)}")
+
+
+LOOK = Record({"accent": COLOUR, "emblem": ListOf(EmblemIcon(), 1, 6), "terms": MapOf(SLUG_KEY, TERM)})
+
+
+def build_look(raw: Mapping | None, path: Path, problems: Problems, required_terms: tuple[str, ...] = ()) -> Look:
+    """A Look from an already-checked `look:` section; names every emblem term that is missing or has no shape,
+    and every term the game's faces draw that the section does not declare."""
+    raw = raw or {}
+    terms = {name: Term(t["colour"], t.get("shape"), t.get("letter", "")) for name, t in raw.get("terms", {}).items()}
+    emblem = []
+    for i, item in enumerate(raw.get("emblem", ())):
+        if isinstance(item, str):
+            term = terms.get(item)
+            if term is None or term.shape is None:
+                problems.add((*path, "emblem", i), f"{item!r} is not a term with a shape in look.terms")
+                continue
+            emblem.append(term.icon())
+        else:
+            emblem.append(Icon(item["shape"], item["colour"], item.get("letter", "")))
+    for name in required_terms:
+        if name not in terms:
+            problems.add((*path, "terms"), f"is missing {name!r}: this game's faces draw it")
+    defaults = Look()
+    return Look(accent=raw.get("accent", defaults.accent), emblem=tuple(emblem) or defaults.emblem,
+                terms=MappingProxyType(terms))
+

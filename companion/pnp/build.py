@@ -1,0 +1,52 @@
+"""Building print-and-play files: one PDF per game (and per-card PNGs), every setting checked first and every file
+written whole or not at all."""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from .. import cards, service
+from ..schema import InputError, Problem
+from .document import BuildSettings, render
+
+
+def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings, png: bool = False) -> list[tuple[Path, int]]:
+    """Write one PDF per game (a known game's id, or a card data file's path) into `out_dir`. Every setting and the folder are checked before anything is
+    written; each PDF is rendered to a temporary file and all are renamed only when every one succeeded."""
+    problems = settings.problems()
+    if problems:
+        raise InputError(problems)
+    card_sets = [cards.load_file(g) if g.endswith((".yaml", ".yml")) else service.card_set(g) for g in game_ids]
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise InputError([Problem(("out",), f"{out} is a file, not a folder")])
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.TemporaryFile(dir=out)
+        probe.close()
+    except OSError as e:
+        raise InputError([Problem(("out",), f"cannot write to {out}: {e.strerror or e}")]) from None
+    temps: list[Path] = []
+    results: list[tuple[Path, int]] = []  # final path and page count, one per game
+    try:
+        for card_set in card_sets:
+            fd, tmp = tempfile.mkstemp(prefix=f".{card_set.game}.", suffix=".pdf.part", dir=out)
+            temps.append(Path(tmp))
+            with os.fdopen(fd, "wb") as f:
+                results.append((out / f"{card_set.game}.pdf", render(card_set, settings, f)))
+        umask = os.umask(0)
+        os.umask(umask)
+        for tmp, (final, _) in zip(temps, results):
+            os.chmod(tmp, 0o666 & ~umask)  # a temporary file is private; the PDF is not
+            os.replace(tmp, final)
+    except BaseException:
+        for tmp in temps:
+            tmp.unlink(missing_ok=True)
+        raise
+    if png:  # after the PDFs: each game's folder of per-card PNGs is replaced as a whole
+        from .export import card_pngs
+
+        for card_set in card_sets:
+            card_pngs(card_set, settings, out / f"{card_set.game}-png")
+    return results

@@ -1,0 +1,116 @@
+"""Saved score sheets over a store, with no web app: start a sheet, change it, import an export, and back up or
+restore every sheet. The web app and the command line (`companion sheets export|import`) both drive it."""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from . import service, sheets
+from .schema import InputError, Int, Problem, Problems, fmt_path
+from .storage import Store, Written
+
+IMPORT_LIMIT = 4 * 1024 * 1024  # bytes; an export of a full sheet (2,000 scored changes) fits with room
+
+
+def create(store: Store, data: Any) -> str:
+    """A new sheet from `{"game", "title", "players"}`; its edit token."""
+    return store.create(sheets.new_sheet(data))
+
+
+def read_export(raw: bytes, path: tuple = ()) -> tuple[dict, list[dict]]:
+    """A sheet and its log from an export, JSON (an object) or CSV (anything else), every change checked as if it
+    were made again. `path` names where the file came from in a problem (a form's file field)."""
+    if len(raw) > IMPORT_LIMIT:
+        raise InputError([Problem(path, f"is larger than {IMPORT_LIMIT // (1024 * 1024)} MiB")])
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError([Problem(path, "is not UTF-8 text")]) from None
+    if text.lstrip().startswith("{"):
+        return sheets.import_json(service.parse_json(text, IMPORT_LIMIT))
+    return sheets.import_csv(text)
+
+
+def import_sheet(store: Store, raw: bytes, path: tuple = ()) -> str:
+    """A new sheet from an export (see `read_export`); its edit token."""
+    return store.create(*read_export(raw, path))
+
+
+def change(store: Store, sheet_id: int, action: str, data: Any, target: int | None = None,
+           meta: Mapping | None = None) -> Written:
+    """One change from its fields (`client_id` to make a retry harmless; `base` = the entry's revision seen, for an
+    edit, undo or restore; the entry's own fields for an add or edit; `meta` if the caller already read it).
+    InputError, Conflict or NotFound."""
+    if not isinstance(data, Mapping):
+        raise InputError([Problem((), "must be a JSON object")])
+    fields = dict(data)
+    client_id, base = fields.pop("client_id", None), fields.pop("base", None)
+    problems = Problems()
+    if client_id is not None:
+        sheets.CLIENT_ID.check(client_id, ("client_id",), problems)
+    if action in sheets.TARGETED:
+        if base is None:
+            problems.add(("base",), "is missing: the revision of the entry you saw (its rev)")
+        else:
+            Int(1, sheets.MAX_LOG).check(base, ("base",), problems)
+    body = None
+    if action in sheets.WITH_BODY:
+        meta = meta or store.meta(sheet_id)
+        try:
+            body = sheets.entry_body(meta["game"], meta["players"], fields)
+        except InputError as e:
+            problems.extend(e.problems)
+    elif fields:
+        for key in fields:
+            problems.add((key,), f"unknown key; a {action} takes only base and client_id")
+    if problems:
+        raise InputError(problems)
+    return store.append(sheet_id, action, target=target, body=body, base=base, client_id=client_id)
+
+
+# --- Backup and restore ----------------------------------------------------------------------------------------
+
+
+def export_all(store: Store, folder: str | Path) -> list[Path]:
+    """Write every saved sheet as `<folder>/sheet-<id>-<game>.json` (the export format); each file appears whole."""
+    out = Path(folder)
+    if out.exists() and not out.is_dir():
+        raise InputError([Problem(("out",), f"{out} is a file, not a folder")])
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError([Problem(("out",), f"cannot make {out}: {e.strerror or e}")]) from None
+    written = []
+    for sheet_id in store.sheet_ids():
+        sheet, log = store.load(sheet_id)
+        path = out / f"sheet-{sheet_id:05d}-{sheet['game']}.json"
+        text = json.dumps(sheets.export_json(sheet, log), ensure_ascii=False, indent=1) + "\n"
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=out)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, path)
+        except OSError as e:
+            raise InputError([Problem(("out",), f"cannot write {path}: {e.strerror or e}")]) from None
+        written.append(path)
+    return written
+
+
+def import_files(store: Store, paths: Iterable[str | Path]) -> list[tuple[Path, str]]:
+    """Restore sheets from export files: every file is read and checked first, and all are written in one
+    transaction, so a damaged file (named, with every problem in it) imports nothing. (file, edit token) pairs."""
+    read, problems = [], Problems()
+    for name in map(Path, paths):
+        try:
+            read.append(read_export(name.read_bytes()))
+        except OSError as e:
+            problems.add((str(name),), f"cannot be read ({e.strerror or e})")
+        except InputError as e:
+            problems.extend(Problem((str(name),), f"{fmt_path(p.path) or 'file'}: {p.message}") for p in e.problems)
+    if problems:
+        raise InputError(problems)
+    return list(zip(map(Path, paths), store.create_many(read)))

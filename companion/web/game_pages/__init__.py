@@ -1,0 +1,65 @@
+"""What a game's phone pages need beyond the generic ones, one module per game beside this file
+(`<game id with _ for ->.py` declaring `PAGES`), found from the game registry: no second list of games.
+
+A game without a module here (a designer's data-only game) gets the generic pages: setup, rules and card pages, a
+sheet with typed points, and a scoring page when its components declare values."""
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, Callable, Mapping
+
+from flask import Blueprint
+from werkzeug.datastructures import MultiDict
+
+from ...cards import Component
+from ...i18n import N_
+from .. import forms
+
+Prepare = Callable[[dict, MultiDict], dict]  # a score request from a form → the request to score
+Extras = Callable[[dict | None, dict | None], dict]  # (request, result) → what the page shows beside the answer
+Targets = Callable[[Component, MultiDict], list[tuple[str, str]]]  # where a scanned card can go: (field, whose)
+Add = Callable[[Component, MultiDict, str], None]  # fill that field with the card
+
+
+def players_filled(req: dict, _form: MultiDict) -> dict:
+    """The default preparation: player rows nobody filled in are left out."""
+    if "players" in req:
+        req["players"] = forms.filled(req["players"])
+    return req
+
+
+@dataclass(frozen=True)
+class GamePages:
+    """A game's glue for the web: its scoring template and how its form becomes a request, what its page shows
+    beside the answer, what a scanned card adds to, the words of its setup answer, and any pages of its own."""
+
+    template: str = "score/generic.html"
+    prepare: Prepare = players_filled
+    extras: Extras | None = None
+    targets: Targets | None = None
+    add: Add | None = None
+    setup_words: Mapping[str, Any] = field(default_factory=dict)  # setup answer keys → lazy texts
+    score_label: str = N_("Score")
+    links: tuple[tuple[str, str], ...] = ()  # (label, endpoint) shown with the game on the home page
+    blueprint: Blueprint | None = None  # pages of its own (the Duquesa's solo pages)
+
+
+GENERIC = GamePages()
+
+
+@cache
+def pages(game_id: str) -> GamePages:
+    """The web glue of a known game (callers check the id first): its module's PAGES, or the generic pages."""
+    if not re.fullmatch(r"[a-z][a-z0-9-]{0,39}", game_id):
+        return GENERIC
+    name = f"{__name__}.{game_id.replace('-', '_')}"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name != name:
+            raise
+        return GENERIC
+    return module.PAGES

@@ -1,0 +1,35 @@
+"""Duplicon on the phone: rounds typed per player, each round's parts worked out, totals to the target."""
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from werkzeug.datastructures import MultiDict
+
+from ...games.duplicon import round_score
+from .. import forms
+from . import GamePages
+
+
+def prepare(req: dict, form: MultiDict) -> dict:
+    names = forms.typed_names(form)
+    rounds = [forms.named_rows(names, entries, won=0, hand=0, zone=0) for entries in forms.filled(req.get("rounds", []))]
+    return {**req, "rounds": rounds}
+
+
+def extras(req: dict | None, result: dict | None) -> dict:
+    """Each round's parts, worked out by the same rule the engine uses."""
+    parts = []
+    for entries in (req or {}).get("rounds", []):
+        row = {}
+        for e in entries:
+            if all(isinstance(e.get(k), int) for k in ("won", "hand", "zone")):
+                row[e["name"]] = (f"{e['won']} − 2×{e['hand']} − 3×{e['zone']} = "
+                                  f"{round_score(e['won'], e['hand'], e['zone'])}")
+        parts.append(row)
+    return {"parts": parts}
+
+
+PAGES = GamePages(
+    template="score/duplicon.html", prepare=prepare, extras=extras,
+    setup_words={"grid": _l("Grid (3 × 3)"), "opening_turns": _l("Cards turned at the start"),
+                 "non_scoring": _l("Non-scoring pile"), "cells": _l("Cells"), "cards": _l("Cards"), "pair": _l("Pair")},
+)

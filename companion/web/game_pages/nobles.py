@@ -1,0 +1,43 @@
+"""Nobles en duelo on the phone: the duel calculator with its dice seed, and the court tracker to the next duel."""
+from __future__ import annotations
+
+import secrets
+from urllib.parse import urlencode
+
+from flask import request, url_for
+from flask_babel import lazy_gettext as _l
+from werkzeug.datastructures import MultiDict
+
+from ...games.nobles import GAME
+from ...i18n import N_
+from . import GamePages
+
+
+def extras(req: dict | None, result: dict | None) -> dict:
+    """Blank dice are rolled with a fresh seed (the result's URL keeps the one used), and the court tracker: the
+    next duel's form keeps both nobles, their weapons and suits, adds the wounds and resources this duel gave, and
+    clears the dice and cards."""
+    out = {"fresh_seed": secrets.token_hex(4), "next_url": None}
+    if result is None:
+        return out
+    form = request.args
+    keep = MultiDict((k, v) for k, v in form.items(multi=True)
+                     if not (".dice" in k or ".cards." in k or k in ("seed", "lang")))
+    for side in ("attacker", "defender"):
+        wounds = result["wounds"].get(side)
+        if wounds:
+            keep.setlist(f"{side}.wounds:int", [str(wounds["wounds"])])
+        gained = result["resources"].get(side)
+        if gained:
+            had = form.get(f"{side}.resources:int", "0")
+            keep.setlist(f"{side}.resources:int", [str((int(had) if had.isdigit() else 0) + gained)])
+    out["next_url"] = url_for("scoring.score", game=GAME.id) + "?" + urlencode(list(keep.items(multi=True)))
+    return out
+
+
+PAGES = GamePages(
+    template="score/nobles.html", extras=extras, score_label=N_("Duel"),
+    setup_words={"keep": _l("Nobles each player keeps"),
+                 "nobles_dealt": _l("Nobles dealt (keep some, shuffle the rest into the noble deck)"),
+                 "noble_deck": _l("Noble deck"), "number_deck": _l("Number deck")},
+)
