@@ -234,7 +234,9 @@ def import_json(data: Any) -> tuple[dict, list[dict]]:
     """A sheet and its log from an export, every record checked as if it were made again; InputError names it."""
     if not isinstance(data, Mapping):
         raise InputError([Problem((), "must be a sheet exported by companion (a JSON object)")])
-    head = checked(_EXPORT, {k: v for k, v in data.items() if k != "log"} | {"log": []})
+    # an untitled sheet exports its title as "" (and must import again)
+    head = checked(_EXPORT, {k: v for k, v in data.items() if k != "log" and not (k == "title" and v == "")}
+                   | {"log": []})
     sheet = new_sheet({"game": head["game"], "players": list(head["players"]),
                        **({"title": head["title"]} if head.get("title") else {})})
     log_data = data.get("log")
