@@ -15,7 +15,8 @@ from reportlab.platypus import Paragraph
 
 import reportlab
 
-from .faces import Back, Face
+from ..components import SIZES
+from ..look import Back, Face
 from .geometry import MM
 from .icons import draw_icon
 
@@ -126,10 +127,15 @@ def _icon_grid(c, icons, captions, x, y, w, h, k):
             c.drawCentredString(cx, cy - r * 1.25 - size, captions[i])
 
 
+def _scale(w: float, h: float) -> float:
+    """How much a component is larger or smaller than a poker card (faces are designed at poker size)."""
+    return min(w / (SIZES["poker"][0] * MM), h / (SIZES["poker"][1] * MM))
+
+
 def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: float, card_id: str,
               qr_text: str | None) -> None:
     """One card, tile or token front inside its trim rectangle (points); the background runs into the bleed."""
-    k = min(w / (63.5 * MM), h / (88.9 * MM))
+    k = _scale(w, h)
     compact = h < 60 * MM
     accent = HexColor(face.accent)
     c.saveState()
@@ -286,7 +292,7 @@ def _panel(c, face: Face, x, y, w, h, k, accent):
 
 def draw_back(c, back: Back, x: float, y: float, w: float, h: float, bleed: float) -> None:
     """A card back: the same for every card of a kind, so it gives nothing away."""
-    k = min(w / (63.5 * MM), h / (88.9 * MM))
+    k = _scale(w, h)
     accent = HexColor(back.accent)
     c.saveState()
     c.setFillColor(accent)

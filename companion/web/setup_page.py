@@ -38,8 +38,8 @@ def setup(game: str):
     card_set = cards.load_all().get(game)
     if card_set is None:
         abort(404)
-    rules = games.for_data(game)
-    words = {**WORDS, **{o.key: _l(o.label) for o in rules.options}, **pages(game).setup_words}
+    rules, glue = games.for_data(game), pages(game)
+    words = {**WORDS, **{o.key: _l(o.label) for o in rules.options}, **glue.setup_words}
     args = request.args
     if not args.get("seed"):  # a fresh deal gets its seed in the URL first, so the link can be shared
         fresh = {**args.to_dict(flat=False), "seed": secrets.token_hex(4)}
@@ -55,7 +55,7 @@ def setup(game: str):
     share = {k: v for k, v in args.to_dict(flat=False).items() if k != "lang"}
     return render_template(
         "setup.html", card_set=card_set, options=rules.options, result=result, problems=problems, form=args,
-        players=players, setup_label=lambda key: str(words.get(key, key)), setup_words=words,
+        players=players, per_player=glue.per_player, setup_label=lambda key: str(words.get(key, key)), setup_words=words,
         card_ids=set(card_set.catalogue()), bad={".".join(map(str, p.path)) for p in problems},
         reroll_url=url_for("setup.setup", game=game, **reroll),
         share_url=url_for("setup.setup", game=game, _external=True, **share)), status

@@ -42,6 +42,7 @@ class GamePages:
     targets: Targets | None = None
     add: Add | None = None
     setup_words: Mapping[str, Any] = field(default_factory=dict)  # setup answer keys → lazy texts
+    per_player: tuple[str, ...] = ("hands",)  # setup answer keys holding one list per player
     score_label: str = N_("Score")
     links: tuple[tuple[str, str], ...] = ()  # (label, endpoint) shown with the game on the home page
     blueprint: Blueprint | None = None  # pages of its own (the Duquesa's solo pages)

@@ -36,7 +36,7 @@ def extras(req: dict | None, result: dict | None) -> dict:
 
 
 PAGES = GamePages(
-    template="score/nobles.html", extras=extras, score_label=N_("Duel"),
+    template="score/nobles.html", extras=extras, score_label=N_("Duel"), per_player=("hands", "nobles_dealt"),
     setup_words={"keep": _l("Nobles each player keeps"),
                  "nobles_dealt": _l("Nobles dealt (keep some, shuffle the rest into the noble deck)"),
                  "noble_deck": _l("Noble deck"), "number_deck": _l("Number deck")},
