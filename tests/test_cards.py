@@ -12,7 +12,8 @@ QR_ALPHANUMERIC = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
 
 
 def test_every_registered_game_has_card_data_and_no_data_is_orphaned(shipped):
-    assert sorted(shipped) == GAME_IDS == sorted(["duquesa", "queens-necklace", "gemas", "nobles", "duplicon"])
+    assert sorted(shipped) == GAME_IDS
+    assert {"duquesa", "queens-necklace", "gemas", "nobles", "duplicon"} <= set(GAME_IDS)  # the ids interfaces.md promises
 
 
 @pytest.mark.parametrize("game", GAME_IDS)

@@ -5,7 +5,7 @@ import sys
 import pytest
 
 from companion.cli import main
-from conftest import error_lines
+from conftest import GAME_IDS, error_lines
 
 BROKEN = [
     # (name, game, old text, new text, card id, field, words in the problem)
@@ -51,6 +51,14 @@ BROKEN = [
     ("unknown back", "duplicon", "{id: DP-CROSS,", "{id: DP-CROSS, back: DP-NOPE,", "DP-CROSS", "back",
      "no back component"),
     ("wrong game id", "gemas", "game: gemas", "game: gemmas", "-", "game", "file is named gemas.yaml"),
+    # the look: accent, emblem and each term's shape and colour
+    ("bad accent colour", "gemas", 'accent: "#0f6e6e"', "accent: teal", "-", "look.accent", "not valid"),
+    ("unknown look shape", "duquesa", "jet: {shape: square,", "jet: {shape: cube,", "-", "look.terms.jet.shape",
+     "unknown shape 'cube'"),
+    ("term without a colour", "nobles", 'wound: {shape: burst, colour: "#c0392b"}', "wound: {shape: burst}", "-",
+     "look.terms.wound.colour", "is missing"),
+    ("emblem term without a shape", "queens-necklace", "emblem: [diamond, ruby, emerald]",
+     "emblem: [diamond, purple, emerald]", "-", "look.emblem[1]", "not a term with a shape"),
 ]
 
 
@@ -64,7 +72,7 @@ def run_validate(capsys, *files):
 def test_shipped_data_is_valid(capsys):
     code, out, err = run_validate(capsys)
     assert code == 0, err
-    assert err == "" and out.count(": ok") == 5
+    assert err == "" and out.count(": ok") == len(GAME_IDS)
 
 
 @pytest.mark.parametrize("name,game,old,new,card,field,words", BROKEN, ids=[b[0] for b in BROKEN])
@@ -123,3 +131,19 @@ def test_usage_errors_exit_2(capsys):
     assert main([]) == 2
     assert main(["no-such-command"]) == 2
     assert main(["--version"]) == 0
+
+
+def test_a_term_the_faces_draw_is_named_when_the_look_lacks_it(capsys, broken_copy):
+    path, _ = broken_copy("gemas", '    thief: {shape: diamond, colour: "#444444", letter: "?"}\n', "")
+    code, _, err = run_validate(capsys, path)
+    terms_line = path.read_text(encoding="utf-8").splitlines().index("  terms:") + 1
+    assert code == 2 and (str(path), terms_line, "-", "look.terms", "is missing 'thief': this game's faces draw it") \
+        in error_lines(err)
+
+
+def test_a_data_only_setup_must_fit_its_deck(capsys, tmp_path):
+    path = tmp_path / "tiny.yaml"
+    path.write_text("game: tiny\ntitle: {es: T, en: T}\nprefix: TY\nplayers: [2, 4]\nsetup:\n  hand_size: 3\n"
+                    "components:\n  - {id: TY-A, type: card, qty: 10, name: {es: A, en: A}}\n")
+    code, _, err = run_validate(capsys, path)
+    assert code == 2 and (str(path), 5, "-", "setup", "4 players need 12 cards; the deck has 10") in error_lines(err)

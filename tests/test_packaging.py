@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import GAME_IDS
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -22,7 +24,7 @@ def wheel(tmp_path_factory):
 @pytest.mark.slow
 def test_wheel_carries_cards_and_templates(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    for game in ("duquesa", "queens-necklace", "gemas", "nobles", "duplicon"):
+    for game in GAME_IDS:
         assert f"companion/cards/{game}.yaml" in names
     assert any(n.startswith("companion/templates/") for n in names)
     assert not any(n.startswith(("tests/", "cards/")) for n in names)
@@ -40,4 +42,4 @@ def test_installed_wheel_validates_its_own_data_away_from_the_checkout(wheel, tm
     assert proc.returncode == 0, proc.stderr
     cards_dir = Path(proc.stdout.splitlines()[0])
     assert cards_dir == target / "companion" / "cards"
-    assert proc.stdout.count(": ok") == 5
+    assert proc.stdout.count(": ok") == len(GAME_IDS)

@@ -25,28 +25,13 @@ def hand(i, ids):
     return [(f"players.{i}.hand:list", c) for c in ids]
 
 
-# The shipped examples (docs/examples/<game>-score.json) typed into each page's form.
-DUQUESA = q(("common", "DQ01"), ("players.0.name", "Ana"), *hand(0, ["DQ02", "DQ07", "DQ12", "DQ16"]),
-            ("players.1.name", "Bruno"), *hand(1, ["DQ03", "DQ05", "DQ19", "DQ14"]))
-QN = q(("_n", "2"), ("_names", "Alice"), ("_names", "Bob"), *[(f"fashion.{i}", g) for i, g in
-       enumerate(["diamond", "emerald", "ruby", "amber"])], ("players.0.shown.diamond:ints", "3 2"),
-       ("players.0.shown.amber:ints", "1 1"), ("players.0.shown.ruby:ints", "1"), ("players.0.rings.diamond:int", "1"),
-       ("players.0.king", "ruby"), ("players.0.bankers:int", "1"), ("players.1.shown.ruby:ints", "2"),
-       ("players.1.shown.diamond:ints", "1"), ("players.1.necklace", "ruby"))
-GEMAS = q(("_n", "3"), ("players.0.name", "A"), ("players.0.gems.green:int", "1"), ("players.0.gems.blue:int", "0"),
-          ("players.0.gems.violet:int", "2"), ("players.0.gems.orange:int", "1"), ("players.1.name", "B"),
-          ("players.1.gems.blue:int", "2"), ("players.1.gems.orange:int", "1"), ("players.1.bandaids:int", "1"),
-          ("players.2.name", "C"), ("lay_down.player", "A"), ("lay_down.set", "chipote"), ("lay_down.target", "B"),
-          ("lay_down.choice", "blue"))
-NOBLES = q(("attacker.noble", "king"), ("attacker.version:int", "1"), ("attacker.suit", "spades"),
-           ("attacker.weapon:int", "3"), ("attacker.dice:ints", "4 5"), ("attacker.cards.0.rank:int", "7"),
-           ("attacker.cards.0.suit", "spades"), ("defender.noble", "queen"), ("defender.version:int", "1"),
-           ("defender.suit", "hearts"), ("defender.dice:ints", "6"), ("defender.court:int", "3"),
-           ("defender.cards.0.rank:int", "9"), ("defender.cards.0.suit", "clubs"))
-DUPLICON = q(("_n", "2"), ("_names", "A"), ("_names", "B"), ("rounds.0.0.won:int", "28"), ("rounds.0.0.hand:int", "3"),
-             ("rounds.0.0.zone:int", "1"), ("rounds.0.1.won:int", "30"), ("rounds.1.0.won:int", "40"),
-             ("rounds.1.1.won:int", "20"), ("rounds.1.1.hand:int", "2"), ("rounds.1.1.zone:int", "1"))
-FORMS = {"duquesa": DUQUESA, "queens-necklace": QN, "gemas": GEMAS, "nobles": NOBLES, "duplicon": DUPLICON}
+# The shipped examples (docs/examples/<game>-score.json) typed into each page's form, one query string a game in
+# tests/web/forms/<game>.txt (a new game adds its own file; no list here to edit).
+FORMS_DIR = Path(__file__).parent / "forms"
+FORMS = {g: (FORMS_DIR / f"{g}.txt").read_text(encoding="utf-8").strip() for g in GAME_IDS
+         if (FORMS_DIR / f"{g}.txt").exists()}
+DUQUESA, QN, GEMAS = FORMS.get("duquesa"), FORMS.get("queens-necklace"), FORMS.get("gemas")
+NOBLES, DUPLICON = FORMS.get("nobles"), FORMS.get("duplicon")
 
 
 def data(page: str, attr: str) -> list[str]:
