@@ -83,14 +83,14 @@ def setup(card_set, rng: Random, players: int, options: Mapping) -> dict:
         raise InputError([Problem(("players",), f"{players} players need {hand * players + market} cards; the deck "
                                                 f"has {len(deck)}")])
     out: dict[str, Any] = {"players": players}
+    if plan.get("steps"):  # what to do at the table comes first
+        out["steps"] = [{"es": t.es, "en": t.en} for t in plan["steps"]]
     if hand:
         out["hands"] = [deck[hand * i:hand * i + hand] for i in range(players)]
     deck = deck[hand * players:]
     if market:
         out["market"], deck = deck[:market], deck[market:]
     out.update(deck=deck, first_player=randbelow(rng, players))
-    if plan.get("steps"):
-        out["steps"] = [{"es": t.es, "en": t.en} for t in plan["steps"]]
     return out
 
 
