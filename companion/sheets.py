@@ -124,6 +124,17 @@ def default_seats(labels: list[str], players: list[str]) -> list[str]:
     return players[: len(labels)]
 
 
+def entry_view(entry: Mapping) -> dict:
+    """An entry as answers and pages show it: its number, revision, time, whether it counts, its points and body."""
+    body = entry["body"]
+    out = {"seq": entry["seq"], "rev": entry["rev"], "at": entry["at"], "active": entry["active"],
+           "changes": entry["changes"], "points": body["points"]}
+    for key in ("note", "request", "seats"):
+        if key in body:
+            out[key] = body[key]
+    return out
+
+
 def _note(body: Mapping) -> dict:
     return {"note": body["note"].strip()} if body.get("note", "").strip() else {}
 

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from random import Random
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from ..components import ComponentType
+from ..look import Face
 from ..schema import Bool, Enum, Field, ListOf, Record
 from .base import checked
 
-if TYPE_CHECKING:  # plain annotations only: the rules never need the loader
-    from ..cards import CardSet, Component
-    from ..look import Face
+# "CardSet" and "Component" (companion.cards) are named in annotations only: the rules never import the loader.
 
 _TRUE, _FALSE = {"1", "true", "yes", "on", "si", "sí"}, {"0", "false", "no", "off"}
 
@@ -66,7 +65,7 @@ class Game:
     setup: Callable[["CardSet", Random, int, Mapping[str, Any]], dict]  # options already checked
     entry: Entry
     sheet_points: Callable[[Mapping], list[tuple[str, int]]]  # a scored result, seat by seat
-    face: Callable[["Component", "CardSet", str], "Face"]  # what a printed front shows
+    face: Callable[["Component", "CardSet", str], Face]  # what a printed front shows
     terms: tuple[str, ...] = ()  # the look terms its faces draw: the card data must declare each
     options: tuple[Option, ...] = ()
     solo: Callable[[Any, "CardSet"], dict] | None = None  # a hint for one solo turn

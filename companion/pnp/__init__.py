@@ -1,1 +1,1 @@
-"""Print-and-play: sheet geometry (pure), card drawing, and the PDF document."""
+"""Print-and-play: page layouts (pure geometry), card drawing, and the PDF document."""

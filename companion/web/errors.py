@@ -39,9 +39,7 @@ def input_json(e: InputError):
 
 
 def conflict_json(e: sheets.Conflict):
-    from .saved import entry_view
-
-    return jsonify(error=str(e), field="base", entry=entry_view(e.entry) if e.entry else None), 409
+    return jsonify(error=str(e), field="base", entry=sheets.entry_view(e.entry) if e.entry else None), 409
 
 
 def _answer(code: int, error: str, field: str = "", problems=()):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 from functools import lru_cache
-from typing import Mapping
 
 import qrcode
 from flask import session, url_for
@@ -33,21 +32,11 @@ def state(access: Access, token: str) -> dict:
     """The sheet as the API answers and the pages show it: the folded log plus links for this token's holder."""
     sheet, log = store().load(access.sheet_id)
     out = sheets.fold(sheet, log)
-    out["entries"] = [entry_view(e) for e in out["entries"]]
+    out["entries"] = [sheets.entry_view(e) for e in out["entries"]]
     out["can_edit"] = access.can_edit
     out["entry_words"] = games.for_data(out["game"]).entry.words
     out["created"], out["updated"] = sheet["created"], sheet["updated"]
     out["links"] = links(token, access.can_edit)
-    return out
-
-
-def entry_view(entry: Mapping) -> dict:
-    body = entry["body"]
-    out = {"seq": entry["seq"], "rev": entry["rev"], "at": entry["at"], "active": entry["active"],
-           "changes": entry["changes"], "points": body["points"]}
-    for key in ("note", "request", "seats"):
-        if key in body:
-            out[key] = body[key]
     return out
 
 

@@ -146,7 +146,7 @@ def _change(token: str, action: str, target: int | None = None, edit_form: bool 
         if _wants_json():
             return errors.conflict_json(e)
         return _render(token, access, "sheets/conflict.html", 409, message=CONFLICTS[e.kind], action=action, target=target,
-                       theirs=saved.entry_view(e.entry) if e.entry else None, mine=request.form)
+                       theirs=sheets.entry_view(e.entry) if e.entry else None, mine=request.form)
     except sheets.NotFound:
         abort(404)
     if _wants_json():
