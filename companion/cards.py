@@ -45,7 +45,10 @@ HEADER = Record(
         "labels": MapOf(SLUG, TextsField(max_len=60)),
         "notes": ListOf(TextsField(max_len=600)),
         # the rules reference, in sections the web app links to (/rules/<game>#<id>)
-        "rules": ListOf(Record({"id": SLUG, "title": TextsField(max_len=60), "text": TextsField(max_len=900)},
+        # text: paragraphs separated by a blank line, lines starting with "- " are a list; reading: our reading of
+        # a gap in the rulebook, shown marked as ours; cards: the component types or ids the section applies to
+        "rules": ListOf(Record({"id": SLUG, "title": TextsField(max_len=80), "text": TextsField(max_len=4000),
+                                "reading": TextsField(max_len=1200), "cards": ListOf(Str(max_len=40), 1, 80)},
                                required=("id", "title", "text"))),
         "look": LOOK,  # accent colour, back emblem, and the shape and colour of each term
         # how a data-only game is dealt (a game with rules deals by its own code)
@@ -257,6 +260,11 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
     for c in components:
         if c.back not in (None, "none") and c.back not in backs:
             errors.append(f"{filename}:{c.line}: {c.id}: back: no back component has the id {c.back!r}")
+    known = {c.id for c in components} | {c.type for c in components}
+    for i, section in enumerate(header.get("rules", ())):
+        for j, name in enumerate(section.get("cards", ())):
+            if name not in known:
+                report(Problem(("rules", i, "cards", j), f"{name!r} is neither a component id nor a type of this file"))
     plan = header.get("setup", {})
     dealt = plan.get("hand_size", 0) * header["players"][1] + plan.get("market", 0)
     cards_in_deck = sum(c.qty for c in components if c.kind == "card")

@@ -5,7 +5,7 @@ from datetime import timedelta
 
 from flask import Flask, jsonify, request
 
-from .. import cards, games, resources
+from .. import cards, games, resources, rulebook
 from . import csrf, errors, instance, locale, saved
 
 # No inline scripts or styles, nothing from another origin: pages must work at a table without signal.
@@ -32,7 +32,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.sort_keys = False  # answers keep the order the rules give them, as on the command line
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
-    from . import api, offline, pages, scan, scoring, setup_page, sheet_pages, sheets_api
+    from . import api, icons, offline, pages, scan, scoring, setup_page, sheet_pages, sheets_api
     from .game_pages import pages as game_pages
 
     locale.init_app(app)
@@ -40,7 +40,8 @@ def create_app(config: dict | None = None) -> Flask:
     errors.init_app(app)
     app.jinja_env.filters["pair"] = lambda value: (value, value)  # a <select> choice shown as its own value
     app.jinja_env.filters["label_of"] = lambda key, card_set, lang: (key, card_set.label(key, lang))
-    app.jinja_env.globals["has_score_page"] = scoring.has_score_page
+    app.jinja_env.globals.update(has_score_page=scoring.has_score_page, rule_blocks=rulebook.blocks,
+                                 label_of_component=rulebook.component_label, icon_svg_tag=icons.inline_svg)
     own = [game_pages(g).blueprint for g in games.GAMES if game_pages(g).blueprint]  # a game's pages of its own
     for blueprint in (api.bp, pages.bp, scoring.bp, setup_page.bp, scan.bp, sheets_api.bp, sheet_pages.bp, offline.bp,
                       *own):

@@ -7,6 +7,8 @@ from functools import cache
 from html import escape
 from urllib.parse import quote
 
+from markupsafe import Markup
+
 from .. import cards
 from ..look import RAINBOW, Icon
 from ..pnp.icons import RAINBOW_RINGS, SHAPES, _is_light
@@ -63,6 +65,11 @@ def icon_svg(icon: Icon) -> str:
 
 def svg(icon: Icon) -> str:
     return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-12 -12 24 24">{icon_svg(icon)}</svg>'
+
+
+def inline_svg(icon: Icon) -> Markup:
+    """An icon drawn in the page itself (a card's face on its rules page), as the print draws it."""
+    return Markup(f'<svg class="icon" viewBox="-12 -12 24 24" role="img" aria-hidden="true">{icon_svg(icon)}</svg>')
 
 
 @cache

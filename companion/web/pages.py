@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
-from .. import cards, service
+from .. import cards, rulebook, service
 from ..pnp import faces
 from . import icons, locale, scan
 from .game_pages import pages
@@ -28,7 +28,8 @@ def index():
 def rules(game: str):
     card_set = _card_set(game)
     shown = [c for c in card_set.components if c.kind != "back"]
-    return render_template("rules.html", card_set=card_set, components=shown)
+    return render_template("rules.html", card_set=card_set, components=shown,
+                           inventory=rulebook.inventory(card_set, locale.current()))
 
 
 @bp.get("/c/<game>/<card_id>")
@@ -42,6 +43,7 @@ def card(game: str, card_id: str):
         abort(404)
     face = faces.face(component, card_set, locale.current())
     return render_template("card.html", card_set=card_set, c=component, face=face,
+                           sections=rulebook.sections_for(card_set, component),
                            targets=scan.targets(card_set.game, component))
 
 
