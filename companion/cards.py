@@ -351,8 +351,21 @@ def shipped_files() -> list[FsPath]:
 
 @lru_cache(maxsize=None)
 def load_shipped() -> Mapping[str, CardSet]:
-    """Every shipped card set by game id (loaded once per process)."""
-    return MappingProxyType({s.game: s for s in map(load_file, shipped_files())})
+    """Every shipped card set by game id (loaded once per process); printed ids must be unique across games."""
+    loaded: dict[str, CardSet] = {}
+    for card_set in map(load_file, shipped_files()):
+        _check_ids_are_new(card_set, loaded.values())
+        loaded[card_set.game] = card_set
+    return MappingProxyType(loaded)
+
+
+def _check_ids_are_new(card_set: CardSet, others) -> None:
+    """A printed id opens one card (`BASE/C/<id>`): no two games may print the same one."""
+    taken = {c.id: s for s in others if s.game != card_set.game for c in s.components}
+    errors = [f"{card_set.path}:{c.line}: {c.id}: id: {taken[c.id].game} ({taken[c.id].path}) prints this id "
+              f"too; ids must be unique across games" for c in card_set.components if c.id in taken]
+    if errors:
+        raise DataError(errors)
 
 
 def load_game(game_id: str) -> CardSet:
@@ -369,6 +382,7 @@ def add_file(path: str | FsPath) -> CardSet:
     taken = load_shipped().get(card_set.game)
     if taken is not None and FsPath(taken.path).resolve() != FsPath(path).resolve():
         raise DataError([f"{path}:1: -: game: {card_set.game!r} is already a shipped game; choose another id"])
+    _check_ids_are_new(card_set, load_all().values())
     _added[card_set.game] = card_set
     return card_set
 
@@ -376,3 +390,12 @@ def add_file(path: str | FsPath) -> CardSet:
 def load_all() -> Mapping[str, CardSet]:
     """Every known card set by game id: the shipped ones and those added with `add_file`."""
     return MappingProxyType({**load_shipped(), **_added})
+
+
+def find_component(card_id: str) -> tuple[CardSet, Component] | None:
+    """The known game and component that print this id (ids are unique across games), or None."""
+    for card_set in load_all().values():
+        for c in card_set.components:
+            if c.id == card_id:
+                return card_set, c
+    return None

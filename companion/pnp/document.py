@@ -20,7 +20,6 @@ CARD_KINDS = ("card", "reference")
 DUPLEX_HELP = N_("Duplex: flip on the long edge. Hold this sheet to the light: the crosses on the back must sit on the "
                "front ones; if not, correct with --offset-x/--offset-y.")
 GUTTERFOLD_HELP = N_("Gutterfold: cut each strip, fold it on the centre line and glue; then cut out the cards.")
-ALNUM = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
 
 
 @dataclass(frozen=True)
@@ -53,12 +52,12 @@ class BuildSettings:
         return out
 
 
-def card_url(base_url: str, game: str, card_id: str) -> str:
-    """What a card's QR code says: its rules page. Scheme, host and our own path are written in capitals
-    (all case-insensitive for us) so that the code uses QR's compact alphanumeric mode."""
+def card_url(base_url: str, card_id: str) -> str:
+    """What a card's QR code says: `BASE/C/<printed id>`, its rules page (ids are unique across games). Scheme and
+    host are written in capitals (case-insensitive), so that with a base path in capitals or none the whole code
+    uses QR's compact alphanumeric mode; a lower-case base path stays as typed (static hosts tell case apart)."""
     parts = urlsplit(base_url.rstrip("/"))
-    url = f"{parts.scheme}://{parts.netloc}".upper() + parts.path + f"/C/{game.upper()}/{card_id}"
-    return url if set(url) <= ALNUM else f"{base_url.rstrip('/')}/c/{game}/{card_id}"
+    return f"{parts.scheme}://{parts.netloc}".upper() + parts.path + f"/C/{card_id}"
 
 
 def printed_size(c: Component, settings: BuildSettings) -> str:
@@ -68,7 +67,12 @@ def printed_size(c: Component, settings: BuildSettings) -> str:
 
 def qr_text(card_set: CardSet, c: Component, settings: BuildSettings) -> str | None:
     """What the component's QR code says; tokens are too small to carry one."""
-    return card_url(settings.base_url, card_set.game, c.id) if c.kind != "token" else None
+    return card_url(settings.base_url, c.id) if c.kind != "token" else None
+
+
+def qr_version(card_set: CardSet, settings: BuildSettings) -> int:
+    """One QR version for the whole game: the lowest that holds its longest card address."""
+    return draw.qr_version(filter(None, (qr_text(card_set, c, settings) for c in card_set.components)))
 
 
 @dataclass
@@ -140,7 +144,7 @@ def _calibration(c, card_set: CardSet, settings: BuildSettings, page: tuple[floa
         (_("Layout", lang), settings.layout),
         (_("Back offset", lang), f"x {settings.offset[0]:+g} mm · y {settings.offset[1]:+g} mm"),
         (_("Components", lang), str(count)),
-        ("QR", card_url(settings.base_url, card_set.game, next(x.id for x in card_set.components if x.kind != "back"))),
+        ("QR", card_url(settings.base_url, next(x.id for x in card_set.components if x.kind != "back"))),
     ]
     c.setFont(draw.BOLD, 12)
     c.drawString(18 * MM, h - 102 * MM, _("Settings", lang))
@@ -180,6 +184,7 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
     gutterfold = settings.layout == "gutterfold"
     sections = _sections(card_set, settings)
     count = sum(len(s.components) for s in sections)
+    version = qr_version(card_set, settings)
     first = layout(settings.paper, "poker", 0)
     c = rl_canvas.Canvas(target, pagesize=(first.page_w * MM, first.page_h * MM), invariant=1, pageCompression=1,
                          initialFontName=draw.FONT)
@@ -236,7 +241,7 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
                 place(_form_name("F", comp.id, section.size), *_points(rect),
                       lambda x, y, w, h, comp=comp: draw.draw_face(
                           c, faces.face(comp, card_set, settings.lang), x, y, w, h, bleed, comp.id,
-                          qr_text(card_set, comp, settings)))
+                          qr_text(card_set, comp, settings), version))
             # Each back goes in the slot mirroring its own card; a card without a back leaves its slot empty.
             back_slots = [(s.backs[slot], card_set.component(comp.back)) for slot, comp in enumerate(batch)
                           if comp.back and settings.backs]

@@ -21,8 +21,9 @@ from .geometry import MM
 from .icons import draw_icon
 
 FONT, BOLD, ITALIC = "Vera", "Vera-Bold", "Vera-Italic"
-QR_MM = 12.0  # width of the code itself; the quiet zone comes on top
-QR_QUIET = 4  # modules
+QR_MODULE_MM = 0.7  # what a phone reads at arm's length off a home print: benchmarks/bench_qr.py (0.5 mm: 59 %)
+QR_QUIET = 4  # modules of white around the code
+QR_LEVEL = qrcode.constants.ERROR_CORRECT_M
 INK = HexColor("#1d1d1d")
 PAPER = HexColor("#fbf7ee")
 
@@ -41,13 +42,24 @@ def register_fonts() -> None:
             pdfmetrics.registerFont(TTFont(name, str(folder / file)))
 
 
+def qr_version(texts) -> int:
+    """The lowest QR version that holds every one of `texts` (so every card of a game has codes of one size)."""
+    version = 1
+    for text in texts:
+        code = qrcode.QRCode(error_correction=QR_LEVEL, border=0)
+        code.add_data(text)
+        code.make(fit=True)
+        version = max(version, code.version)
+    return version
+
+
 @lru_cache(maxsize=4096)
-def qr_runs(text: str) -> tuple[int, tuple[tuple[int, int, int], ...]]:
-    """The QR matrix of `text` as (size, runs): each run is (row, first column, length) of dark modules.
-    Upper-case URLs use QR's compact alphanumeric mode automatically."""
-    code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=0)
+def qr_runs(text: str, version: int | None = None) -> tuple[int, tuple[tuple[int, int, int], ...]]:
+    """The QR matrix of `text` (at `version`, or the lowest that fits) as (size, runs): each run is (row, first
+    column, length) of dark modules. Upper-case URLs use QR's compact alphanumeric mode automatically."""
+    code = qrcode.QRCode(version=version, error_correction=QR_LEVEL, border=0)
     code.add_data(text)
-    code.make(fit=True)
+    code.make(fit=version is None)
     matrix = code.get_matrix()
     runs = []
     for r, row in enumerate(matrix):
@@ -63,10 +75,10 @@ def qr_runs(text: str) -> tuple[int, tuple[tuple[int, int, int], ...]]:
     return len(matrix), tuple(runs)
 
 
-def draw_qr(c, text: str, x: float, y: float, width: float) -> float:
+def draw_qr(c, text: str, x: float, y: float, width: float, version: int | None = None) -> float:
     """Draw a QR code whose modules span `width` points, bottom-left at (x, y), on a white quiet zone.
     All dark modules go into one path, merged into horizontal runs. Returns the outer size with the quiet zone."""
-    size, runs = qr_runs(text)
+    size, runs = qr_runs(text, version)
     module = width / size
     quiet = QR_QUIET * module
     c.saveState()
@@ -133,7 +145,7 @@ def _scale(w: float, h: float) -> float:
 
 
 def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: float, card_id: str,
-              qr_text: str | None) -> None:
+              qr_text: str | None, qr_version: int | None = None) -> None:
     """One card, tile or token front inside its trim rectangle (points); the background runs into the bleed."""
     k = _scale(w, h)
     compact = h < 60 * MM
@@ -170,11 +182,11 @@ def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: floa
     # Footer: the id on the left, the QR code on the right.
     footer_h = 4.5 * MM * max(k, 0.7)
     if qr_text:
-        qr_w = QR_MM * MM
-        module = qr_w / qr_runs(qr_text)[0]
+        module = QR_MODULE_MM * MM
+        qr_w = qr_runs(qr_text, qr_version)[0] * module
         outer = qr_w + 2 * QR_QUIET * module
         qx, qy = fx + fw - outer + QR_QUIET * module - 0.8 * MM, fy + QR_QUIET * module + 0.8 * MM
-        draw_qr(c, qr_text, qx, qy, qr_w)
+        draw_qr(c, qr_text, qx, qy, qr_w, qr_version)
         footer_h = outer + 1.2 * MM
     c.setFillColor(INK)
     c.setFont(BOLD, 6.5 * max(k, 0.75))

@@ -12,7 +12,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 
 from ..cards import CardSet
 from . import draw, faces
-from .document import BuildSettings, printed_size, qr_text
+from .document import BuildSettings, printed_size, qr_text, qr_version
 from .geometry import MM, SIZES
 
 SERVICE_BLEED_MM = 25.4 / 8  # what print services ask for: 1/8 inch, so a poker card is 825 × 1125 px at 300 DPI
@@ -30,6 +30,7 @@ def card_pngs(card_set: CardSet, settings: BuildSettings, folder: Path) -> list[
     buf = io.BytesIO()
     c = rl_canvas.Canvas(buf, invariant=1, initialFontName=draw.FONT)
     plan = []  # (file name, trim width mm, trim height mm)
+    version = qr_version(card_set, settings)
     used_backs: dict[str, tuple[float, float]] = {}  # back id → size of the first card it backs
     for comp in card_set.components:
         if comp.kind == "back":
@@ -37,7 +38,7 @@ def card_pngs(card_set: CardSet, settings: BuildSettings, folder: Path) -> list[
         w, h = SIZES[printed_size(comp, settings)]
         c.setPageSize(((w + 2 * bleed) * MM, (h + 2 * bleed) * MM))
         draw.draw_face(c, faces.face(comp, card_set, settings.lang), bleed * MM, bleed * MM, w * MM, h * MM,
-                       bleed * MM, comp.id, qr_text(card_set, comp, settings))
+                       bleed * MM, comp.id, qr_text(card_set, comp, settings), version)
         c.showPage()
         plan.append((f"{comp.id}.png", w, h))
         if comp.back and settings.backs:

@@ -2,7 +2,7 @@
 (its accent colour and icons) as a small stylesheet."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, url_for
 
 from .. import cards, rulebook, service
 from ..pnp import faces
@@ -47,10 +47,19 @@ def card(game: str, card_id: str):
                            targets=scan.targets(card_set.game, component))
 
 
+@bp.get("/C/<card_id>")
+def card_from_qr(card_id: str):
+    """A printed QR code: `BASE/C/<printed id>` (ids are unique across games) → that card's page."""
+    found = cards.find_component(card_id.upper())
+    if found is None or found[1].kind == "back":
+        abort(404)
+    return redirect(url_for("pages.card", game=found[0].game, card_id=found[1].id), code=301)
+
+
 @bp.get("/C/<game>/<card_id>")
-def card_from_qr(game: str, card_id: str):
-    """Printed QR codes are upper-case (QR's compact alphanumeric mode): send them to the canonical page."""
-    return redirect(url_for("pages.card", game=game.lower(), card_id=card_id.upper(), **request.args), code=301)
+def card_from_old_qr(game: str, card_id: str):
+    """The codes printed before short codes (`BASE/C/<GAME>/<id>`) keep working."""
+    return redirect(url_for("pages.card", game=game.lower(), card_id=card_id.upper()), code=301)
 
 
 @bp.get("/icons/<game>.css")
