@@ -100,7 +100,7 @@ def test_open_a_card_page_from_its_printed_qr_code(server, phone, tmp_path):
     assert code.startswith("HTTP://127.0.0.1:")  # upper case: QR alphanumeric mode
     phone.goto(code)
     card_id = code.rsplit("/", 1)[1]
-    assert phone.locator("h1").inner_text().startswith(card_id)
+    assert card_id in phone.locator("h1").inner_text()
     assert phone.url.endswith(f"/c/nobles/{card_id}")
     shot(phone, "card-page")
 
