@@ -45,5 +45,7 @@ def component_label(card_set: CardSet, c: Component, lang: str) -> str:
 
 
 def sections_for(card_set: CardSet, c: Component) -> list[Mapping]:
-    """The rules sections that apply to a printed component: those that name its id or its type."""
-    return [s for s in card_set.rules if c.id in s.get("cards", ()) or c.type in s.get("cards", ())]
+    """The rules sections that apply to a printed component: those that name its id (the most specific, first),
+    then those that name its type."""
+    own = [s for s in card_set.rules if c.id in s.get("cards", ())]
+    return own + [s for s in card_set.rules if c.type in s.get("cards", ()) and s not in own]
