@@ -2,9 +2,9 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-HOST   ?= 127.0.0.1
+HOST   ?= 0.0.0.0# the table mode: phones on the same Wi-Fi join; HOST=127.0.0.1 keeps it to this machine
 PORT   ?= 5000
-BASE_URL ?= http://127.0.0.1:$(PORT)  # what the cards' QR codes open: for phones, this machine's LAN address
+BASE_URL ?=# what the cards' QR codes open; empty: this machine's LAN address (companion address finds it)
 
 .PHONY: run test validate messages clean
 
@@ -22,7 +22,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 run: $(VENV)/.installed
 	$(BIN)/companion validate
-	$(BIN)/companion build --out output --base-url $(BASE_URL)
+	$(BIN)/companion build --out output --base-url "$(or $(BASE_URL),$$($(BIN)/companion address --port $(PORT)))"
 	@echo "PDFs are in output/ (print at 100 %; see README). Starting the companion:"
 	$(BIN)/companion serve --host $(HOST) --port $(PORT)
 

@@ -44,6 +44,7 @@ HEADER = Record(
         "sets": MapOf(SLUG, TextsField(max_len=60)),
         "labels": MapOf(SLUG, TextsField(max_len=60)),
         "notes": ListOf(TextsField(max_len=600)),
+        "needs": ListOf(TextsField(max_len=200), 1, 8),  # what else the table needs (dice, counters, a pencil)
         # the rules reference, in sections the web app links to (/rules/<game>#<id>)
         # text: paragraphs separated by a blank line, lines starting with "- " are a list; reading: our reading of
         # a gap in the rulebook, shown marked as ours; cards: the component types or ids the section applies to
@@ -99,6 +100,7 @@ class CardSet:
     rules: tuple[Mapping, ...]
     components: tuple[Component, ...]
     look: Look = Look()
+    needs: tuple[Texts, ...] = ()
     setup: Mapping[str, Any] = field(default_factory=dict)  # a data-only game's deal: hand_size, market, steps
 
     def component(self, component_id: str) -> Component:
@@ -278,6 +280,7 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
         players=tuple(header["players"]), card_size=header.get("card_size", "poker"), sets=MappingProxyType(sets),
         labels=header.get("labels", MappingProxyType({})), notes=tuple(header.get("notes", ())),
         rules=tuple(header.get("rules", ())), components=tuple(components), look=look,
+        needs=tuple(header.get("needs", ())),
         setup=header.get("setup", MappingProxyType({})),
     )
     return card_set, []

@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Sequence
 
-from . import __version__, cards, games, service
+from . import __version__, cards, games, i18n, network, service
 from .schema import InputError
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
@@ -96,18 +96,34 @@ def cmd_build(args: argparse.Namespace) -> int:
     games_wanted = args.games or list(cards.load_shipped())
     for path, pages in build(games_wanted, args.out, settings, png=args.png):
         print(f"{_shown(path)}: {pages} pages" + (f" (+ {_shown(path.with_suffix(''))}-png/)" if args.png else ""))
+    _warn_about_codes(settings.base_url)
     return EXIT_OK
 
 
-def _lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses as its name resolves them (no packet is sent)."""
-    import socket
+def cmd_address(args: argparse.Namespace) -> int:
+    """The address phones on this network open (what `make run` builds the codes with)."""
+    if not 1 <= args.port <= 65535:
+        raise UsageError("--port must be from 1 to 65535")
+    address = network.lan_address()
+    if address is None:
+        print("companion address: no network found; the codes will open only on this machine", file=sys.stderr)
+    print(f"http://{address or '127.0.0.1'}:{args.port}")
+    return EXIT_OK
 
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        return []
-    return sorted({info[4][0] for info in infos if not info[4][0].startswith("127.")})
+
+def _warn_about_codes(base_url: str) -> None:
+    """No silent dead codes: say on stderr what a loopback or a LAN base address means for the printed cards."""
+    message = network.code_warning(base_url)
+    if message:
+        print(f"companion build: {i18n._(message, 'en', base=base_url)}", file=sys.stderr)
+
+
+def _terminal_qr(url: str) -> None:
+    import qrcode
+
+    code = qrcode.QRCode(border=1)
+    code.add_data(url)
+    code.print_ascii(invert=True)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -122,21 +138,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
         app = create_app({"CARD_FILES": args.cards} if args.cards else None)
     except InstanceError as e:
         raise UsageError(str(e)) from None
-    local = f"http://127.0.0.1:{args.port}" if args.host in ("127.0.0.1", "0.0.0.0", "localhost") else \
+    on_every_interface = args.host in ("0.0.0.0", "")
+    local = f"http://127.0.0.1:{args.port}" if on_every_interface or args.host == "localhost" else \
         f"http://{args.host}:{args.port}"
     print(f"companion is at {local}  (Ctrl+C stops it)", flush=True)
     print(f"saved sheets and the session key are kept in {app.instance_path}", flush=True)
-    if args.host == "0.0.0.0":
-        for address in _lan_addresses():
+    if on_every_interface:
+        address = network.lan_address()
+        if address is None:
+            print("No network found: only this machine can open the companion.", flush=True)
+        else:
             url = f"http://{address}:{args.port}"
-            print(f"on your network: {url}  — scan this with a phone:")
-            import qrcode
-
-            code = qrcode.QRCode(border=1)
-            code.add_data(url)
-            code.print_ascii(invert=True)
-        print("Build cards that open here with: companion build --base-url http://<that address>:"
-              f"{args.port}", flush=True)
+            print(f"Phones on this Wi-Fi: {url}  (scan this with the first phone)", flush=True)
+            _terminal_qr(url)
+            others = [a for a in network.interface_addresses() if a != address]
+            if others:
+                print("Also on: " + ", ".join(f"http://{a}:{args.port}" for a in others), flush=True)
+            print("To keep it to this machine only: make run HOST=127.0.0.1 (or companion serve --host 127.0.0.1)",
+                  flush=True)
     try:
         logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # busy moments are normal, not worth a line
         waitress.serve(app, host=args.host, port=args.port, threads=8, _quiet=True)
@@ -197,7 +216,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--paper", default="a4", help="a4 or letter")
     p.add_argument("--bleed", type=float, default=0.0, metavar="MM", help="0 to 3 mm of art beyond the cut")
     p.add_argument("--base-url", default="http://127.0.0.1:5000", metavar="URL",
-                   help="where the companion runs: the cards' QR codes open URL/c/<game>/<card>")
+                   help="where the cards' QR codes lead: the companion on your network (companion address prints "
+                        "it), a hosted companion or a static site; the codes open URL/C/<card id>")
     p.add_argument("--lang", default="es", help="es or en")
     p.add_argument("--card-size", help="poker, bridge or mini (default: the game's)")
     p.add_argument("--layout", default="duplex", help="duplex (backs on the following page) or gutterfold")
@@ -208,6 +228,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--png", action="store_true",
                    help="also write OUT/<game>-png/<id>.png: each card at 300 DPI with 1/8 inch bleed, for print services")
     p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("address", help="the address phones on this network open (the LAN address of this machine)")
+    p.add_argument("--port", type=int, default=5000)
+    p.set_defaults(func=cmd_address)
 
     p = sub.add_parser("serve", help="the companion web app (default http://127.0.0.1:5000)")
     p.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to let phones on your network join")

@@ -11,15 +11,12 @@ from reportlab.pdfgen import canvas as rl_canvas
 from .. import __version__
 from ..cards import CardSet, Component
 from ..components import CARD_SIZES
-from ..i18n import LANGS, N_, _
+from ..i18n import LANGS, _
 from ..schema import Problem
-from . import draw, faces, geometry
+from . import cover, draw, faces, geometry
 from .geometry import MM, Layout, Rect, layout
 
 CARD_KINDS = ("card", "reference")
-DUPLEX_HELP = N_("Duplex: flip on the long edge. Hold this sheet to the light: the crosses on the back must sit on the "
-               "front ones; if not, correct with --offset-x/--offset-y.")
-GUTTERFOLD_HELP = N_("Gutterfold: cut each strip, fold it on the centre line and glue; then cut out the cards.")
 
 
 @dataclass(frozen=True)
@@ -111,72 +108,6 @@ def _marks(c, s: Layout) -> None:
     c.restoreState()
 
 
-def _calibration(c, card_set: CardSet, settings: BuildSettings, page: tuple[float, float], count: int) -> None:
-    lang = settings.lang
-    w, h = page
-    accent = HexColor(card_set.look.accent)
-    c.setFillColor(accent)
-    c.rect(0, h - 40 * MM, w, 40 * MM, stroke=0, fill=1)
-    c.setFillColor(HexColor("#ffffff"))
-    c.setFont(draw.BOLD, 24)
-    c.drawString(18 * MM, h - 22 * MM, card_set.title.get(lang))
-    c.setFont(draw.FONT, 11)
-    c.drawString(18 * MM, h - 31 * MM, f"companion {__version__} · print-and-play")
-    c.setFillColor(draw.INK)
-    c.setFont(draw.BOLD, 15)
-    c.drawString(18 * MM, h - 56 * MM, _("Print at 100 % (no “fit to page”)", lang))
-    # The 100 mm ruler, with a tick each millimetre.
-    x0, y0 = 18 * MM, h - 80 * MM
-    c.setLineWidth(0.4)
-    c.rect(x0, y0, 100 * MM, 8 * MM, stroke=1, fill=0)
-    for i in range(101):
-        tick = 6 if i % 10 == 0 else (4 if i % 5 == 0 else 2.5)
-        c.line(x0 + i * MM, y0, x0 + i * MM, y0 + tick * MM)
-        if i % 10 == 0:
-            c.setFont(draw.FONT, 6)
-            c.drawCentredString(x0 + i * MM, y0 - 3 * MM, str(i))
-    c.setFont(draw.FONT, 9)
-    c.drawString(x0, y0 + 10 * MM, _("This ruler must measure 100 mm", lang))
-    rows = [
-        (_("Paper", lang), settings.paper.upper()),
-        (_("Bleed", lang), f"{settings.bleed:g} mm"),
-        (_("Card size", lang), settings.card_size or card_set.card_size),
-        (_("Layout", lang), settings.layout),
-        (_("Back offset", lang), f"x {settings.offset[0]:+g} mm · y {settings.offset[1]:+g} mm"),
-        (_("Components", lang), str(count)),
-        ("QR", card_url(settings.base_url, next(x.id for x in card_set.components if x.kind != "back"))),
-    ]
-    c.setFont(draw.BOLD, 12)
-    c.drawString(18 * MM, h - 102 * MM, _("Settings", lang))
-    for i, (label, value) in enumerate(rows):
-        y = h - (110 + 6.5 * i) * MM
-        c.setFont(draw.FONT, 10)
-        c.drawString(18 * MM, y, label)
-        c.drawString(75 * MM, y, value)
-    help_text = _(GUTTERFOLD_HELP, lang) if settings.layout == "gutterfold" else _(DUPLEX_HELP, lang)
-    draw.fit_text(c, help_text, w - 36 * MM, 30 * MM, h - 160 * MM, 18 * MM, 10)
-    top = h - 188 * MM
-    for note in card_set.notes:  # one under the other
-        top -= draw.fit_text(c, note.get(lang), w - 36 * MM, 20 * MM, top, 18 * MM, 9) + 3 * MM
-    _crosses(c, w, h, mirrored=False)
-
-
-CROSSES = ((20, 20), (190, 20), (105, 60))  # mm from the bottom-left, on the front of the calibration sheet
-
-
-def _crosses(c, w: float, h: float, mirrored: bool) -> None:
-    """Registration crosses: on the back they are mirrored, so a well-aligned duplex print puts them on top of
-    the front ones."""
-    c.saveState()
-    c.setLineWidth(0.3)
-    for x, y in CROSSES:
-        cx = (w - x * MM) if mirrored else x * MM
-        c.line(cx - 5 * MM, y * MM, cx + 5 * MM, y * MM)
-        c.line(cx, y * MM - 5 * MM, cx, y * MM + 5 * MM)
-        c.circle(cx, y * MM, 2 * MM, stroke=1, fill=0)
-    c.restoreState()
-
-
 def render(card_set: CardSet, settings: BuildSettings, target) -> int:
     """Draw the whole document into `target` (a path or file object); returns the number of pages."""
     draw.register_fonts()
@@ -203,13 +134,14 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
         pages += 1
 
     full = (0, 0, first.page_w * MM, first.page_h * MM)
-    _calibration(c, card_set, settings, (first.page_w * MM, first.page_h * MM), count)
+    first_code = card_url(settings.base_url, next(x.id for x in card_set.components if x.kind != "back"))
+    cover.cover(c, card_set, settings, (first.page_w * MM, first.page_h * MM), count, first_code)
     finish(full, full)
     if not gutterfold:
         c.setFillColor(draw.INK)
         c.setFont(draw.FONT, 9)
         c.drawCentredString(first.page_w * MM / 2, first.page_h * MM / 2, _("Back of the calibration sheet", settings.lang))
-        _crosses(c, first.page_w * MM, first.page_h * MM, mirrored=True)
+        cover.crosses(c, first.page_w * MM, first.page_h * MM, mirrored=True)
         finish(full, full)
     bleed = settings.bleed * MM
     forms: set[str] = set()
@@ -257,6 +189,10 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
             if not gutterfold and back_slots:  # each back page follows its front page
                 place_backs(back_slots, section.size)
                 finish(_box(s, back_rects, 0), _box(s, back_rects, settings.bleed))
+    if card_set.rules:  # the rules booklet ends the file, on the paper of the cover
+        c.setPageSize((first.page_w * MM, first.page_h * MM))
+        cover.booklet_pages(c, card_set, settings.lang, (first.page_w * MM, first.page_h * MM),
+                            lambda: finish(full, full))
     c.save()
     return pages
 

@@ -28,9 +28,23 @@ def built(tmp_path_factory):
     return out
 
 
+def is_booklet(page) -> bool:
+    text = page.get_textpage().get_text_bounded()
+    return "· Rules ·" in text or "· Reglas ·" in text
+
+
 def pages(path):
+    """The cover and the card pages (the rules booklet at the end is left out; see `booklet`)."""
     pdf = pdfium.PdfDocument(str(path))
-    return pdf, [pdf[i] for i in range(len(pdf))]
+    all_pages = [pdf[i] for i in range(len(pdf))]
+    while all_pages and is_booklet(all_pages[-1]):
+        all_pages.pop()
+    return pdf, all_pages
+
+
+def booklet(path):
+    pdf = pdfium.PdfDocument(str(path))
+    return pdf, [p for p in (pdf[i] for i in range(len(pdf))) if is_booklet(p)]
 
 
 def ids_on(page, prefix):
@@ -338,3 +352,39 @@ def test_several_notes_on_the_calibration_page_do_not_overlap(tmp_path):
         tops.append((min(b[1] for b in boxes), max(b[3] for b in boxes)))
     tops.sort()
     assert all(upper[0] > lower[1] for lower, upper in zip(tops, tops[1:])), tops  # stacked, not overprinted
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_file_ends_with_the_whole_rules_booklet_in_9_pt_or_more(tmp_path, paper):
+    build(["nobles"], tmp_path, BuildSettings(paper=paper, lang="en"))
+    pdf, pages_ = booklet(tmp_path / "nobles.pdf")
+    assert pages_ and all(p.get_size() == pytest.approx(PAGE_PT[paper], abs=0.01) for p in pages_)
+    text = " ".join(p.get_textpage().get_text_bounded() for p in pages_)
+    flat = re.sub(r"\s+", " ", text)
+    for section in cards.load_game("nobles").rules:
+        assert section["title"].en in flat, section["id"]
+    sizes = set()
+    for p in pages_:
+        tp = p.get_textpage()
+        sizes |= {round(raw.FPDFText_GetFontSize(tp.raw, i), 1) for i in range(tp.count_chars())
+                  if not tp.get_text_range(i, 1).isspace()}
+    assert min(sizes) >= 9, sorted(sizes)
+
+
+@pytest.mark.parametrize("base,words", [
+    ("http://127.0.0.1:5000", "the phone itself"),
+    ("http://192.168.1.20:5000", "stop working if that address changes"),
+    ("https://games.example.org", None),
+])
+def test_the_cover_lists_the_box_and_says_where_the_codes_lead(tmp_path, capsys, base, words):
+    assert main(["build", "gemas", "--out", str(tmp_path), "--lang", "en", "--base-url", base]) == 0
+    err = capsys.readouterr().err
+    pdf, ps = pages(tmp_path / "gemas.pdf")
+    text = re.sub(r"\s+", " ", ps[0].get_textpage().get_text_bounded())
+    card_set = cards.load_game("gemas")
+    gem_cards = sum(c.qty for c in card_set.components if c.type == "gem-card")
+    assert f"{gem_cards} × Gem card" in text and "You also need" in text and base in text
+    if words:
+        assert words in text and words in err
+    else:
+        assert "phone itself" not in text and err == ""
