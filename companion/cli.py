@@ -164,6 +164,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_site(args: argparse.Namespace) -> int:
+    import time
+
+    from .web import site
+
+    start = time.perf_counter()
+    made = site.build(args.out, args.base_url, args.companion_url)
+    print(f"{_shown(args.out)}: {made['files']} files, {made['bytes'] / 1e6:.1f} MB, "
+          f"{' and '.join(made['languages'])}, in {time.perf_counter() - start:.1f} s. Upload the folder to any static "
+          f"host; print with --base-url {args.base_url} so the cards' codes open it.")
+    return EXIT_OK
+
+
 def _sheet_store():
     """The saved-sheet store the server uses (its instance folder, or COMPANION_DATABASE_URL)."""
     from .storage import Store
@@ -228,6 +241,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--png", action="store_true",
                    help="also write OUT/<game>-png/<id>.png: each card at 300 DPI with 1/8 inch bleed, for print services")
     p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("site", help="a static copy of the rules and card pages for any static web host")
+    p.add_argument("--out", default="site", help="the folder to write (default: site)")
+    p.add_argument("--base-url", required=True, metavar="URL",
+                   help="where the site will be, e.g. https://you.github.io/deck (build the PDFs with the same)")
+    p.add_argument("--companion-url", metavar="URL", help="a running companion for scoring, setup and sheets")
+    p.set_defaults(func=cmd_site)
 
     p = sub.add_parser("address", help="the address phones on this network open (the LAN address of this machine)")
     p.add_argument("--port", type=int, default=5000)

@@ -26,6 +26,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(MAX_CONTENT_LENGTH=256 * 1024, SEND_FILE_MAX_AGE_DEFAULT=3600, SESSION_COOKIE_SAMESITE="Lax",
                       PERMANENT_SESSION_LIFETIME=timedelta(days=31), SHEET_POLL_SECONDS=3)
     app.config.update(config)
+    if app.config.get("STATIC_SITE"):  # frozen by `companion site`: pages are folders, so "/rules/x/" must match
+        app.url_map.strict_slashes = False
     instance.init_app(app)
     app.url_map.converters["token"] = saved.TokenConverter
     app.json.ensure_ascii = False
@@ -42,6 +44,11 @@ def create_app(config: dict | None = None) -> Flask:
     app.jinja_env.filters["label_of"] = lambda key, card_set, lang: (key, card_set.label(key, lang))
     app.jinja_env.globals.update(has_score_page=scoring.has_score_page, rule_blocks=rulebook.blocks,
                                  label_of_component=rulebook.component_label, icon_svg_tag=icons.inline_svg)
+    app.context_processor(offline.page_context)
+    if app.config.get("STATIC_SITE"):
+        from .site import site_url_for
+
+        app.jinja_env.globals["url_for"] = site_url_for
     own = [game_pages(g).blueprint for g in games.GAMES if game_pages(g).blueprint]  # a game's pages of its own
     for blueprint in (api.bp, pages.bp, scoring.bp, setup_page.bp, scan.bp, sheets_api.bp, sheet_pages.bp, offline.bp,
                       *own):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from urllib.parse import quote, urlencode
 
 import flask_babel
-from flask import g, request, url_for
+from flask import current_app, g, request, url_for
 
 from .. import i18n
 
@@ -13,6 +13,9 @@ ONE_YEAR = 365 * 24 * 3600
 
 
 def select() -> str:
+    fixed = current_app.config.get("STATIC_LANG")  # a static site has one tree a language
+    if fixed:
+        return fixed
     asked = request.args.get("lang")
     if asked in i18n.LANGS:
         g.remember_lang = asked
@@ -35,7 +38,10 @@ def remember(response):
 
 
 def switch_url(lang: str) -> str:
-    """This page in another language (the query string is kept)."""
+    """This page in another language (the query string is kept; on a static site, the other language's tree)."""
+    if current_app.config.get("STATIC_SITE"):
+        root = current_app.config.get("SITE_ROOT", "")
+        return f"{root}{'' if lang == i18n.DEFAULT_LANG else '/' + lang}{request.path}"
     args = request.args.to_dict(flat=False)
     args["lang"] = [lang]
     if request.endpoint is None:  # an error page for an address no route matched: the same address

@@ -6,7 +6,7 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-from flask import Blueprint, Response, jsonify, render_template, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 from flask_babel import gettext as _
 
 bp = Blueprint("offline", __name__)
@@ -21,6 +21,15 @@ def _worker() -> str:
     return (STATIC / "sw.js").read_text(encoding="utf-8").replace("__VERSION__", digest.hexdigest()[:12])
 
 
+def page_context() -> dict:
+    """Where a page's service worker is and what it covers: this server's, or a static site's (kept at its root)."""
+    if current_app.config.get("STATIC_SITE"):
+        root = current_app.config.get("SITE_ROOT", "")
+        return {"service_worker": {"url": f"{root}/sw.js", "scope": f"{root}/"}, "static_site": True}
+    return {"service_worker": {"url": url_for("offline.service_worker"), "scope": f"{request.script_root}/"},
+            "static_site": False}
+
+
 @bp.get("/sw.js")
 def service_worker():
     response = Response(_worker(), mimetype="text/javascript")
@@ -33,7 +42,7 @@ def service_worker():
 def manifest():
     response = jsonify(
         name="companion", short_name="companion", description=_("Scoring, setup and rules for your card games"),
-        start_url=url_for("pages.index"), scope="/", display="standalone", background_color="#fbf7ee",
+        start_url=url_for("pages.index"), scope=f"{request.script_root}/", display="standalone", background_color="#fbf7ee",
         theme_color="#5b2a6e", icons=[
             {"src": url_for("static", filename="icon.svg"), "sizes": "any", "type": "image/svg+xml"},
             {"src": url_for("static", filename="icon-192.png"), "sizes": "192x192", "type": "image/png"},

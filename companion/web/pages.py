@@ -2,12 +2,14 @@
 (its accent colour and icons) as a small stylesheet."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, redirect, render_template, url_for
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, url_for
+from flask_babel import gettext as _
 
 from .. import cards, rulebook, service
 from ..pnp import faces
 from . import icons, locale, scan
 from .game_pages import pages
+from .site import site_url_for
 
 bp = Blueprint("pages", __name__)
 
@@ -53,7 +55,19 @@ def card_from_qr(card_id: str):
     found = cards.find_component(card_id.upper())
     if found is None or found[1].kind == "back":
         abort(404)
+    if current_app.config.get("STATIC_SITE"):  # a static host cannot redirect: a small page that moves on
+        card_set, c = found
+        return render_template("moved.html", card_set=card_set, c=c, face=faces.face(c, card_set, locale.current()),
+                               target=site_url_for("pages.card", game=card_set.game, card_id=c.id))
     return redirect(url_for("pages.card", game=found[0].game, card_id=found[1].id), code=301)
+
+
+@bp.get("/companion-needed")
+def companion_needed():
+    """On a static site: scoring, setup and sheets need the companion running."""
+    return render_template("message.html", title=_("This needs the companion"), message=_(
+        "Scoring, setup and saved sheets run on the companion: start it at the table with make run (phones on the "
+        "same Wi-Fi open the address it prints), or use a hosted companion. The rules and every card work here."))
 
 
 @bp.get("/C/<game>/<card_id>")

@@ -9,7 +9,8 @@ BUDGET = 100 * 1024  # bytes for the main scoring page and everything it loads
 
 
 def assets(page: str) -> list[str]:
-    return re.findall(r'<(?:link|script)[^>]+(?:href|src)="(/[^"]+)"', page)
+    """What the page loads (a link to the page in the other language is not loaded)."""
+    return re.findall(r'<(?:link(?![^>]*rel="alternate")|script)[^>]+(?:href|src)="(/[^"]+)"', page)
 
 
 def test_the_main_scoring_page_transfers_under_100_kb(client):

@@ -24,8 +24,21 @@ document.addEventListener("DOMContentLoaded", () => {
 });
 
 // --- Offline: once visited, pages keep working without signal (service workers need localhost or https). ---
-if ("serviceWorker" in navigator && window.isSecureContext) {
-  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
+const root = document.documentElement;
+if ("serviceWorker" in navigator && window.isSecureContext && root.dataset.sw) {
+  navigator.serviceWorker.register(root.dataset.sw, { scope: root.dataset.swScope }).catch(() => {});
+}
+
+// --- A static site has one copy of each page per language: open the phone's (or the chosen) one. ---
+if (root.dataset.static) {
+  for (const link of document.querySelectorAll(".langs a[hreflang]")) {
+    link.addEventListener("click", () => { try { localStorage.setItem("companion-lang", link.hreflang); } catch {} });
+  }
+  let wanted = null;
+  try { wanted = localStorage.getItem("companion-lang"); } catch {}
+  wanted = wanted || (navigator.language || "").slice(0, 2);
+  const other = document.querySelector(`link[rel=alternate][hreflang="${wanted}"]`);
+  if (other && wanted !== root.lang) location.replace(other.href);
 }
 
 // --- Saved sheets: entries are kept on the phone first, then sent; other phones' changes appear by themselves. ---

@@ -1,0 +1,127 @@
+"""`companion site`: a static copy of everything that needs no server (home, rules, every card page under both
+`/C/<ID>` and `/c/<game>/<id>`, icons, styles, manifest, a service worker that keeps the whole site), one tree a
+language (Spanish at the root, English under `/en/`), frozen from the same app and templates with Frozen-Flask.
+Pages that need the server (scoring, setup, sheets) link to `--companion-url` when given, else say so."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import warnings
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from flask import current_app, request, url_for
+from flask_frozen import Freezer, MissingURLGeneratorWarning
+
+from .. import cards, i18n, service
+from ..schema import InputError, Problem
+
+MARKER = ".companion-site"  # a folder holding this file is a site made here, which a new build may replace
+SITE_PAGES = {"pages.index", "pages.rules", "pages.card", "pages.card_from_qr", "offline.offline",
+              "pages.companion_needed"}
+SITE_FILES = {"static", "pages.icon_styles", "offline.manifest", "offline.service_worker"}
+
+
+def site_url_for(endpoint: str, **values) -> str:
+    """url_for on a static site: pages end with "/" (a folder with index.html, which any static host serves), and
+    pages that need the server lead to the companion (`COMPANION_URL`) or to a page that says so."""
+    if endpoint in SITE_FILES or endpoint.startswith("static"):
+        return url_for(endpoint, **values)
+    if endpoint in SITE_PAGES:
+        url = url_for(endpoint, **values)
+        path, hash_, fragment = url.partition("#")
+        return (path if path.endswith("/") else path + "/") + hash_ + fragment
+    companion = current_app.config.get("COMPANION_URL")
+    if companion:
+        values.pop("lang", None)
+        return companion.rstrip("/") + url_for(endpoint, **values)[len(request.script_root):]
+    return site_url_for("pages.companion_needed")
+
+
+def root_path(base_url: str) -> str:
+    """The path the site lives under ('' at a host's root, '/deck' for https://you.github.io/deck)."""
+    return urlsplit(base_url).path.rstrip("/")
+
+
+def _check(out: Path, base_url: str, companion_url: str | None) -> None:
+    problems = []
+    for name, url in (("base-url", base_url), ("companion-url", companion_url)):
+        parts = urlsplit(url or "")
+        if url is not None and (parts.scheme not in ("http", "https") or not parts.netloc or parts.query
+                                or parts.fragment):
+            problems.append(Problem((name,), f"must be an http(s) address like https://you.github.io/deck, got {url!r}"))
+    if out.exists() and not out.is_dir():
+        problems.append(Problem(("out",), f"{out} is a file, not a folder"))
+    elif out.is_dir() and any(out.iterdir()) and not (out / MARKER).exists():
+        problems.append(Problem(("out",), f"{out} holds files that are not a site made by companion site; choose an "
+                                          "empty or new folder (nothing was changed)"))
+    if problems:
+        raise InputError(problems)
+
+
+def _urls() -> list[str]:
+    """Every page and file of one language's tree, as site paths."""
+    urls = ["/", "/offline/", "/companion-needed/", "/manifest.webmanifest"]
+    for card_set in service.catalogue():
+        urls += [f"/rules/{card_set.game}/", f"/icons/{card_set.game}.css"]
+        for c in card_set.components:
+            if c.kind != "back":
+                urls += [f"/c/{card_set.game}/{c.id}/", f"/C/{c.id}/"]
+    return urls
+
+
+def _freeze(app, destination: Path, base_url: str) -> None:
+    app.config.update(FREEZER_DESTINATION=str(destination), FREEZER_BASE_URL=base_url,
+                      FREEZER_REMOVE_EXTRA_FILES=False, FREEZER_IGNORE_MIMETYPE_WARNINGS=True,
+                      FREEZER_REDIRECT_POLICY="error")
+    freezer = Freezer(app, with_static_files=True, with_no_argument_rules=False, log_url_for=False)
+    freezer.register_generator(_urls)
+    with warnings.catch_warnings():  # the pages are listed as addresses, not per endpoint: nothing is missing
+        warnings.simplefilter("ignore", MissingURLGeneratorWarning)
+        freezer.freeze()
+
+
+def build(out: str | Path, base_url: str, companion_url: str | None = None) -> dict:
+    """Write the site into `out` (made aside, then put in place whole). Returns its files, bytes and languages."""
+    from . import create_app
+
+    out = Path(out)
+    _check(out, base_url, companion_url)
+    root = root_path(base_url)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent if out.parent.exists() else None))
+    instance = tempfile.mkdtemp(prefix="companion-site-instance-")
+    try:
+        for lang in i18n.LANGS:
+            tree = staging if lang == i18n.DEFAULT_LANG else staging / lang
+            app = create_app({"STATIC_SITE": True, "STATIC_LANG": lang, "SITE_ROOT": root,
+                              "COMPANION_URL": companion_url, "INSTANCE_PATH": instance})
+            with app.app_context():
+                _freeze(app, tree, base_url.rstrip("/") + ("/" if tree == staging else f"/{lang}/"))
+        files = sorted(p for p in staging.rglob("*") if p.is_file())
+        site_urls = [root + "/" + p.relative_to(staging).as_posix().removesuffix("index.html") for p in files]
+        (staging / "sw.js").write_text(_service_worker(root, site_urls), encoding="utf-8")
+        (staging / MARKER).write_text(json.dumps({"base_url": base_url, "companion_url": companion_url}) + "\n")
+        for path in [staging, *staging.rglob("*")]:
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+        old = out.with_name(f".{out.name}.old")
+        if out.exists():
+            out.rename(old)
+        staging.rename(out)
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    finally:
+        shutil.rmtree(instance, ignore_errors=True)
+    files = [p for p in out.rglob("*") if p.is_file()]
+    return {"files": len(files), "bytes": sum(p.stat().st_size for p in files), "languages": list(i18n.LANGS)}
+
+
+def _service_worker(root: str, urls: list[str]) -> str:
+    """A service worker that keeps the whole site at its first visit: after that every page opens with no network."""
+    version = hashlib.sha256("\n".join(urls).encode()).hexdigest()[:12]
+    return (Path(__file__).parent / "static" / "site-sw.js").read_text(encoding="utf-8") \
+        .replace("__VERSION__", version).replace("__ROOT__", root + "/").replace("__FILES__", json.dumps(urls))

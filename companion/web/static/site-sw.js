@@ -1,0 +1,27 @@
+// The static site's service worker: it keeps every page of the site at its first visit (the site is small), so
+// afterwards any card page opens with no network. Pages are served from this copy first, then from the network.
+"use strict";
+const CACHE = "companion-site-__VERSION__";
+const ROOT = "__ROOT__";
+const FILES = __FILES__;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys()
+    .then((keys) => Promise.all(keys.filter((k) => k.startsWith("companion-site-") && k !== CACHE)
+      .map((k) => caches.delete(k))))
+    .then(() => self.clients.claim()));
+});
+
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
+  // A printed code says BASE/C/<ID>; the page is kept as BASE/C/<ID>/ (a folder), so try both.
+  const folder = url.pathname.endsWith("/") ? null : url.pathname + "/";
+  event.respondWith(caches.open(CACHE).then(async (cache) =>
+    (await cache.match(url.pathname)) || (folder && await cache.match(folder)) ||
+    fetch(event.request).catch(async () => (await cache.match(ROOT + "offline/")) || Response.error())));
+});

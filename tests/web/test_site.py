@@ -1,0 +1,136 @@
+"""`companion site`: a static copy served by a plain static file server on 127.0.0.1 opens every code decoded from
+PDFs built with its base URL, naming its card; bad arguments never touch a folder that is not a site; and after one
+visit a card page never opened still opens with the server stopped."""
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+import zxingcpp
+
+from companion import cards
+from companion.cli import main
+from conftest import GAME_IDS, free_port
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The site and the PDFs built with one base, served by Python's plain static file server."""
+    folder = tmp_path_factory.mktemp("site")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    assert main(["site", "--out", str(folder / "site"), "--base-url", base]) == 0
+    assert main(["build", "--out", str(folder / "pdf"), "--base-url", base]) == 0
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+                            cwd=folder / "site", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(base + "/", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.05)
+    yield base, folder, proc
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def fetch(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as r:  # follows the static server's 301 to the folder
+        assert r.status == 200
+        return r.read().decode()
+
+
+@pytest.mark.slow
+def test_every_printed_code_opens_its_card_on_the_static_site(site):
+    base, folder, _ = site
+    opened = 0
+    for game in GAME_IDS:
+        card_set = cards.load_game(game)
+        pdf = pdfium.PdfDocument(str(folder / "pdf" / f"{game}.pdf"))
+        for i in range(2, len(pdf)):
+            for code in zxingcpp.read_barcodes(pdf[i].render(scale=150 / 72).to_pil(),
+                                               formats=zxingcpp.BarcodeFormat.QRCode):
+                assert code.text.startswith(base.upper())
+                card_id = code.text.rsplit("/", 1)[1]
+                moved = fetch(base + code.text[len(base):])
+                assert card_id in moved
+                target = re.search(r'http-equiv="refresh" content="0; url=([^"]+)"', moved).group(1)
+                page = fetch(base + target)
+                assert card_id in page and (card_set.component(card_id).name_in("es") or card_id) in page
+                opened += 1
+    assert opened >= 150
+
+
+def test_every_page_links_only_to_files_of_the_site_or_the_companion_page(site):
+    base, folder, _ = site
+    page = fetch(f"{base}/en/rules/duquesa/")
+    for link in set(re.findall(r'href="(/[^"#]*)', page)):
+        path = folder / "site" / link.lstrip("/")
+        assert path.is_file() or (path / "index.html").is_file(), link
+    assert "/en/companion-needed/" in page  # scoring needs the server: it says so
+
+
+def test_bad_arguments_exit_2_and_never_touch_a_folder_that_is_not_a_site(tmp_path, capsys):
+    mine = tmp_path / "my-photos"
+    mine.mkdir()
+    (mine / "holiday.jpg").write_bytes(b"precious")
+    assert main(["site", "--out", str(mine), "--base-url", "http://127.0.0.1:8000"]) == 2
+    assert "not a site made by companion site" in capsys.readouterr().err
+    assert (mine / "holiday.jpg").read_bytes() == b"precious" and len(list(mine.iterdir())) == 1
+    assert main(["site", "--out", str(tmp_path / "s"), "--base-url", "ftp://x"]) == 2
+    assert "base-url" in capsys.readouterr().err and not (tmp_path / "s").exists()
+    assert main(["site", "--out", str(tmp_path / "s")]) == 2  # --base-url is required
+
+
+def test_a_second_build_replaces_a_previous_site(tmp_path):
+    out = tmp_path / "s"
+    assert main(["site", "--out", str(out), "--base-url", "https://you.github.io/deck"]) == 0
+    (out / "stale.html").write_text("old")
+    assert main(["site", "--out", str(out), "--base-url", "https://you.github.io/deck",
+                 "--companion-url", "https://companion.example.org"]) == 0
+    assert not (out / "stale.html").exists()
+    page = (out / "rules" / "gemas" / "index.html").read_text(encoding="utf-8")
+    assert 'href="/deck/en/rules/gemas/"' in page and "https://companion.example.org/score/gemas" in page
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="BROWSER TEST SKIPPED: no chromium at /usr/bin/chromium. "
+                                                       "Install Debian's: sudo apt-get install chromium")
+def test_after_one_visit_a_card_page_never_opened_still_opens_offline(site):
+    from playwright.sync_api import sync_playwright
+
+    _, folder, _ = site
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+                            cwd=folder / "site", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="es-ES").new_page()
+            for _ in range(100):
+                try:
+                    phone.goto(f"{base}/rules/gemas/")
+                    break
+                except Exception:
+                    time.sleep(0.05)
+            phone.evaluate("() => navigator.serviceWorker.ready")
+            phone.wait_for_function("async () => (await caches.keys()).length > 0 && "
+                                    "(await (await caches.open((await caches.keys())[0])).keys()).length > 600",
+                                    timeout=20000)
+            proc.terminate()
+            proc.wait(timeout=10)
+            phone.goto(f"{base}/C/NB-QH")  # a printed code never opened, with the server stopped
+            phone.wait_for_load_state()
+            assert "NB-QH" in phone.locator("h1").inner_text()
+            phone.wait_for_url(re.compile(r".*/c/nobles/NB-QH/$"))
+            assert "NB-QH" in phone.locator("h1").inner_text()
+            browser.close()
+    finally:
+        proc.kill()
