@@ -14,7 +14,8 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.pdfgen import canvas
 
-from companion import cards, service
+from companion import cards
+from companion.pnp.build import build
 from companion.pnp import draw
 from companion.pnp.document import BuildSettings, card_url
 
@@ -35,7 +36,7 @@ def floor(n_cards: int, path: Path) -> None:
             c.setFont(draw.FONT, 7)
             c.drawString(x + 5 * mm, y + 5 * mm, f"ID-{n:04d}")
             code = qrcode.QRCode(border=0)
-            code.add_data(card_url("http://127.0.0.1:5000", "game", f"ID-{n:04d}"))
+            code.add_data(card_url("http://127.0.0.1:5000", f"ID-{n:04d}"))
             code.make(fit=True)
             matrix = code.get_matrix()
             module = 12 * mm / len(matrix)
@@ -65,9 +66,9 @@ def main() -> None:
     n_cards = sum(c.qty for g in games for c in cards.load_game(g).components if c.kind != "back")
     with tempfile.TemporaryDirectory() as tmp:
         out, floor_pdf = Path(tmp) / "out", Path(tmp) / "floor.pdf"
-        service.build(games, out, BuildSettings())  # warm-up: fonts, imports, QR caches cleared below
+        build(games, out, BuildSettings())  # warm-up: fonts, imports, QR caches cleared below
         draw.qr_runs.cache_clear()
-        real_s = timed(lambda: (draw.qr_runs.cache_clear(), service.build(games, out, BuildSettings())))
+        real_s = timed(lambda: (draw.qr_runs.cache_clear(), build(games, out, BuildSettings())))
         floor_s = timed(lambda: floor(n_cards, floor_pdf))
         real_bytes = sum(p.stat().st_size for p in out.glob("*.pdf"))
         floor_bytes = floor_pdf.stat().st_size
