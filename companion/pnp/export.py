@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import io
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import pypdfium2 as pdfium
 from reportlab.pdfgen import canvas as rl_canvas
 
 from ..cards import CardSet
+from ..files import written_whole
 from . import draw, faces
 from .document import BuildSettings, printed_size, qr_text, qr_version
 from .geometry import MM, SIZES
@@ -52,19 +51,10 @@ def card_pngs(card_set: CardSet, settings: BuildSettings, folder: Path) -> list[
     c.save()
     pdf = pdfium.PdfDocument(buf.getvalue())
     folder = Path(folder)
-    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
-    try:
+    with written_whole(folder) as staging:
         for i, (name, w, h) in enumerate(plan):
             image = pdf[i].render(scale=DPI / 72).to_pil()
             exact = (_pixels(w + 2 * bleed), _pixels(h + 2 * bleed))
             image.crop((0, 0, *exact)).save(staging / name, dpi=(DPI, DPI), optimize=True)
         os.chmod(staging, 0o755)
-        old = folder.with_name(f".{folder.name}.old")
-        if folder.exists():
-            folder.rename(old)
-        staging.rename(folder)
-        shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     return [folder / name for name, _, _ in plan]

@@ -16,7 +16,8 @@ from urllib.parse import urlsplit
 from flask import current_app, request, url_for
 from flask_frozen import Freezer, MissingURLGeneratorWarning
 
-from .. import cards, i18n, service
+from .. import i18n, service
+from ..files import written_whole
 from ..schema import InputError, Problem
 
 MARKER = ".companion-site"  # a folder holding this file is a site made here, which a new build may replace
@@ -91,29 +92,21 @@ def build(out: str | Path, base_url: str, companion_url: str | None = None) -> d
     out = Path(out)
     _check(out, base_url, companion_url)
     root = root_path(base_url)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent if out.parent.exists() else None))
     instance = tempfile.mkdtemp(prefix="companion-site-instance-")
     try:
-        for lang in i18n.LANGS:
-            tree = staging if lang == i18n.DEFAULT_LANG else staging / lang
-            app = create_app({"STATIC_SITE": True, "STATIC_LANG": lang, "SITE_ROOT": root,
-                              "COMPANION_URL": companion_url, "INSTANCE_PATH": instance})
-            with app.app_context():
-                _freeze(app, tree, base_url.rstrip("/") + ("/" if tree == staging else f"/{lang}/"))
-        files = sorted(p for p in staging.rglob("*") if p.is_file())
-        site_urls = [root + "/" + p.relative_to(staging).as_posix().removesuffix("index.html") for p in files]
-        (staging / "sw.js").write_text(_service_worker(root, site_urls), encoding="utf-8")
-        (staging / MARKER).write_text(json.dumps({"base_url": base_url, "companion_url": companion_url}) + "\n")
-        for path in [staging, *staging.rglob("*")]:
-            os.chmod(path, 0o755 if path.is_dir() else 0o644)
-        old = out.with_name(f".{out.name}.old")
-        if out.exists():
-            out.rename(old)
-        staging.rename(out)
-        shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+        with written_whole(out) as staging:
+            for lang in i18n.LANGS:
+                tree = staging if lang == i18n.DEFAULT_LANG else staging / lang
+                app = create_app({"STATIC_SITE": True, "STATIC_LANG": lang, "SITE_ROOT": root,
+                                  "COMPANION_URL": companion_url, "INSTANCE_PATH": instance})
+                with app.app_context():
+                    _freeze(app, tree, base_url.rstrip("/") + ("/" if tree == staging else f"/{lang}/"))
+            files = sorted(p for p in staging.rglob("*") if p.is_file())
+            site_urls = [root + "/" + p.relative_to(staging).as_posix().removesuffix("index.html") for p in files]
+            (staging / "sw.js").write_text(_service_worker(root, site_urls), encoding="utf-8")
+            (staging / MARKER).write_text(json.dumps({"base_url": base_url, "companion_url": companion_url}) + "\n")
+            for path in [staging, *staging.rglob("*")]:
+                os.chmod(path, 0o755 if path.is_dir() else 0o644)
     finally:
         shutil.rmtree(instance, ignore_errors=True)
     files = [p for p in out.rglob("*") if p.is_file()]

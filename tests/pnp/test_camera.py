@@ -2,8 +2,6 @@
 length in a dim room (tests/camera.py), decodes back to its own address at least 99 % of the time."""
 import random
 
-import pytest
-
 from camera import as_a_phone_sees_it, decode_rate, decodes, printed_cards
 from companion import cards
 from companion.pnp.document import BuildSettings

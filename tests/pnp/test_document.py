@@ -9,7 +9,7 @@ import pypdfium2.raw as raw
 import pytest
 import zxingcpp
 
-from companion import cards, service
+from companion import cards
 from companion.cli import main
 from companion.pnp.build import build
 from companion.pnp import draw

@@ -5,7 +5,6 @@ import json
 import pytest
 
 from companion import sheet_service, storage
-from companion.web import saved
 
 @pytest.fixture
 def phone(client):
