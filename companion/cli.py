@@ -126,6 +126,25 @@ def _terminal_qr(url: str) -> None:
     code.print_ascii(invert=True)
 
 
+# waitress's limits, set so that nobody on the network can lock the table out: idle or half-sent connections
+# cost no thread and are closed after CHANNEL_TIMEOUT; poll() instead of select() lifts the 1,024-socket ceiling.
+SERVE_LIMITS = dict(threads=8, connection_limit=2000, channel_timeout=20, cleanup_interval=5, asyncore_use_poll=True,
+                    max_request_header_size=32 * 1024, max_request_body_size=5 * 1024 * 1024, backlog=1024)
+
+
+def _more_open_files() -> None:
+    """Let the server hold its connection limit in open sockets (the soft limit is often 1,024)."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = SERVE_LIMITS["connection_limit"] + 256
+        if soft != resource.RLIM_INFINITY and soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import waitress
 
@@ -158,7 +177,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                   flush=True)
     try:
         logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # busy moments are normal, not worth a line
-        waitress.serve(app, host=args.host, port=args.port, threads=8, _quiet=True)
+        _more_open_files()
+        waitress.serve(app, host=args.host, port=args.port, _quiet=True, **SERVE_LIMITS)
     except OSError as e:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
     return EXIT_OK
