@@ -94,6 +94,9 @@ class Bool(Field):
         return value
 
 
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # NUL and unpaired surrogates: no database keeps them
+
+
 class Str(Field):
     def __init__(self, pattern: str | None = None, max_len: int = 400, hint: str = ""):
         self.pattern = re.compile(pattern) if pattern else None
@@ -102,6 +105,8 @@ class Str(Field):
     def check(self, value, path, problems):
         if not isinstance(value, str) or not value.strip():
             return problems.add(path, f"must be a non-empty text, got {describe(value)}")
+        if _UNSTORABLE.search(value):
+            return problems.add(path, "must be text without NUL characters or unpaired surrogates")
         if len(value) > self.max_len:
             return problems.add(path, f"is {len(value)} characters long; at most {self.max_len}")
         if self.pattern and not self.pattern.fullmatch(value):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from typing import Any, Iterable, Mapping
 
 from . import cards, games, service
@@ -315,7 +316,11 @@ def export_csv(sheet: Mapping, log: Iterable[Mapping]) -> str:
 
 def import_csv(text: str) -> tuple[dict, list[dict]]:
     """A sheet from `export_csv`'s layout (a spreadsheet may have touched it); same checks as `import_json`."""
-    rows = list(csv.reader(io.StringIO(text)))
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        rows = list(reader)
+    except csv.Error as e:  # an unterminated quote, a field too long, a stray line end inside a field
+        raise InputError([Problem((f"row {reader.line_num}",), f"is not readable CSV: {e}")]) from None
     if not rows or tuple(rows[0][: len(CSV_HEAD)]) != CSV_HEAD:
         raise InputError([Problem((), "the first row must be the column names: " + ",".join(CSV_HEAD) +
                                       ", then one column per player")])
@@ -357,7 +362,6 @@ def _csv_json(text: str, row: int, column: str) -> Any:
 
 
 def _csv_int(text: str, row: int, column: str) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise InputError([Problem((f"row {row}", column), f"must be a whole number, got {text!r}")]) from None
+    if not re.fullmatch(r"-?[0-9]{1,9}", text.strip()):  # not "1_000" nor full-width digits, which int() takes
+        raise InputError([Problem((f"row {row}", column), f"must be a whole number, got {text!r}")])
+    return int(text.strip())

@@ -36,7 +36,7 @@ def _listify(node: Any) -> Any:
     if not isinstance(node, dict):
         return node
     items = {k: _listify(v) for k, v in node.items()}
-    if items and all(k.isdigit() and int(k) <= MAX_INDEX for k in items):
+    if items and all(re.fullmatch(r"[0-9]{1,3}", k) and int(k) <= MAX_INDEX for k in items):
         out = [None] * (max(map(int, items)) + 1)
         for k, v in items.items():
             out[int(k)] = v

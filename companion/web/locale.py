@@ -46,7 +46,14 @@ def switch_url(lang: str) -> str:
     args["lang"] = [lang]
     if request.endpoint is None:  # an error page for an address no route matched: the same address
         return f"{quote(request.path)}?{urlencode(args, doseq=True)}"
-    return url_for(request.endpoint, **(request.view_args or {}), **args)
+    return with_query(url_for(request.endpoint, **(request.view_args or {})), args)
+
+
+def with_query(url: str, args) -> str:
+    """An address with a query string. Query keys never reach url_for, where `_anchor`, `_external` or a key named
+    like a route's own part (`?game=x`) would change the address or fail."""
+    query = urlencode(args, doseq=True)
+    return f"{url}?{query}" if query else url
 
 
 class CatalogueDomain(flask_babel.Domain):

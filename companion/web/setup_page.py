@@ -11,6 +11,7 @@ from flask_babel import lazy_gettext as _l
 from .. import cards, games, service
 from ..schema import InputError
 from .game_pages import pages
+from .locale import with_query
 
 bp = Blueprint("setup", __name__)
 
@@ -43,7 +44,7 @@ def setup(game: str):
     args = request.args
     if not args.get("seed"):  # a fresh deal gets its seed in the URL first, so the link can be shared
         fresh = {**args.to_dict(flat=False), "seed": secrets.token_hex(4)}
-        return redirect(url_for("setup.setup", game=game, **fresh))
+        return redirect(with_query(url_for("setup.setup", game=game), fresh))
     players = args.get("players") or str(min(max(rules.default_players, card_set.players[0]), card_set.players[1]))
     result, problems, status = None, [], 200
     try:
@@ -57,5 +58,5 @@ def setup(game: str):
         "setup.html", card_set=card_set, options=rules.options, result=result, problems=problems, form=args,
         players=players, per_player=glue.per_player, setup_label=lambda key: str(words.get(key, key)), setup_words=words,
         card_ids=set(card_set.catalogue()), bad={".".join(map(str, p.path)) for p in problems},
-        reroll_url=url_for("setup.setup", game=game, **reroll),
-        share_url=url_for("setup.setup", game=game, _external=True, **share)), status
+        reroll_url=with_query(url_for("setup.setup", game=game), reroll),
+        share_url=with_query(url_for("setup.setup", game=game, _external=True), share)), status

@@ -3,6 +3,7 @@ audit trail, and saving a hand from a scoring page. Plain POST forms (each with 
 checks as the API; the page's script sends the add form in the background and keeps it when offline."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
@@ -104,10 +105,10 @@ def _entry_fields(players: list[str], form, with_base: bool = False) -> dict[str
     else:
         data["points"] = {}
         for i, name in enumerate(players):
-            value = form.get(f"points.{i}", "").strip()
-            try:
-                data["points"][name] = int(value or 0)
-            except ValueError:
+            value = form.get(f"points.{i}", "").strip() or "0"
+            if re.fullmatch(r"-?[0-9]{1,9}", value):
+                data["points"][name] = int(value)
+            else:
                 problems.add(("points", name), f"must be a whole number, got {value!r}")
     for key in ("note", "client_id"):
         if form.get(key, "").strip():
@@ -122,7 +123,7 @@ def _entry_fields(players: list[str], form, with_base: bool = False) -> dict[str
 def _base(form) -> dict:
     """The entry revision the form was made from (a number; anything else is passed on to be named as wrong)."""
     base = form.get("base", "").strip()
-    return {"base": int(base) if base.isdigit() else base} if base else {}
+    return {"base": int(base) if re.fullmatch(r"[0-9]{1,9}", base) else base} if base else {}
 
 
 def _change(token: str, action: str, target: int | None = None, edit_form: bool = False):

@@ -5,9 +5,11 @@ this session's CSRF token (`X-CSRF-Token`, from GET /api/v1/csrf). A stale edit 
 """
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, Response, jsonify, request
 
-from .. import sheet_service, sheets
+from .. import service, sheet_service, sheets
 from ..schema import InputError, Problem
 from . import csrf, saved
 from .instance import store
@@ -41,7 +43,7 @@ def import_sheet():
 def read(token: str):
     access = saved.open_sheet(token)
     since = request.args.get("since", "")
-    if since.isdigit() and int(since) == store().version(access.sheet_id):
+    if re.fullmatch(r"[0-9]{1,9}", since) and int(since) == store().version(access.sheet_id):
         return jsonify(version=int(since), changed=False)
     return jsonify(saved.state(access, token))
 
@@ -78,10 +80,11 @@ def written_answer(written, action: str):
 
 
 def _json():
-    data = request.get_json(silent=True) if request.is_json else None
-    if data is None:
+    """The request's JSON body, read by the same parser as every other input (deep nesting, duplicate keys and
+    bad text are a 400 naming what is wrong)."""
+    if not request.is_json:
         raise InputError([Problem((), "the body must be JSON (Content-Type: application/json)")])
-    return data
+    return service.parse_json(request.get_data())
 
 
 @bp.post("/sheets/<token:token>/entries")

@@ -37,7 +37,7 @@ def path_for(rule, choose):
 
 
 junk = st.text(max_size=30) | st.sampled_from(["..%2F..", "' OR 1=1 --", "A" * 22, "%00", "0", "-1", "9" * 30,
-                                              "<script>", "ñ", "x" * 300])
+                                              "<script>", "ñ", "x" * 300, "²", "１"])
 
 
 @settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -50,8 +50,10 @@ def test_no_request_makes_the_server_fail(world, data):
                                             safe="") or "x")
     method = data.draw(st.sampled_from(sorted(rule.methods - {"OPTIONS", "HEAD"})) |
                        st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH"]), label="method")
-    query = data.draw(st.dictionaries(st.sampled_from(["since", "lang", "seed", "players", "_n", "to", "x"]),
-                                      st.text(max_size=12), max_size=3), label="query")
+    query = data.draw(st.dictionaries(st.sampled_from(["since", "lang", "seed", "players", "_n", "to", "x", "_anchor",
+                                                       "_external", "_method", "_scheme", "game", "token", "card_id"]),
+                                      st.text(max_size=12) | st.sampled_from(["²", "１", "1_000", "\x00"]), max_size=3),
+                      label="query")
     kind = data.draw(st.sampled_from(["json", "bytes", "form", "none", "csv"]), label="body")
     headers = {"X-CSRF-Token": csrf} if data.draw(st.booleans(), label="token") else {}
     kwargs = {}

@@ -1,6 +1,7 @@
 """Nobles en duelo on the phone: the duel calculator with its dice seed, and the court tracker to the next duel."""
 from __future__ import annotations
 
+import re
 import secrets
 from urllib.parse import urlencode
 
@@ -30,7 +31,8 @@ def extras(req: dict | None, result: dict | None) -> dict:
         gained = result["resources"].get(side)
         if gained:
             had = form.get(f"{side}.resources:int", "0")
-            keep.setlist(f"{side}.resources:int", [str((int(had) if had.isdigit() else 0) + gained)])
+            had = int(had) if re.fullmatch(r"[0-9]{1,6}", had) else 0
+            keep.setlist(f"{side}.resources:int", [str(had + gained)])
     out["next_url"] = url_for("scoring.score", game=GAME.id) + "?" + urlencode(list(keep.items(multi=True)))
     return out
 

@@ -1,0 +1,70 @@
+"""Shapes of bad input that used to answer 500 (issue 15, item 5), each a clear 4xx now: query keys that url_for
+would have taken as its own, digits str.isdigit() accepts and int() refuses, deep JSON, broken CSV, text no
+database keeps, and numbers int() reads too kindly."""
+import json
+
+import pytest
+
+from companion import sheets
+from companion.schema import InputError
+
+
+@pytest.fixture
+def phone(client):
+    csrf = client.get("/api/v1/csrf").get_json()["csrf"]
+    token = client.post("/api/v1/sheets", json={"game": "gemas", "players": ["Ana", "Bruno"]},
+                        headers={"X-CSRF-Token": csrf}).get_json()["token"]
+    return client, csrf, token
+
+
+@pytest.mark.parametrize("path", [
+    "/?_anchor=x", "/rules/gemas?_method=x", "/rules/gemas?_scheme=x", "/rules/duquesa?game=x",
+    "/c/duquesa/DQ07?card_id=x&_external=1", "/setup/duquesa?seed=a&_external=1", "/setup/duquesa?_anchor=x",
+    "/setup/duquesa?seed=a&game=x", "/setup/duquesa?players=%C2%B2&seed=a", "/score/gemas?players.%C2%B2.name=A",
+    "/api/v1/gemas/setup?players=%C2%B2",
+])
+def test_query_keys_and_odd_digits_never_fail(client, path):
+    r = client.get(path)
+    assert r.status_code < 500, (path, r.status_code)
+
+
+def test_a_route_part_named_in_the_query_keeps_its_page(client):
+    page = client.get("/rules/duquesa?game=x&lang=en").get_data(as_text=True)
+    assert 'href="/rules/duquesa?game=x&amp;lang=es"' in page
+
+
+def test_sheet_inputs_with_odd_digits_deep_json_and_unstorable_text(phone):
+    client, csrf, token = phone
+    head = {"X-CSRF-Token": csrf}
+    assert client.get(f"/api/v1/sheets/{token}?since=%C2%B2").status_code == 200
+    deep = "[" * 100_000 + "]" * 100_000
+    r = client.post(f"/api/v1/sheets/{token}/entries", data=deep, content_type="application/json", headers=head)
+    assert r.status_code == 400 and "JSON" in r.get_json()["error"]
+    for text in ("Ana\ud800", "Ana\x00"):
+        r = client.post("/api/v1/sheets", data=json.dumps({"game": "gemas", "players": [text, "B"]}),
+                        content_type="application/json", headers=head)
+        assert r.status_code == 400 and r.get_json()["field"] == "players[0]"
+    r = client.post(f"/s/{token}/entries/1/undo", data={"_csrf": csrf, "base": "²"})
+    assert r.status_code < 500
+    for points in ("1_000", "\uff11"):
+        r = client.post(f"/s/{token}/entries", data={"_csrf": csrf, "points.0": points})
+        assert r.status_code == 400, points
+
+
+@pytest.mark.parametrize("text,row", [
+    ("game,title,seq\n" + '"' + "x" * 200_000 + '"\n', "row"),
+    ('game,title,seq,action\n"unterminated\n', "row"),
+    ("game,title\rseq,action\n\"a\rb", "row"),
+])
+def test_broken_csv_is_named_not_a_crash(text, row):
+    with pytest.raises(InputError) as e:
+        sheets.import_csv(text)
+    assert row in str(e.value)
+
+
+def test_csv_numbers_are_plain_digits():
+    head = ",".join(sheets.CSV_HEAD) + ",Ana\n"
+    text = head + "gemas,,0,create,,2026-11-21T20:00:00Z,,,,,\n" + "gemas,,1,add,,2026-11-21T20:00:00Z,,,,,1_000\n"
+    with pytest.raises(InputError) as e:
+        sheets.import_csv(text)
+    assert "must be a whole number" in str(e.value)
