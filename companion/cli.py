@@ -149,12 +149,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import waitress
 
     from .web import create_app
-    from .web.instance import InstanceError
+    from .web.instance import InstanceError, check_database
 
     if not 1 <= args.port <= 65535:
         raise UsageError("--port must be from 1 to 65535")
     try:
         app = create_app({"CARD_FILES": args.cards} if args.cards else None)
+        check_database(app)
     except InstanceError as e:
         raise UsageError(str(e)) from None
     on_every_interface = args.host in ("0.0.0.0", "")
@@ -201,10 +202,11 @@ def _sheet_store():
     """The saved-sheet store the server uses (its instance folder, or COMPANION_DATABASE_URL)."""
     from .storage import Store
     from .web import create_app
-    from .web.instance import InstanceError
+    from .web.instance import InstanceError, check_database
 
     try:
         app = create_app()
+        check_database(app)
     except InstanceError as e:
         raise UsageError(str(e)) from None
     return Store(app.config["DATABASE_URL"])

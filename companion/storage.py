@@ -86,6 +86,10 @@ class Written:
     replayed: bool  # the same client_id was already written: nothing new was added
 
 
+class _Probe(Exception):
+    """Ends a write probe: the transaction is rolled back."""
+
+
 class Store:
     """Saved sheets in one database; safe to share between threads and between app processes."""
 
@@ -98,6 +102,21 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def ping(self) -> None:
+        """Raises if the database does not answer."""
+        with self.engine.connect() as conn:
+            conn.execute(select(SHEETS.c.id).limit(1)).all()
+
+    def check_writable(self) -> None:
+        """Raises if the database cannot take a write (read-only file or folder, damaged file): a write that is
+        rolled back."""
+        try:
+            with self._write() as conn:
+                conn.execute(SHEETS.update().where(SHEETS.c.id == -1).values(version=SHEETS.c.version))
+                raise _Probe
+        except _Probe:
+            pass
 
     # --- Sheets ---
 

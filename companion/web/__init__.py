@@ -56,7 +56,12 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.get("/healthz")
     def healthz():
-        return jsonify(status="ok")
+        """200 when the app and its database answer; 503 naming the database when it does not."""
+        try:
+            instance.store().ping()
+        except Exception:  # noqa: BLE001 (whatever the driver raises, the answer is the same)
+            return jsonify(status="error", database="unavailable"), 503
+        return jsonify(status="ok", database="ok")
 
     @app.after_request
     def headers(response):

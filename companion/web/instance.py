@@ -63,6 +63,10 @@ def _read_key(path: Path) -> str:
         key = path.read_text(encoding="ascii").strip()
     except UnicodeDecodeError:
         key = ""
+    except IsADirectoryError:
+        raise InstanceError(f"{path}: is a folder, not the secret key file; move it away to make a new key") from None
+    except PermissionError:
+        raise InstanceError(f"{path}: cannot be read (permission denied)") from None
     if len(key) < 32:
         raise InstanceError(f"{path}: the secret key is too short or empty; delete the file to make a new one")
     return key
@@ -76,3 +80,19 @@ def store() -> Store:
             if "companion.store" not in ext:
                 ext["companion.store"] = Store(current_app.config["DATABASE_URL"])
     return ext["companion.store"]
+
+
+def check_database(app: Flask) -> None:
+    """Before serving: the database opens, holds our tables (made if missing) and takes a write; else one clear
+    InstanceError naming it (a damaged file, a folder in its place, a read-only file, a server that is down)."""
+    url = app.config["DATABASE_URL"]
+    shown = url.removeprefix("sqlite:///") if url.startswith("sqlite:///") else url.split("@")[-1]
+    try:
+        with app.app_context():
+            store().check_writable()
+    except InstanceError:
+        raise
+    except Exception as e:  # noqa: BLE001 (any driver's error: each becomes the same clear message)
+        reason = str(getattr(e, "orig", None) or e).splitlines()[0]
+        raise InstanceError(f"{shown}: the saved-sheet database cannot be used: {reason}. Move a damaged file away "
+                            "(a new one is made), or fix the permissions or COMPANION_DATABASE_URL") from None

@@ -12,7 +12,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
 
 def test_healthz(client):
-    assert client.get("/healthz").json == {"status": "ok"}
+    assert client.get("/healthz").json == {"status": "ok", "database": "ok"}
 
 
 @pytest.mark.parametrize("game", GAME_IDS)

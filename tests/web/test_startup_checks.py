@@ -1,0 +1,63 @@
+"""A damaged instance folder is refused at start-up with one clear message and exit 2 (issue 15, item 7), and
+/healthz reports the database."""
+import os
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from companion.web import create_app
+
+
+def serve(instance, timeout=20):
+    return subprocess.run([sys.executable, "-m", "companion.cli", "serve", "--port", "1"], capture_output=True,
+                          text=True, timeout=timeout, env={**os.environ, "COMPANION_INSTANCE_PATH": str(instance)})
+
+
+def damage(kind, folder):
+    folder.mkdir()
+    db = folder / "companion.sqlite"
+    if kind == "garbage":
+        db.write_bytes(b"this is not a database at all " * 100)
+    elif kind == "truncated":
+        sqlite3.connect(db).executescript("CREATE TABLE t (x); INSERT INTO t VALUES (1);" * 1)
+        db.write_bytes(db.read_bytes()[:100])
+    elif kind == "folder":
+        db.mkdir()
+    elif kind == "read-only":
+        create_app({"INSTANCE_PATH": str(folder)})
+        from companion.storage import Store
+
+        Store(f"sqlite:///{db}").close()
+        for p in folder.iterdir():
+            if p.name.startswith("companion.sqlite"):
+                p.chmod(0o444)
+        folder.chmod(0o555)
+    elif kind == "secret-folder":
+        (folder / "secret_key").mkdir()
+    return db
+
+
+@pytest.mark.parametrize("kind", ["garbage", "truncated", "folder", "read-only", "secret-folder"])
+def test_a_damaged_instance_is_one_clear_message_and_exit_2(tmp_path, kind):
+    if kind == "read-only" and os.geteuid() == 0:
+        pytest.skip("running as root: file permissions do not stop root, so a read-only file cannot be simulated")
+    folder = tmp_path / "inst"
+    damage(kind, folder)
+    try:
+        result = serve(folder)
+    finally:
+        folder.chmod(0o755)
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr and str(folder) in result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+
+
+def test_healthz_reports_the_database(tmp_path):
+    app = create_app({"INSTANCE_PATH": str(tmp_path / "ok")})
+    assert app.test_client().get("/healthz").get_json() == {"status": "ok", "database": "ok"}
+    folder = tmp_path / "bad"
+    damage("garbage", folder)
+    bad = create_app({"INSTANCE_PATH": str(folder)}).test_client().get("/healthz")
+    assert bad.status_code == 503 and bad.get_json()["database"] == "unavailable"
