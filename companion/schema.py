@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
@@ -114,6 +115,24 @@ class Str(Field):
         return value
 
 
+_INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")  # bidi controls, zero-width
+
+
+class Name(Str):
+    """A person's name as players see it: NFC, trimmed, and with no bidi control or zero-width character (which
+    could make a line read otherwise, or two names that look alike count as two players)."""
+
+    def __init__(self, max_len: int = 40):
+        super().__init__(max_len=max_len)
+
+    def check(self, value, path, problems):
+        if isinstance(value, str):
+            if _INVISIBLE.search(value):
+                return problems.add(path, "must not hide direction marks or zero-width characters")
+            value = unicodedata.normalize("NFC", value).strip()
+        return super().check(value, path, problems)
+
+
 class Enum(Field):
     def __init__(self, values: Iterable[str], what: str = "value"):
         self.values, self.what = tuple(values), what
@@ -177,12 +196,17 @@ class MapOf(Field):
             return problems.add(path, f"must be a mapping, got {describe(value)}")
         result, ok = {}, True
         for key, item in value.items():
-            if self.key.check(key, (*path, key), problems) is INVALID:
+            name = self.key.check(key, (*path, key), problems)  # the key as checked (a Name comes back normalised)
+            if name is INVALID:
+                ok = False
+                continue
+            if name in result:
+                problems.add((*path, key), f"is the same as {name!r}, given before")
                 ok = False
                 continue
             checked = self.value.check(item, (*path, key), problems)
             ok &= checked is not INVALID
-            result[key] = checked
+            result[name] = checked
         return MappingProxyType(result) if ok else INVALID
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Callable, Mapping, Sequence
 
-from ..schema import INVALID, Field, InputError, Path, Problems, Record, Str, describe
+from ..schema import INVALID, Field, InputError, Name, Path, Problems, Record, describe
 
-NAME = Str(max_len=40)
+NAME = Name(max_len=40)
 
 
 def checked(field: Field, data: Any) -> Any:
