@@ -11,7 +11,8 @@ from ..look import Face
 from ..schema import Bool, Enum, Field, ListOf, Record
 from .base import checked
 
-# "CardSet" and "Component" (companion.cards) are named in annotations only: the rules never import the loader.
+# companion.cards.CardSet and .Component, named here without importing the loader (the rules never need it).
+CardSet = Component = Any
 
 _TRUE, _FALSE = {"1", "true", "yes", "on", "si", "sí"}, {"0", "false", "no", "off"}
 
@@ -61,16 +62,16 @@ class Game:
     component_types: Mapping[str, ComponentType]
     vocabulary: tuple[str, ...]  # the words its card data labels (stones, gems, suits...)
     default_players: int
-    score: Callable[[Any, "CardSet"], dict]
-    setup: Callable[["CardSet", Random, int, Mapping[str, Any]], dict]  # options already checked
+    score: Callable[[Any, CardSet], dict]
+    setup: Callable[[CardSet, Random, int, Mapping[str, Any]], dict]  # options already checked
     entry: Entry
     sheet_points: Callable[[Mapping], list[tuple[str, int]]]  # a scored result, seat by seat
-    face: Callable[["Component", "CardSet", str], Face]  # what a printed front shows
+    face: Callable[[Component, CardSet, str], Face]  # what a printed front shows
     terms: tuple[str, ...] = ()  # the look terms its faces draw: the card data must declare each
     options: tuple[Option, ...] = ()
-    solo: Callable[[Any, "CardSet"], dict] | None = None  # a hint for one solo turn
-    simulate: Callable[["CardSet", Random, int], dict] | None = None  # many solo games, for tuning a deck
-    scores: Callable[["CardSet"], bool] = lambda _card_set: True  # whether its card data can be scored
+    solo: Callable[[Any, CardSet], dict] | None = None  # a hint for one solo turn
+    simulate: Callable[[CardSet, Random, int], dict] | None = None  # many solo games, for tuning a deck
+    scores: Callable[[CardSet], bool] = lambda _card_set: True  # whether its card data can be scored
 
     def check_options(self, raw: Mapping[str, Any] | None) -> dict[str, Any]:
         """Setup options as given (text or values) → checked values; unknown or bad ones are named."""
