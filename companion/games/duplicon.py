@@ -55,6 +55,9 @@ def score(request: Mapping, card_set=None) -> dict:
         if sorted(e["name"] for e in entries) != sorted(names):
             problems.add(("rounds", r), f"must list the same players as round 1: {', '.join(dict.fromkeys(names))}")
             continue
+        for j, e in enumerate(entries):
+            if e["won"] % 2:
+                problems.add(("rounds", r, j, "won"), f"cards are won in pairs: {e['won']} is odd")
         if sum(e["won"] + e["hand"] + e["zone"] for e in entries) > DECK_SIZE:
             problems.add(("rounds", r), f"counts more than the {DECK_SIZE} cards of the deck")
         if finished_after is not None:

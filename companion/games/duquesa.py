@@ -189,6 +189,13 @@ def score(request: Mapping, card_set) -> dict:
             problems.add(("players", i, "hand"), f"a necklace holds at most {MAX_RAINBOW_CARDS} rainbow cards")
         if sum(GOLD in c["stones"] for c in necklace_cards) > MAX_GOLD_CARDS:
             problems.add(("players", i, "hand"), f"a necklace holds at most {MAX_GOLD_CARDS} gold cards")
+    if not problems:  # and in the whole game, cards typed out count too: the expansions hold 2 and 4
+        for kind, most in ((RAINBOW, MAX_RAINBOW_CARDS), (GOLD, MAX_GOLD_CARDS)):
+            seen = 0
+            for path, c in placed:
+                seen += kind in c["stones"]
+                if kind in c["stones"] and seen > most:
+                    problems.add(path, f"the game has {most} {kind} cards; this is one more")
     if problems:
         raise InputError(problems)
     players = []

@@ -82,7 +82,10 @@ def score(request: Mapping, card_set=None) -> dict:
     """Points, complete sets and the winners; with `lay_down`, the outcome of laying down a set first."""
     req = checked(_REQUEST, request)
     check_unique_names(req["players"])
-    n = max(len(req["players"]), 2)
+    fewest = card_set.players[0] if card_set is not None else 2
+    if len(req["players"]) < fewest:  # one player's gems alone are no game (it used to be scored as two)
+        raise InputError([Problem(("players",), f"a game has at least {fewest} players, got {len(req['players'])}")])
+    n = len(req["players"])
     players = [{"name": p["name"], "gems": {c: p["gems"].get(c, 0) for c in COLOURS},
                 "bandaids": p.get("bandaids", BANDAIDS), "heart": p.get("heart", uses_heart(n))}
                for p in req["players"]]
@@ -135,6 +138,8 @@ def lay_down(players: list[dict], reserve: dict[str, int], move: Mapping, n: int
         target["gems"][gem] -= 1
         me["gems"][gem] += 1
         return [{"event": "steal", "from": target["name"], "to": me["name"], "gem": gem}]
+    if target["bandaids"] == 0:  # losing the last one is dealt with at once: nobody sits at 0 [R]
+        raise InputError([Problem((*path, "target"), f"{target['name']} has no band-aid left to lose")])
     return _bump(me, target, reserve, move.get("choice"), n, path)
 
 

@@ -1,6 +1,7 @@
 """Queen's Necklace: gems, characters, tiles, and the component types its card data uses."""
 from __future__ import annotations
 
+from collections import Counter
 from random import Random
 from typing import Mapping
 
@@ -89,6 +90,8 @@ def _check_sale(sale: Mapping, path: Path) -> None:
     if len(set(fashion)) != 4:
         problems.add((*path, "fashion"), "must name each of the four gems once")
     players = sale["players"]
+    if len(players) < 2:  # a sale is between the players of a game: 2 to 4 [R]
+        problems.add((*path, "players"), f"a sale has 2 to 4 players, got {len(players)}")
     add_duplicate_names(players, (*path, "players"), problems)
     for i, p in enumerate(players):
         at = (*path, "players", i)
@@ -121,6 +124,37 @@ def _check_sale(sale: Mapping, path: Path) -> None:
         problems.add((*path, "players"), "only one player can hold the Necklace")
     if sum("alchemist" in p for p in players) > 1:
         problems.add((*path, "players"), "the deck has one Alchemist")
+    if problems:
+        raise InputError(problems)
+
+
+def _check_deck(sales: list[Mapping], paths: list[Path], card_set) -> None:
+    """Shown cards are discarded and never reshuffled [R]: over one sale, and over a whole game of sales, no gem
+    card, Ring, King, Banker or Alchemist is played more often than the deck prints it."""
+    printed: Counter = Counter()
+    for c in card_set.components:
+        if c.type == "gem":
+            printed[(c.data["gem"], c.data["gems"])] += c.qty
+        elif c.type == "ring" or c.data.get("character") in ("king", "banker", "alchemist"):
+            printed[c.data.get("character", "ring")] += c.qty
+    used: Counter = Counter()
+    problems = Problems()
+
+    def use(key, n: int, at: Path, what: str) -> None:
+        used[key] += n
+        if n and used[key] > printed[key]:
+            problems.add(at, f"{what}: the deck has {printed[key]}, and this is one more than that in the game")
+
+    for path, sale_ in zip(paths, sales):
+        for i, p in enumerate(sale_["players"]):
+            at = (*path, "players", i)
+            for gem, gem_cards in p["shown"].items():
+                for j, n in enumerate(gem_cards):
+                    use((gem, n), 1, (*at, "shown", gem, j), f"a {n}-gem {gem} card")
+            use("ring", sum(p.get("rings", {}).values()), (*at, "rings"), "Rings")
+            use("banker", p.get("bankers", 0), (*at, "bankers"), "Bankers")
+            use("king", int("king" in p), (*at, "king"), "Kings")
+            use("alchemist", int("alchemist" in p), (*at, "alchemist"), "the Alchemist")
     if problems:
         raise InputError(problems)
 
@@ -191,9 +225,14 @@ GAME_OF_SALES = Record({"sales": ListOf(SALE, 1, 3)}, required=("sales",))
 def score(request: Mapping, card_set=None) -> dict:
     """One sale, or `{"sales": [...]}`: up to three sales with running totals and the winners."""
     if not (isinstance(request, Mapping) and "sales" in request):
-        return sale(request)
+        result = sale(request)
+        if card_set is not None:
+            _check_deck([checked(SALE, request)], [()], card_set)
+        return result
     req = checked(GAME_OF_SALES, request)
     results = [_score_sale(s, ("sales", i)) for i, s in enumerate(req["sales"])]
+    if card_set is not None:
+        _check_deck(list(req["sales"]), [("sales", i) for i in range(len(req["sales"]))], card_set)
     totals: dict[str, int] = {}
     for result in results:
         for p in result["players"]:

@@ -18,8 +18,8 @@ def test_rulebook_example_28_minus_6_minus_3_is_19():
 
 
 def test_totals_add_up_and_may_go_negative():
-    r = score([[entry("A", 10, 1, 0), entry("B", 0, 3, 2)], [entry("A", 5), entry("B", 2, 0, 1)]])
-    assert r["totals"] == {"A": 13, "B": -13} and r["finished"] is False and r["winners"] == []  # B: -12, then -1
+    r = score([[entry("A", 10, 1, 0), entry("B", 0, 3, 2)], [entry("A", 6), entry("B", 2, 0, 1)]])
+    assert r["totals"] == {"A": 14, "B": -13} and r["finished"] is False and r["winners"] == []  # B: -12, then -1
     assert r["leaders"] == ["A"]
 
 

@@ -16,14 +16,14 @@ def earned(result):
 
 
 def test_rarity_fewest_gems_first_and_a_tie_goes_to_the_more_fashionable():
-    r = sale({"name": "A", "shown": {"diamond": [2], "emerald": [2], "ruby": [3], "amber": [1]}})
+    r = sale({"name": "A", "shown": {"diamond": [2], "emerald": [2], "ruby": [3], "amber": [1]}}, {"name": "B", "shown": {}})
     # amber 1 < diamond 2 = emerald 2 (diamond is more fashionable: rarer) < ruby 3
     assert r["rarity"] == {"amber": 30, "diamond": 20, "emerald": 10, "ruby": 0}
     assert r["prices"] == {"diamond": 50, "emerald": 30, "ruby": 10, "amber": 30}
 
 
 def test_a_type_nobody_shows_is_the_rarest():
-    r = sale({"name": "A", "shown": {"diamond": [1], "ruby": [1], "amber": [1]}})
+    r = sale({"name": "A", "shown": {"diamond": [1], "ruby": [1], "amber": [1]}}, {"name": "B", "shown": {}})
     assert r["rarity"]["emerald"] == 30
 
 
@@ -127,3 +127,25 @@ def test_setup_places_tiles_hands_market_and_merchants():
     assert abs(first - n / 3) <= 3 and abs(second - 2 * n / 3) <= 3 and last >= n - 5
     dealt = sum(s["hands"], []) + s["market"] + s["deck"]
     assert len(dealt) == 103  # 100 market cards + 3 merchants (summaries and blanks are not shuffled in)
+
+
+def test_a_sale_needs_two_players_and_cards_are_never_shown_more_often_than_printed():
+    """Issue 15, item 10: a one-player sale; three 3-gem diamonds (the deck has 2); across a game, a second
+    Alchemist and a fourth King (shown cards are discarded, never reshuffled)."""
+    with pytest.raises(InputError, match="players: a sale has 2 to 4 players, got 1"):
+        sale({"name": "A", "shown": {"ruby": [1]}})
+    with pytest.raises(InputError, match=r"players\[1\]\.shown\.diamond\[1\]: a 3-gem diamond card: the deck has 2"):
+        service.score("queens-necklace", {"fashion": FASHION, "players": [
+            {"name": "A", "shown": {"diamond": [3, 3]}}, {"name": "B", "shown": {"diamond": [2, 3]}}]})
+    one = {"fashion": FASHION, "players": [{"name": "A", "shown": {"ruby": [2]}, "king": "ruby",
+                                             "alchemist": {"from": "ruby", "gems": 2, "to": "emerald"}},
+                                            {"name": "B", "shown": {"emerald": [1]}}]}
+    other = {"fashion": FASHION, "players": [{"name": "A", "shown": {"ruby": [3]}, "king": "ruby",
+                                               "alchemist": {"from": "ruby", "gems": 3, "to": "diamond"}},
+                                              {"name": "B", "shown": {"ruby": [1]}, "king": "ruby"}]}
+    with pytest.raises(InputError) as e:
+        service.score("queens-necklace", {"sales": [one, other, {**other, "players": [
+            {"name": "A", "shown": {"ruby": [1]}, "king": "ruby"}, {"name": "B", "shown": {"emerald": [2]}}]}]})
+    message = str(e.value)
+    assert "sales[1].players[0].alchemist: the Alchemist: the deck has 1" in message
+    assert "sales[2].players[0].king: Kings: the deck has 3" in message
