@@ -57,7 +57,11 @@ def _key(noble: Mapping) -> tuple[str, int]:
 
 def _check_side(noble: Mapping, side: str, variants: Mapping, problems: Problems) -> None:
     key = _key(noble)
-    if noble["noble"] != "joker" and "suit" not in noble:
+    if noble["noble"] == "joker":  # [A] a Joker has no suit, no version and no weapon
+        for part in ("suit", "version", "weapon"):
+            if noble.get(part):
+                problems.add((side, part), f"a Joker has no {part}")
+    elif "suit" not in noble:
         problems.add((side, "suit"), "is missing")
     if noble.get("weapon", 0) not in WEAPONS.get(key, (0, 2, 3)):
         problems.add((side, "weapon"), f"must be {' or '.join(map(str, WEAPONS.get(key, (0, 2, 3))))}")

@@ -33,3 +33,16 @@ def test_gemas_needs_two_players_and_a_chipote_needs_a_band_aid_to_take():
     with pytest.raises(InputError, match="lay_down.target: B has no band-aid left to lose"):
         service.score("gemas", {"players": [{"name": "A", "gems": GEMS}, {"name": "B", "gems": GEMS, "bandaids": 0}],
                                 "lay_down": {"player": "A", "set": "chipote", "target": "B"}})
+
+
+@pytest.mark.parametrize("part,value", [("suit", "hearts"), ("version", 2), ("weapon", 3)])
+def test_a_joker_has_no_suit_version_or_weapon(part, value):
+    king = {"noble": "king", "version": 1, "suit": "spades", "dice": [3, 4]}
+    with pytest.raises(InputError, match=rf"defender\.{part}: a Joker has no"):
+        service.score("nobles", {"attacker": king, "defender": {"noble": "joker", "dice": [5], part: value}})
+
+
+def test_the_duel_page_drops_what_a_joker_cannot_have(client):
+    form = ("attacker.noble=king&attacker.version:int=1&attacker.suit=spades&attacker.dice:ints=3+4"
+            "&defender.noble=joker&defender.version:int=1&defender.suit=hearts&defender.dice:ints=5")
+    assert client.get(f"/score/nobles?{form}").status_code == 200

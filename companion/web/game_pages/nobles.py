@@ -14,6 +14,16 @@ from ...i18n import N_
 from . import GamePages
 
 
+def prepare(req: dict, _form: MultiDict) -> dict:
+    """The duel form always sends a version (a select has no blank); a Joker has none, nor a suit or a weapon."""
+    for side in ("attacker", "defender"):
+        noble = req.get(side)
+        if isinstance(noble, dict) and noble.get("noble") == "joker":
+            for part in ("version", "suit", "weapon"):
+                noble.pop(part, None)
+    return req
+
+
 def extras(req: dict | None, result: dict | None) -> dict:
     """Blank dice are rolled with a fresh seed (the result's URL keeps the one used), and the court tracker: the
     next duel's form keeps both nobles, their weapons and suits, adds the wounds and resources this duel gave, and
@@ -38,7 +48,7 @@ def extras(req: dict | None, result: dict | None) -> dict:
 
 
 PAGES = GamePages(
-    template="score/nobles.html", extras=extras, score_label=N_("Duel"), per_player=("hands", "nobles_dealt"),
+    template="score/nobles.html", prepare=prepare, extras=extras, score_label=N_("Duel"), per_player=("hands", "nobles_dealt"),
     setup_words={"keep": _l("Nobles each player keeps"),
                  "nobles_dealt": _l("Nobles dealt (keep some, shuffle the rest into the noble deck)"),
                  "noble_deck": _l("Noble deck"), "number_deck": _l("Number deck")},
