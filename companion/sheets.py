@@ -11,11 +11,12 @@ import csv
 import io
 import json
 import re
+from datetime import datetime
 from typing import Any, Iterable, Mapping
 
 from . import cards, games, service
 from .games.base import NAME, checked
-from .schema import Enum, InputError, Int, ListOf, MapOf, Problem, Problems, Record, Str
+from .schema import INVALID, Enum, InputError, Int, ListOf, MapOf, Problem, Problems, Record, Str
 
 ACTIONS = ("add", "edit", "undo", "restore", "finish", "reopen")
 TARGETED = ("edit", "undo", "restore")  # actions that name an earlier `add`
@@ -225,8 +226,24 @@ def check_change(state: Mapping, action: str, target: int | None, base: int | No
 
 # --- Export and import -----------------------------------------------------------------------------------------
 
+class Moment(Str):
+    """A time as the log writes it, `YYYY-MM-DDThh:mm:ssZ`, and a real one (not the 31st of February)."""
+
+    def __init__(self):
+        super().__init__(pattern=r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", max_len=20, hint="YYYY-MM-DDThh:mm:ssZ")
+
+    def check(self, value, path, problems):
+        value = super().check(value, path, problems)
+        if value is not INVALID:
+            try:
+                datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ")
+            except ValueError:
+                return problems.add(path, f"{value!r} is not a real date and time")
+        return value
+
+
 _RECORD = Record({"seq": Int(1, MAX_LOG), "action": Enum(ACTIONS, "action"), "target": Int(1, MAX_LOG),
-                  "body": Record({}), "at": Str(pattern=r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", hint="YYYY-MM-DDThh:mm:ssZ"),
+                  "body": Record({}), "at": Moment(),
                   "client_id": CLIENT_ID}, required=("seq", "action", "at"))
 _EXPORT = Record({"format": Enum((FORMAT,), "format"), "version": Int(1, 1), "game": Str(), "title": Str(max_len=80),
                   "players": ListOf(NAME, 1, MAX_PLAYERS), "log": ListOf(Record({}), 0, MAX_LOG)},

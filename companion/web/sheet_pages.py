@@ -186,9 +186,10 @@ def finish(token: str, action: str):
     return _change(token, action)
 
 
-@bp.get("/s/<token:token>/calculator")
+@bp.post("/s/<token:token>/calculator")
 def calculator(token: str):
-    """Open the game's scoring page saving to this sheet: its result gets a "save to the sheet" form."""
+    """Open the game's scoring page saving to this sheet: its result gets a "save to the sheet" form. A POST with
+    this session's form token: a link from another site cannot point a phone's next save at someone's sheet."""
     access = saved.open_sheet(token, write=True)
     session[SAVING_TO] = token
     return redirect(url_for("scoring.score", game=store().meta(access.sheet_id)["game"]), 303)

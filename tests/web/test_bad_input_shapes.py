@@ -68,3 +68,14 @@ def test_csv_numbers_are_plain_digits():
     with pytest.raises(InputError) as e:
         sheets.import_csv(text)
     assert "must be a whole number" in str(e.value)
+
+
+def test_impossible_dates_and_duplicate_keys_are_refused(phone):
+    client, csrf, token = phone
+    export = {"format": "companion-sheet", "version": 1, "game": "gemas", "players": ["Ana", "Bruno"],
+              "log": [{"seq": 1, "action": "add", "at": "2026-02-31T20:00:00Z", "body": {"points": {"Ana": 1}}}]}
+    with pytest.raises(InputError, match=r"log\[0\]\.at: '2026-02-31T20:00:00Z' is not a real date"):
+        sheets.import_json(export)
+    r = client.post(f"/api/v1/sheets/{token}/entries", data='{"points": {"Ana": 1}, "points": {"Ana": 2}}',
+                    content_type="application/json", headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 400 and "appears twice" in r.get_json()["error"]

@@ -104,7 +104,9 @@ def test_a_calculator_result_is_saved_to_the_sheet_it_was_opened_from(client):
     token = csrf(client.get("/sheets").get_data(as_text=True))
     path = client.post("/sheets", data={"_csrf": token, "game": "duquesa", "players.0": "Bruno",
                                         "players.1": "Ana"}).headers["Location"]
-    assert client.get(f"{path}/calculator").headers["Location"].endswith("/score/duquesa")
+    assert client.get(f"{path}/calculator").status_code == 405  # a GET changes nothing (issue 15, item 8)
+    assert client.post(f"{path}/calculator").status_code == 400  # nor a POST without this session's token
+    assert client.post(f"{path}/calculator", data={"_csrf": token}).headers["Location"].endswith("/score/duquesa")
     query = {"common": "DQ01", "players.0.name": "Ana", "players.0.hand:list": ["DQ02", "DQ07", "DQ12", "DQ16"],
              "players.1.name": "Bruno", "players.1.hand:list": ["DQ03", "DQ05", "DQ19", "DQ14"]}
     page = client.get("/score/duquesa?" + urlencode(query, doseq=True)).get_data(as_text=True)
