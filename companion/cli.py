@@ -153,18 +153,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if not 1 <= args.port <= 65535:
         raise UsageError("--port must be from 1 to 65535")
+    on_every_interface = args.host in ("0.0.0.0", "")
+    address = network.lan_address() if on_every_interface else None
+    own = f"http://{address or ('127.0.0.1' if on_every_interface or args.host == 'localhost' else args.host)}:{args.port}"
+    config = {"BASE_URL": args.base_url or os.environ.get("COMPANION_BASE_URL") or own}  # share links, never Host
+    if args.cards:
+        config["CARD_FILES"] = args.cards
     try:
-        app = create_app({"CARD_FILES": args.cards} if args.cards else None)
+        app = create_app(config)
         check_database(app)
     except InstanceError as e:
         raise UsageError(str(e)) from None
-    on_every_interface = args.host in ("0.0.0.0", "")
     local = f"http://127.0.0.1:{args.port}" if on_every_interface or args.host == "localhost" else \
         f"http://{args.host}:{args.port}"
     print(f"companion is at {local}  (Ctrl+C stops it)", flush=True)
     print(f"saved sheets and the session key are kept in {app.instance_path}", flush=True)
     if on_every_interface:
-        address = network.lan_address()
         if address is None:
             print("No network found: only this machine can open the companion.", flush=True)
         else:
@@ -280,6 +284,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=5000)
     p.add_argument("--cards", action="append", default=[], metavar="FILE",
                    help="also serve the game of this card data file (repeat for more)")
+    p.add_argument("--base-url", metavar="URL", help="the address phones use, for share links (default: this "
+                   "machine's LAN address with --host 0.0.0.0; behind a proxy, its https address)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("sheets", help="back up or restore saved score sheets")

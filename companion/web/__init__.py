@@ -1,6 +1,7 @@
 """The companion web app: `create_app(config)` with one blueprint per concern over the same service as the CLI."""
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 
 from flask import Flask, jsonify, request
@@ -23,7 +24,7 @@ def create_app(config: dict | None = None) -> Flask:
         cards.add_file(path)
     app = Flask(__name__, template_folder=str(resources.templates_dir()), static_folder="static",
                 instance_path=instance.instance_path(config))
-    app.config.update(MAX_CONTENT_LENGTH=256 * 1024, SEND_FILE_MAX_AGE_DEFAULT=3600, SESSION_COOKIE_SAMESITE="Lax",
+    app.config.update(BASE_URL=os.environ.get("COMPANION_BASE_URL"), MAX_CONTENT_LENGTH=256 * 1024, SEND_FILE_MAX_AGE_DEFAULT=3600, SESSION_COOKIE_SAMESITE="Lax",
                       PERMANENT_SESSION_LIFETIME=timedelta(days=31), SHEET_POLL_SECONDS=3)
     app.config.update(config)
     if app.config.get("STATIC_SITE"):  # frozen by `companion site`: pages are folders, so "/rules/x/" must match

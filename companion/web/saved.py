@@ -6,7 +6,7 @@ import base64
 from functools import lru_cache
 
 import qrcode
-from flask import session, url_for
+from flask import current_app, request, session, url_for
 from werkzeug.routing import BaseConverter
 
 from .. import games, sheets
@@ -42,10 +42,18 @@ def state(access: Access, token: str) -> dict:
 
 def links(token: str, can_edit: bool) -> dict:
     view = view_token(token) if can_edit else token
-    out = {"view": url_for("sheet_pages.sheet", token=view, _external=True)}
+    out = {"view": absolute(url_for("sheet_pages.sheet", token=view))}
     if can_edit:
-        out["edit"] = url_for("sheet_pages.sheet", token=token, _external=True)
+        out["edit"] = absolute(url_for("sheet_pages.sheet", token=token))
     return out
+
+
+def absolute(path: str) -> str:
+    """A link to share (a sheet's, a setup's): the server's configured address (BASE_URL, which `companion serve`
+    sets; COMPANION_BASE_URL for a hosted one) and the path, never the Host header a request happened to carry.
+    Only an app that was given no address at all (a test client) falls back to the request's own."""
+    base = current_app.config.get("BASE_URL")
+    return f"{base.rstrip('/')}{path}" if base else request.host_url.rstrip("/") + path
 
 
 def remember(token: str) -> None:

@@ -12,6 +12,7 @@ from .. import cards, games, service
 from ..schema import InputError
 from .game_pages import pages
 from .locale import with_query
+from .saved import absolute
 
 bp = Blueprint("setup", __name__)
 
@@ -59,4 +60,4 @@ def setup(game: str):
         players=players, per_player=glue.per_player, setup_label=lambda key: str(words.get(key, key)), setup_words=words,
         card_ids=set(card_set.catalogue()), bad={".".join(map(str, p.path)) for p in problems},
         reroll_url=with_query(url_for("setup.setup", game=game), reroll),
-        share_url=with_query(url_for("setup.setup", game=game, _external=True), share)), status
+        share_url=with_query(absolute(url_for("setup.setup", game=game)), share)), status

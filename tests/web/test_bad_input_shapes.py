@@ -79,3 +79,17 @@ def test_impossible_dates_and_duplicate_keys_are_refused(phone):
     r = client.post(f"/api/v1/sheets/{token}/entries", data='{"points": {"Ana": 1}, "points": {"Ana": 2}}',
                     content_type="application/json", headers={"X-CSRF-Token": csrf})
     assert r.status_code == 400 and "appears twice" in r.get_json()["error"]
+
+
+def test_share_links_come_from_the_configured_address_never_the_host_header(tmp_path):
+    from companion.web import create_app
+
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path), "BASE_URL": "https://games.example.org"})
+    client = app.test_client()
+    csrf = client.get("/api/v1/csrf").get_json()["csrf"]
+    token = client.post("/api/v1/sheets", json={"game": "gemas", "players": ["Ana", "Bruno"]},
+                        headers={"X-CSRF-Token": csrf}).get_json()["token"]
+    read = client.get(f"/api/v1/sheets/{token}", headers={"Host": "evil.example"}).get_json()
+    assert read["links"]["edit"] == f"https://games.example.org/s/{token}"
+    page = client.get("/setup/gemas?seed=a", headers={"Host": "evil.example"}).get_data(as_text=True)
+    assert "https://games.example.org/setup/gemas?seed=a" in page and "evil.example" not in page
