@@ -351,7 +351,8 @@ def import_csv(text: str) -> tuple[dict, list[dict]]:
             continue
         if len(row) != len(rows[0]):
             raise InputError([Problem((f"row {number}",), f"has {len(row)} columns; the first row has {len(rows[0])}")])
-        cells = dict(zip(rows[0], row))
+        cells = dict(zip(CSV_HEAD, row))  # the fixed columns by position: a player may be called "note" or "seq"
+        points_cells = dict(zip(players, row[len(CSV_HEAD):]))
         record: dict[str, Any] = {"action": cells["action"], "at": cells["at"]}
         for key in ("seq", "target"):
             if cells[key].strip():
@@ -365,7 +366,8 @@ def import_csv(text: str) -> tuple[dict, list[dict]]:
                 if cells["seats"].strip():
                     body["seats"] = _csv_json(cells["seats"], number, "seats")
             else:
-                body["points"] = {name: _csv_int(cells[name], number, name) for name in players if cells[name].strip()}
+                body["points"] = {name: _csv_int(points_cells[name], number, name) for name in players
+                                  if points_cells[name].strip()}
             record["body"] = body
         data["log"].append(record)
     return import_json(data)

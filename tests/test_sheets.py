@@ -201,3 +201,13 @@ def test_any_accepted_history_round_trips_through_both_formats(steps):
         log.append(rec(len(log) + 1, action, target if action in sheets.TARGETED else None, Ana=points))
     assert sheets.import_json(sheets.export_json(SHEET, log))[1] == log
     assert sheets.import_csv(sheets.export_csv(SHEET, log))[1] == log
+
+
+def test_players_named_like_csv_columns_survive_an_export_and_import():
+    """Issue 15, item 8: a player called "note", "at" or "seq" broke the sheet's own CSV round trip."""
+    sheet = sheets.new_sheet({"game": "gemas", "players": ["note", "at", "seq"]})
+    log = [{"seq": 1, "action": "add", "at": "2026-11-21T20:00:00Z",
+            "body": sheets.entry_body("gemas", sheet["players"], {"points": {"note": 3, "at": 1, "seq": 2},
+                                                                  "note": "first round"})}]
+    again, again_log = sheets.import_csv(sheets.export_csv(sheet, log))
+    assert again == sheet and sheets.fold(again, again_log)["totals"] == {"note": 3, "at": 1, "seq": 2}
