@@ -311,6 +311,7 @@ def _body_input(body: Any) -> Any:
     return body
 
 
+CSV_MAX_BLANK = 100  # blank rows an import tolerates (a spreadsheet may add a few)
 CSV_HEAD = ("game", "title", "seq", "action", "target", "at", "client_id", "note", "request", "seats")
 
 
@@ -334,8 +335,21 @@ def export_csv(sheet: Mapping, log: Iterable[Mapping]) -> str:
 def import_csv(text: str) -> tuple[dict, list[dict]]:
     """A sheet from `export_csv`'s layout (a spreadsheet may have touched it); same checks as `import_json`."""
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    try:
-        rows = list(reader)
+    rows: list[list[str]] = []
+    lines: list[int] = []  # each kept row's line in the file, for messages
+    blank = 0
+    try:  # read row by row and stop early: an export has at most MAX_LOG changes, and a spreadsheet few blank rows
+        for row in reader:
+            if not any(cell.strip() for cell in row):
+                blank += 1
+                if blank > CSV_MAX_BLANK:
+                    raise InputError([Problem((f"row {reader.line_num}",), f"is one of more than {CSV_MAX_BLANK} "
+                                                                         "blank rows: not a sheet's export")])
+                continue
+            rows.append(row)
+            lines.append(reader.line_num)
+            if len(rows) > MAX_LOG + 2:
+                raise InputError([Problem((f"row {reader.line_num}",), f"a sheet holds at most {MAX_LOG} changes")])
     except csv.Error as e:  # an unterminated quote, a field too long, a stray line end inside a field
         raise InputError([Problem((f"row {reader.line_num}",), f"is not readable CSV: {e}")]) from None
     if not rows or tuple(rows[0][: len(CSV_HEAD)]) != CSV_HEAD:
@@ -346,9 +360,7 @@ def import_csv(text: str) -> tuple[dict, list[dict]]:
         raise InputError([Problem(("row 2",), "must be the sheet's own row (action create) with its game and title")])
     data: dict[str, Any] = {"format": FORMAT, "version": 1, "game": rows[1][0], "title": rows[1][1],
                             "players": players, "log": []}
-    for number, row in enumerate(rows[2:], start=3):
-        if not any(cell.strip() for cell in row):
-            continue
+    for number, row in zip(lines[2:], rows[2:]):
         if len(row) != len(rows[0]):
             raise InputError([Problem((f"row {number}",), f"has {len(row)} columns; the first row has {len(rows[0])}")])
         cells = dict(zip(CSV_HEAD, row))  # the fixed columns by position: a player may be called "note" or "seq"

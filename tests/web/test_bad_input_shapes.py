@@ -93,3 +93,15 @@ def test_share_links_come_from_the_configured_address_never_the_host_header(tmp_
     assert read["links"]["edit"] == f"https://games.example.org/s/{token}"
     page = client.get("/setup/gemas?seed=a", headers={"Host": "evil.example"}).get_data(as_text=True)
     assert "https://games.example.org/setup/gemas?seed=a" in page and "evil.example" not in page
+
+
+def test_a_csv_of_blank_lines_is_refused_early_and_makes_no_sheet(phone):
+    """Issue 15, item 3: 4 MiB of blank lines cost seconds and hundreds of MB, and still made an empty sheet."""
+    client, csrf, _ = phone
+    before = client.get("/sheets").get_data(as_text=True).count("/s/")
+    r = client.post("/api/v1/sheets/import", data=b"\r\n" * (2 * 1024 * 1024), content_type="text/csv",
+                    headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 400 and "blank rows" in r.get_json()["error"]
+    assert client.get("/sheets").get_data(as_text=True).count("/s/") == before
+    with pytest.raises(InputError, match="at most 2000 changes"):
+        sheets.import_csv(",".join(sheets.CSV_HEAD) + ",Ana\n" + "x,y,1,add\n" * 2100)
