@@ -95,6 +95,13 @@ class Bool(Field):
         return value
 
 
+def whole_number(text: str, signed: bool = True, digits: int = 9) -> int | None:
+    """`text` as a whole number when it is plain ASCII digits (an optional leading "-" when signed), else None:
+    int() alone would also take "1_000", full-width digits and, after str.isdigit(), fail on "²"."""
+    pattern = rf"{'-?' if signed else ''}[0-9]{{1,{digits}}}"
+    return int(text) if re.fullmatch(pattern, text) else None
+
+
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # NUL and unpaired surrogates: no database keeps them
 
 

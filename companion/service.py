@@ -3,13 +3,12 @@ Pure: importing it loads neither Flask nor reportlab (the PDF build lives in `co
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Mapping
 
 from . import cards, games
 from .games import Game
 from .rng import make_rng
-from .schema import InputError, Int, Problem, Problems
+from .schema import InputError, Int, Problem, Problems, whole_number
 
 MAX_REQUEST_BYTES = 256 * 1024
 
@@ -74,9 +73,10 @@ def setup(game: str, players: Any = None, seed: Any = None, options: Mapping[str
     rules, data = resolve(game)
     low, high = data.players  # one check for every game, from the counts its card data declares
     if isinstance(players, str):
-        players = int(players) if re.fullmatch(r"-?[0-9]{1,6}", players.strip()) else players
+        number = whole_number(players.strip(), digits=6)
+        players = players if number is None else number
     if players is None:
-        players = min(max(rules.default_players, low), high)
+        players = rules.players_by_default(data)
     problems = Problems()
     Int(1, 20).check(players, ("players",), problems)
     if problems:

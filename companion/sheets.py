@@ -10,13 +10,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from datetime import datetime
 from typing import Any, Iterable, Mapping
 
 from . import cards, games, service
 from .games.base import NAME, checked
-from .schema import INVALID, Enum, InputError, Int, ListOf, MapOf, Problem, Problems, Record, Str
+from .schema import INVALID, Enum, InputError, Int, ListOf, MapOf, Problem, Problems, Record, Str, whole_number
 
 ACTIONS = ("add", "edit", "undo", "restore", "finish", "reopen")
 TARGETED = ("edit", "undo", "restore")  # actions that name an earlier `add`
@@ -393,6 +392,7 @@ def _csv_json(text: str, row: int, column: str) -> Any:
 
 
 def _csv_int(text: str, row: int, column: str) -> int:
-    if not re.fullmatch(r"-?[0-9]{1,9}", text.strip()):  # not "1_000" nor full-width digits, which int() takes
+    number = whole_number(text.strip())
+    if number is None:
         raise InputError([Problem((f"row {row}", column), f"must be a whole number, got {text!r}")])
-    return int(text.strip())
+    return number

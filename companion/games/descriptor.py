@@ -73,6 +73,11 @@ class Game:
     simulate: Callable[[CardSet, Random, int], dict] | None = None  # many solo games, for tuning a deck
     scores: Callable[[CardSet], bool] = lambda _card_set: True  # whether its card data can be scored
 
+    def players_by_default(self, card_set: CardSet) -> int:
+        """The default player count, within the counts the card data allows."""
+        low, high = card_set.players
+        return min(max(self.default_players, low), high)
+
     def check_options(self, raw: Mapping[str, Any] | None) -> dict[str, Any]:
         """Setup options as given (text or values) → checked values; unknown or bad ones are named."""
         declared = {o.key: o for o in self.options}

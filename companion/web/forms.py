@@ -13,6 +13,8 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
+from ..schema import whole_number
+
 PAGE_ONLY = ("lang",)
 _INT = re.compile(r"[+-]?\d{1,9}")
 MAX_FIELDS = 400
@@ -36,7 +38,8 @@ def _listify(node: Any) -> Any:
     if not isinstance(node, dict):
         return node
     items = {k: _listify(v) for k, v in node.items()}
-    if items and all(re.fullmatch(r"[0-9]{1,3}", k) and int(k) <= MAX_INDEX for k in items):
+    positions = [whole_number(k, signed=False, digits=3) for k in items]
+    if items and all(p is not None and p <= MAX_INDEX for p in positions):
         out = [None] * (max(map(int, items)) + 1)
         for k, v in items.items():
             out[int(k)] = v

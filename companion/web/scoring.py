@@ -52,7 +52,7 @@ def page(game: str, template: str, compute: Callable[[dict], dict] | None = None
     low, high = card_set.players  # player counts come from the card data, the default from the game
     html = render_template(template, card_set=card_set, result=result, problems=problems, form=request.args,
                            bad=_bad_fields(problems), seats=range(low, high + 1),
-                           default_seats=min(max(games.for_data(game).default_players, low), high), **context)
+                           default_seats=games.for_data(game).players_by_default(card_set), **context)
     return (scan.keep_open(html, game, request.full_path) if keep_open else html), status
 
 

@@ -46,7 +46,7 @@ def setup(game: str):
     if not args.get("seed"):  # a fresh deal gets its seed in the URL first, so the link can be shared
         fresh = {**args.to_dict(flat=False), "seed": secrets.token_hex(4)}
         return redirect(with_query(url_for("setup.setup", game=game), fresh))
-    players = args.get("players") or str(min(max(rules.default_players, card_set.players[0]), card_set.players[1]))
+    players = args.get("players") or str(rules.players_by_default(card_set))
     result, problems, status = None, [], 200
     try:
         result = service.setup(game, players, args["seed"], options_from(rules, args))

@@ -3,15 +3,15 @@ audit trail, and saving a hand from a scoring page. Plain POST forms (each with 
 checks as the API; the page's script sends the add form in the background and keeps it when offline."""
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
 from flask_babel import lazy_gettext as _l
 
 from .. import cards, service, sheet_service, sheets
-from ..schema import InputError, Problem, Problems
+from ..schema import InputError, Problem, Problems, whole_number
 from . import errors, saved, sheets_api
+from .errors import wants_json as _wants_json
 from .instance import store
 
 bp = Blueprint("sheet_pages", __name__)
@@ -25,10 +25,6 @@ CONFLICTS = {  # what a 409 means, said on the page (the API's message is in Eng
     "not_finished": _l("The sheet was already reopened on another phone."),
     "full": _l("This sheet holds the most changes a sheet can hold; start a new sheet."),
 }
-
-
-def _wants_json() -> bool:
-    return request.accept_mimetypes.best == "application/json"
 
 
 @bp.get("/sheets")
@@ -106,8 +102,9 @@ def _entry_fields(players: list[str], form, with_base: bool = False) -> dict[str
         data["points"] = {}
         for i, name in enumerate(players):
             value = form.get(f"points.{i}", "").strip() or "0"
-            if re.fullmatch(r"-?[0-9]{1,9}", value):
-                data["points"][name] = int(value)
+            number = whole_number(value)
+            if number is not None:
+                data["points"][name] = number
             else:
                 problems.add(("points", name), f"must be a whole number, got {value!r}")
     for key in ("note", "client_id"):
@@ -123,7 +120,8 @@ def _entry_fields(players: list[str], form, with_base: bool = False) -> dict[str
 def _base(form) -> dict:
     """The entry revision the form was made from (a number; anything else is passed on to be named as wrong)."""
     base = form.get("base", "").strip()
-    return {"base": int(base) if re.fullmatch(r"[0-9]{1,9}", base) else base} if base else {}
+    number = whole_number(base, signed=False)
+    return {"base": base if number is None else number} if base else {}
 
 
 def _change(token: str, action: str, target: int | None = None, edit_form: bool = False):

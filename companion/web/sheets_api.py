@@ -5,12 +5,10 @@ this session's CSRF token (`X-CSRF-Token`, from GET /api/v1/csrf). A stale edit 
 """
 from __future__ import annotations
 
-import re
-
 from flask import Blueprint, Response, jsonify, request
 
 from .. import service, sheet_service, sheets
-from ..schema import InputError, Problem
+from ..schema import InputError, Problem, whole_number
 from . import csrf, saved
 from .instance import store
 
@@ -43,7 +41,7 @@ def import_sheet():
 def read(token: str):
     access = saved.open_sheet(token)
     since = request.args.get("since", "")
-    if re.fullmatch(r"[0-9]{1,9}", since) and int(since) == store().version(access.sheet_id):
+    if whole_number(since, signed=False) == store().version(access.sheet_id):
         return jsonify(version=int(since), changed=False)
     return jsonify(saved.state(access, token))
 

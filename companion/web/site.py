@@ -29,7 +29,7 @@ SITE_FILES = {"static", "pages.icon_styles", "offline.manifest", "offline.servic
 def site_url_for(endpoint: str, **values) -> str:
     """url_for on a static site: pages end with "/" (a folder with index.html, which any static host serves), and
     pages that need the server lead to the companion (`COMPANION_URL`) or to a page that says so."""
-    if endpoint in SITE_FILES or endpoint.startswith("static"):
+    if endpoint in SITE_FILES:
         return url_for(endpoint, **values)
     if endpoint in SITE_PAGES:
         url = url_for(endpoint, **values)

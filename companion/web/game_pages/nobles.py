@@ -1,7 +1,6 @@
 """Nobles en duelo on the phone: the duel calculator with its dice seed, and the court tracker to the next duel."""
 from __future__ import annotations
 
-import re
 import secrets
 from urllib.parse import urlencode
 
@@ -11,6 +10,7 @@ from werkzeug.datastructures import MultiDict
 
 from ...games.nobles import GAME
 from ...i18n import N_
+from ...schema import whole_number
 from . import GamePages
 
 
@@ -41,7 +41,7 @@ def extras(req: dict | None, result: dict | None) -> dict:
         gained = result["resources"].get(side)
         if gained:
             had = form.get(f"{side}.resources:int", "0")
-            had = int(had) if re.fullmatch(r"[0-9]{1,6}", had) else 0
+            had = whole_number(had, signed=False, digits=6) or 0
             keep.setlist(f"{side}.resources:int", [str(had + gained)])
     out["next_url"] = url_for("scoring.score", game=GAME.id) + "?" + urlencode(list(keep.items(multi=True)))
     return out
