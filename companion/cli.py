@@ -167,7 +167,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     local = f"http://127.0.0.1:{args.port}" if on_every_interface or args.host == "localhost" else \
         f"http://{args.host}:{args.port}"
     print(f"companion is at {local}  (Ctrl+C stops it)", flush=True)
-    print(f"saved sheets and the session key are kept in {app.instance_path}", flush=True)
+    for line in _where_kept(app.config):
+        print(line, flush=True)
     if on_every_interface:
         if address is None:
             print("No network found: only this machine can open the companion.", flush=True)
@@ -187,6 +188,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except OSError as e:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
     return EXIT_OK
+
+
+def _where_kept(config) -> list[str]:
+    """Where saved sheets and the session key live; for a shared database without a shared key, what a fleet of
+    servers needs (else a phone moving to another server loses its session and its form token)."""
+    url = config["DATABASE_URL"]
+    shared = not url.startswith("sqlite")
+    where = url.split("@")[-1] if shared else url.removeprefix("sqlite:///")
+    source = config.get("SECRET_KEY_FROM", "the configuration")
+    lines = [f"saved sheets: {where}; session key: "
+             + ("this server's own, in its instance folder" if source == "instance" else source)]
+    if shared and source == "instance":
+        lines.append("note: several servers on this database must share one key: give each the same "
+                     "COMPANION_SECRET_KEY (or COMPANION_SECRET_KEY_FILE)")
+    return lines
 
 
 def cmd_site(args: argparse.Namespace) -> int:

@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from sqlalchemy import (Boolean, Column, ForeignKey, Index, Integer, MetaData, String, Table, Text, UniqueConstraint,
-                        create_engine, event, insert, select, update)
+                        create_engine, event, insert, select, text, update)
 from sqlalchemy.engine import Connection, Engine
 
 from . import sheets
 
+SCHEMA_LOCK = 0x636F6D70  # "comp": the advisory lock servers take while making the tables
 TOKEN_BYTES = 16  # 128 bits
 TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")  # what token_urlsafe(16) gives; anything else is refused unread
 
@@ -95,10 +96,21 @@ class Store:
 
     def __init__(self, url: str):
         self.url = url
-        self.engine: Engine = create_engine(url, future=True)
+        # pool_pre_ping: a pooled connection the database dropped (a restart, a failover) is replaced before use,
+        # instead of failing the request that drew it.
+        self.engine: Engine = create_engine(url, future=True, pool_pre_ping=True)
         if self.engine.dialect.name == "sqlite":
             _sqlite_settings(self.engine)
-        metadata.create_all(self.engine)
+        self._create_tables()
+
+    def _create_tables(self) -> None:
+        """The tables, made once however many servers start together on one new database: inside a write
+        transaction that holds a lock (SQLite: the write lock; PostgreSQL: an advisory lock), so the second
+        server waits, then finds them made. PostgreSQL's DDL is transactional, so a failure leaves nothing."""
+        with self._write() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+            metadata.create_all(conn)
 
     def close(self) -> None:
         self.engine.dispose()

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import postgres
 from companion import cards, games
 from companion.resources import cards_dir
 from companion.web import create_app
@@ -28,6 +29,25 @@ os.environ["COMPANION_INSTANCE_PATH"] = tempfile.mkdtemp(prefix="companion-tests
 @pytest.fixture(scope="session")
 def shipped():
     return cards.load_shipped()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request, tmp_path):
+    """An empty database for saved sheets, as a URL: SQLite in the test's folder, then a real PostgreSQL (each
+    test that takes it runs on both)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'sheets.sqlite'}"
+    return postgres.cluster().new_database()
+
+
+def pytest_sessionfinish(session):
+    postgres.close()
+
+
+def pytest_terminal_summary(terminalreporter):
+    if postgres._failure:
+        terminalreporter.section("PostgreSQL", sep="!", red=True, bold=True)
+        terminalreporter.line(f"NO POSTGRESQL: {postgres._failure}", red=True, bold=True)
 
 
 @pytest.fixture
@@ -71,10 +91,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int | None = None, instance: Path | None = None) -> tuple[str, subprocess.Popen]:
-    """Start `companion serve` (optionally on a given port and instance folder) and wait until it answers."""
+def start_server(port: int | None = None, instance: Path | None = None,
+                 env: dict | None = None) -> tuple[str, subprocess.Popen]:
+    """Start `companion serve` (optionally on a given port and instance folder, with more environment) and wait
+    until it answers."""
     port = port or free_port()
-    env = dict(os.environ, **({"COMPANION_INSTANCE_PATH": str(instance)} if instance else {}))
+    env = dict(os.environ, **({"COMPANION_INSTANCE_PATH": str(instance)} if instance else {}), **(env or {}))
     proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     base = f"http://127.0.0.1:{port}"

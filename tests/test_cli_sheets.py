@@ -1,8 +1,11 @@
 """`companion sheets export --all DIR` backs up every saved sheet, one JSON file each; `companion sheets import
 FILE...` restores them, each file checked like a new change, all or nothing."""
 import json
+import os
 
 import pytest
+
+import postgres
 
 from companion import sheet_service, sheets
 from companion.cli import main
@@ -10,16 +13,21 @@ from companion.storage import Store
 
 
 @pytest.fixture
-def instance(tmp_path, monkeypatch):
+def instance(tmp_path, monkeypatch, database):
+    """The server's instance folder, its database SQLite in it or a real PostgreSQL (COMPANION_DATABASE_URL)."""
     folder = tmp_path / "instance"
     monkeypatch.setenv("COMPANION_INSTANCE_PATH", str(folder))
-    monkeypatch.delenv("COMPANION_DATABASE_URL", raising=False)
+    if database.startswith("sqlite"):
+        monkeypatch.delenv("COMPANION_DATABASE_URL", raising=False)
+    else:
+        monkeypatch.setenv("COMPANION_DATABASE_URL", database)
     return folder
 
 
 def store_of(folder) -> Store:
+    """The store the CLI uses for this instance."""
     folder.mkdir(parents=True, exist_ok=True)
-    return Store(f"sqlite:///{folder / 'companion.sqlite'}")
+    return Store(os.environ.get("COMPANION_DATABASE_URL") or f"sqlite:///{folder / 'companion.sqlite'}")
 
 
 def exports(store: Store) -> list[dict]:
@@ -51,6 +59,8 @@ def test_export_all_then_import_into_a_new_instance_gives_the_same_sheets(instan
 
     other = tmp_path / "other"
     monkeypatch.setenv("COMPANION_INSTANCE_PATH", str(other))
+    if os.environ.get("COMPANION_DATABASE_URL"):
+        monkeypatch.setenv("COMPANION_DATABASE_URL", postgres.cluster().new_database())
     assert main(["sheets", "import", *map(str, files)]) == 0
     out = capsys.readouterr().out
     assert out.count("imported; its edit link is /s/") == 2

@@ -28,12 +28,33 @@ def init_app(app: Flask) -> None:
     folder = Path(app.instance_path)
     try:
         folder.mkdir(parents=True, exist_ok=True)
+    except FileNotFoundError:
+        raise
     except OSError as e:
         raise InstanceError(f"{folder}: cannot make the instance folder: {e.strerror or e}") from None
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = secret_key(folder / "secret_key")
+        app.config["SECRET_KEY"], app.config["SECRET_KEY_FROM"] = shared_secret_key() or (
+            secret_key(folder / "secret_key"), "instance")
     app.config.setdefault("DATABASE_URL", os.environ.get("COMPANION_DATABASE_URL")
                           or f"sqlite:///{folder / 'companion.sqlite'}")
+
+
+def shared_secret_key() -> tuple[str, str] | None:
+    """A key every server of a fleet shares (sessions and form tokens made by one are good on the others):
+    `COMPANION_SECRET_KEY` (the key), else `COMPANION_SECRET_KEY_FILE` (a file holding it); None if neither."""
+    if "COMPANION_SECRET_KEY" in os.environ:
+        key = os.environ["COMPANION_SECRET_KEY"].strip()
+        if len(key) < 32:
+            raise InstanceError("COMPANION_SECRET_KEY: the key is too short (at least 32 characters; make one with "
+                                "python3 -c 'import secrets; print(secrets.token_hex(32))')")
+        return key, "COMPANION_SECRET_KEY"
+    if os.environ.get("COMPANION_SECRET_KEY_FILE"):
+        path = Path(os.environ["COMPANION_SECRET_KEY_FILE"]).expanduser()
+        try:
+            return _read_key(path), "COMPANION_SECRET_KEY_FILE"
+        except FileNotFoundError:
+            raise InstanceError(f"{path}: COMPANION_SECRET_KEY_FILE names a file that does not exist") from None
+    return None
 
 
 def secret_key(path: Path) -> str:
@@ -67,6 +88,10 @@ def _read_key(path: Path) -> str:
         raise InstanceError(f"{path}: is a folder, not the secret key file; move it away to make a new key") from None
     except PermissionError:
         raise InstanceError(f"{path}: cannot be read (permission denied)") from None
+    except FileNotFoundError:
+        raise
+    except OSError as e:
+        raise InstanceError(f"{path}: cannot be read ({e.strerror or e})") from None
     if len(key) < 32:
         raise InstanceError(f"{path}: the secret key is too short or empty; delete the file to make a new one")
     return key

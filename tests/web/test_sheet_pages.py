@@ -7,6 +7,13 @@ from urllib.parse import urlencode
 import pytest
 
 from companion import storage
+from companion.web import create_app
+
+
+@pytest.fixture
+def app(database):
+    """The web app on an empty database: SQLite, then a real PostgreSQL."""
+    return create_app({"TESTING": True, "DATABASE_URL": database})
 
 
 def csrf(page: str) -> str:

@@ -5,6 +5,13 @@ import json
 import pytest
 
 from companion import sheet_service, storage
+from companion.web import create_app
+
+
+@pytest.fixture
+def app(database):
+    """The web app on an empty database: SQLite, then a real PostgreSQL."""
+    return create_app({"TESTING": True, "DATABASE_URL": database})
 
 @pytest.fixture
 def phone(client):

@@ -9,8 +9,13 @@ import time
 from conftest import Api, free_port, start_server
 
 
-def test_concurrent_writers_through_the_server_lose_no_entry(tmp_path):
-    base, proc = start_server(instance=tmp_path)
+def on(database: str) -> dict:
+    """The server's environment for this database (SQLite: the instance folder's own)."""
+    return {} if database.startswith("sqlite") else {"COMPANION_DATABASE_URL": database}
+
+
+def test_concurrent_writers_through_the_server_lose_no_entry(tmp_path, database):
+    base, proc = start_server(instance=tmp_path, env=on(database))
     try:
         first = Api(base)
         status, sheet = first.call("POST", "/api/v1/sheets", {"game": "duplicon", "players": ["A", "B", "C", "D"]})
@@ -36,9 +41,9 @@ def test_concurrent_writers_through_the_server_lose_no_entry(tmp_path):
         proc.wait(timeout=10)
 
 
-def test_sigkill_mid_burst_loses_no_acknowledged_entry(tmp_path):
+def test_sigkill_mid_burst_loses_no_acknowledged_entry(tmp_path, database):
     port = free_port()
-    base, proc = start_server(port, tmp_path)
+    base, proc = start_server(port, tmp_path, env=on(database))
     token = Api(base).call("POST", "/api/v1/sheets", {"game": "gemas", "players": ["A", "B"]})[1]["token"]
     acknowledged, stop = [], threading.Event()
 
@@ -67,7 +72,7 @@ def test_sigkill_mid_burst_loses_no_acknowledged_entry(tmp_path):
         t.join()
     assert len(acknowledged) >= 150
 
-    base, proc = start_server(port, tmp_path)
+    base, proc = start_server(port, tmp_path, env=on(database))
     try:
         status, log = Api(base).call("GET", f"/api/v1/sheets/{token}/log")
         kept = {r["client_id"] for r in log["log"]}

@@ -1,6 +1,7 @@
 """A damaged instance folder is refused at start-up with one clear message and exit 2 (issue 15, item 7), and
 /healthz reports the database."""
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -10,9 +11,9 @@ import pytest
 from companion.web import create_app
 
 
-def serve(instance, timeout=20):
+def serve(instance, timeout=20, **env):
     return subprocess.run([sys.executable, "-m", "companion.cli", "serve", "--port", "1"], capture_output=True,
-                          text=True, timeout=timeout, env={**os.environ, "COMPANION_INSTANCE_PATH": str(instance)})
+                          text=True, timeout=timeout, env={**os.environ, "COMPANION_INSTANCE_PATH": str(instance), **env})
 
 
 def damage(kind, folder):
@@ -61,3 +62,23 @@ def test_healthz_reports_the_database(tmp_path):
     damage("garbage", folder)
     bad = create_app({"INSTANCE_PATH": str(folder)}).test_client().get("/healthz")
     assert bad.status_code == 503 and bad.get_json()["database"] == "unavailable"
+
+
+@pytest.mark.parametrize("setting, value, named", [
+    ("COMPANION_SECRET_KEY", "short", "COMPANION_SECRET_KEY: the key is too short"),
+    ("COMPANION_SECRET_KEY_FILE", "{tmp}/no-such-key", "no-such-key: COMPANION_SECRET_KEY_FILE names a file that"),
+    ("COMPANION_SECRET_KEY_FILE", "{tmp}", "is a folder, not the secret key file"),
+])
+def test_a_bad_shared_key_is_one_clear_message_and_exit_2(tmp_path, setting, value, named):
+    result = serve(tmp_path / "inst", **{setting: value.format(tmp=tmp_path)})
+    assert result.returncode == 2 and named in result.stderr and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+
+
+def test_a_postgresql_that_does_not_answer_is_one_clear_message_and_exit_2(tmp_path):
+    with socket.socket() as s:  # a port where nothing listens
+        s.bind(("127.0.0.1", 0))
+        url = f"postgresql+psycopg://companion@127.0.0.1:{s.getsockname()[1]}/sheets"
+    result = serve(tmp_path / "inst", COMPANION_DATABASE_URL=url)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert f"127.0.0.1:{url.split(':')[-1]}" in result.stderr and "cannot be used" in result.stderr
