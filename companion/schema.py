@@ -123,21 +123,32 @@ class Str(Field):
 
 
 _INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")  # bidi controls, zero-width
+# Free text keeps the zero-width joiner and non-joiner (emoji sequences, Persian and Indic spelling need them).
+_HIDDEN_IN_TEXT = re.compile("[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 
 
-class Name(Str):
-    """A person's name as players see it: NFC, trimmed, and with no bidi control or zero-width character (which
-    could make a line read otherwise, or two names that look alike count as two players)."""
+class Text(Str):
+    """Free text players read (a sheet's title, an entry's note): NFC, trimmed, and with no bidi control (which
+    could make a line read otherwise, e.g. a score shown reversed) or invisible character."""
 
-    def __init__(self, max_len: int = 40):
-        super().__init__(max_len=max_len)
+    hidden = _HIDDEN_IN_TEXT
 
     def check(self, value, path, problems):
         if isinstance(value, str):
-            if _INVISIBLE.search(value):
+            if self.hidden.search(value):
                 return problems.add(path, "must not hide direction marks or zero-width characters")
             value = unicodedata.normalize("NFC", value).strip()
         return super().check(value, path, problems)
+
+
+class Name(Text):
+    """A person's name as players see it: as Text, and no zero-width character at all (two names that look alike
+    would count as two players)."""
+
+    hidden = _INVISIBLE
+
+    def __init__(self, max_len: int = 40):
+        super().__init__(max_len=max_len)
 
 
 class Enum(Field):

@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 
 from . import cards, games, service
 from .games.base import NAME, checked
-from .schema import INVALID, Enum, InputError, Int, ListOf, MapOf, Problem, Problems, Record, Str, whole_number
+from .schema import INVALID, Enum, InputError, Int, ListOf, MapOf, Problem, Problems, Record, Str, Text, whole_number
 
 ACTIONS = ("add", "edit", "undo", "restore", "finish", "reopen")
 TARGETED = ("edit", "undo", "restore")  # actions that name an earlier `add`
@@ -26,7 +26,7 @@ POINTS = Int(-1_000_000, 1_000_000)
 CLIENT_ID = Str(pattern=r"[A-Za-z0-9_-]{8,64}", max_len=64, hint="8 to 64 letters, digits, - or _")
 FORMAT = "companion-sheet"
 
-NEW_SHEET = Record({"game": Str(max_len=40), "title": Str(max_len=80),
+NEW_SHEET = Record({"game": Str(max_len=40), "title": Text(max_len=80),
                     "players": ListOf(NAME, 1, MAX_PLAYERS)}, required=("game", "players"))
 
 
@@ -63,7 +63,7 @@ def new_sheet(data: Any) -> dict:
 
 
 _ENTRY = Record({"points": MapOf(NAME, POINTS), "request": Record({}), "seats": ListOf(NAME, 1, MAX_PLAYERS),
-                 "note": Str(max_len=200)})
+                 "note": Text(max_len=200)})
 
 
 def entry_body(game: str, players: list[str], data: Any) -> dict:
@@ -185,15 +185,25 @@ def fold(sheet: Mapping, log: Iterable[Mapping]) -> dict:
     players = list(sheet["players"])
     totals = dict.fromkeys(players, 0)
     for entry in entries.values():
-        if entry["active"]:
-            for name, value in entry["body"]["points"].items():
-                totals[name] = totals.get(name, 0) + value
-    best = max(totals.values(), default=0)
-    leaders = [name for name, total in totals.items() if total == best] if any(e["active"] for e in
-                                                                                entries.values()) else []
+        add_points(totals, entry, +1)
     return {"game": sheet["game"], "title": sheet.get("title", ""), "players": players, "version": version,
-            "finished": finished, "entries": list(entries.values()), "totals": totals, "leaders": leaders,
-            "winners": leaders if finished else []}
+            "finished": finished, "entries": list(entries.values()),
+            **standing(totals, sum(e["active"] for e in entries.values()), finished)}
+
+
+def add_points(totals: dict, entry: Mapping | None, sign: int) -> None:
+    """Add an entry's points to running totals (sign -1 takes them away); an undone entry counts nothing."""
+    if entry and entry["active"]:
+        for name, value in entry["body"]["points"].items():
+            totals[name] = totals.get(name, 0) + sign * value
+
+
+def standing(totals: Mapping[str, int], active: int, finished: bool) -> dict:
+    """Totals, who leads (once an entry counts) and who won (once finished), from the totals alone: what a list of
+    sheets shows without reading any sheet's log."""
+    best = max(totals.values(), default=0)
+    leaders = [name for name, total in totals.items() if total == best] if active else []
+    return {"totals": dict(totals), "leaders": leaders, "winners": leaders if finished else []}
 
 
 def check_change(state: Mapping, action: str, target: int | None, base: int | None) -> None:
@@ -244,7 +254,7 @@ class Moment(Str):
 _RECORD = Record({"seq": Int(1, MAX_LOG), "action": Enum(ACTIONS, "action"), "target": Int(1, MAX_LOG),
                   "body": Record({}), "at": Moment(),
                   "client_id": CLIENT_ID}, required=("seq", "action", "at"))
-_EXPORT = Record({"format": Enum((FORMAT,), "format"), "version": Int(1, 1), "game": Str(), "title": Str(max_len=80),
+_EXPORT = Record({"format": Enum((FORMAT,), "format"), "version": Int(1, 1), "game": Str(), "title": Text(max_len=80),
                   "players": ListOf(NAME, 1, MAX_PLAYERS), "log": ListOf(Record({}), 0, MAX_LOG)},
                  required=("format", "version", "game", "players", "log"))
 

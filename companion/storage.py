@@ -13,12 +13,13 @@ import hmac
 import json
 import re
 import secrets
+import sqlite3
 import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from sqlalchemy import (Boolean, Column, ForeignKey, Index, Integer, MetaData, String, Table, Text, UniqueConstraint,
-                        create_engine, event, insert, select, text, update)
+                        create_engine, event, func, insert, select, text, update)
 from sqlalchemy.engine import Connection, Engine
 
 from . import sheets
@@ -52,6 +53,15 @@ CHANGES = Table(
     Column("client_id", String(64)),
     UniqueConstraint("sheet_id", "client_id", name="one_change_per_client_id"),
     Index("changes_by_target", "sheet_id", "target"),
+)
+# What a list of sheets and a sheet's head show without reading the log: the running totals and how many entries
+# count, kept by every write in the same transaction (a table of its own, so databases made before it get it by
+# `create_all` and are filled once at start).
+TOTALS = Table(
+    "sheet_totals", metadata,
+    Column("sheet_id", Integer, ForeignKey("sheets.id"), primary_key=True),
+    Column("totals", Text, nullable=False),  # JSON: {player: total}
+    Column("active", Integer, nullable=False),  # entries that count (not undone)
 )
 
 
@@ -111,6 +121,11 @@ class Store:
             if conn.dialect.name == "postgresql":
                 conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
             metadata.create_all(conn)
+            missing = conn.execute(select(SHEETS.c.id).where(
+                ~select(TOTALS.c.sheet_id).where(TOTALS.c.sheet_id == SHEETS.c.id).exists())).scalars().all()
+            for sheet_id in missing:  # sheets from before the totals were kept: folded once
+                folded = sheets.fold(*self._load(conn, sheet_id))
+                conn.execute(insert(TOTALS).values(_totals_row(sheet_id, folded["totals"], folded)))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -144,12 +159,14 @@ class Store:
             for sheet, log in items:
                 token = new_token()
                 log = list(log)
+                folded = sheets.fold(sheet, log)
                 sheet_id = conn.execute(insert(SHEETS).values(
                     edit_key=key(token), view_key=key(view_token(token)), game=sheet["game"],
                     title=sheet.get("title", ""), players=json.dumps(list(sheet["players"]), ensure_ascii=False),
-                    version=len(log), finished=sheets.fold(sheet, log)["finished"],
+                    version=len(log), finished=folded["finished"],
                     created=log[0]["at"] if log else stamp, updated=log[-1]["at"] if log else stamp,
                 )).inserted_primary_key[0]
+                conn.execute(insert(TOTALS).values(_totals_row(sheet_id, folded["totals"], folded)))
                 if log:
                     conn.execute(insert(CHANGES), [_row(sheet_id, r) for r in log])
                 tokens.append(token)
@@ -194,15 +211,60 @@ class Store:
             select(CHANGES).where(CHANGES.c.sheet_id == sheet_id).order_by(CHANGES.c.seq))]
         return sheet, log
 
-    def sheets(self, sheet_ids: Iterable[int]) -> list[dict]:
-        """A summary of several sheets (for a phone's history): id, game, title, players, finished, updated."""
+    def open_many(self, tokens: Iterable[str]) -> dict[str, Access]:
+        """The sheets several tokens open, in one query (a phone's list); tokens that open nothing are left out."""
+        keys = {key(t): t for t in tokens if isinstance(t, str) and TOKEN.fullmatch(t)}
+        if not keys:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(SHEETS.c.id, SHEETS.c.edit_key, SHEETS.c.view_key).where(
+                SHEETS.c.edit_key.in_(keys) | SHEETS.c.view_key.in_(keys))).all()
+        out = {}
+        for row in rows:
+            for k in (row.edit_key, row.view_key):
+                if k in keys:
+                    out[keys[k]] = Access(row.id, k == row.edit_key)
+        return out
+
+    def summaries(self, sheet_ids: Iterable[int]) -> dict[int, dict]:
+        """Several sheets as a list shows them, by id, in one query and without their logs: game, title, players,
+        version, finished, created, updated, totals, leaders and winners."""
         ids = list(sheet_ids)
         if not ids:
-            return []
+            return {}
         with self.engine.connect() as conn:
-            rows = conn.execute(select(SHEETS).where(SHEETS.c.id.in_(ids))).all()
-        return [{"id": r.id, "game": r.game, "title": r.title, "players": json.loads(r.players),
-                 "finished": r.finished, "updated": r.updated, "version": r.version} for r in rows]
+            rows = conn.execute(select(SHEETS, TOTALS.c.totals, TOTALS.c.active).join(
+                TOTALS, TOTALS.c.sheet_id == SHEETS.c.id).where(SHEETS.c.id.in_(ids))).all()
+        return {r.id: _summary(r) for r in rows}
+
+    def page(self, sheet_id: int, limit: int | None = None, before: int | None = None) -> dict:
+        """A sheet as a page shows it: its summary and its newest `limit` entries numbered below `before` (all of
+        them if no limit), each as it is now, read in one transaction. The cost follows the entries shown, not the
+        sheet's history. Also `position` (how many entries up to the newest shown) and `earlier` (the number to
+        ask `before` for the next older ones, or None)."""
+        adds = (CHANGES.c.sheet_id == sheet_id) & (CHANGES.c.action == "add")
+        with self.engine.connect() as conn, conn.begin():
+            row = conn.execute(select(SHEETS, TOTALS.c.totals, TOTALS.c.active).join(
+                TOTALS, TOTALS.c.sheet_id == SHEETS.c.id).where(SHEETS.c.id == sheet_id)).one()
+            chosen = select(CHANGES.c.seq).where(adds & (CHANGES.c.seq < before) if before else adds)
+            seqs = list(conn.execute(chosen.order_by(CHANGES.c.seq.desc()).limit(limit)).scalars())
+            out = _summary(row)
+            out.update(entries=[], position=0, earlier=None)
+            if seqs:
+                records = [_record(r) for r in conn.execute(select(CHANGES).where(
+                    (CHANGES.c.sheet_id == sheet_id) & ((CHANGES.c.seq.in_(seqs) & (CHANGES.c.action == "add"))
+                                                        | CHANGES.c.target.in_(seqs))).order_by(CHANGES.c.seq))]
+                out["entries"] = sheets.fold({"game": "", "players": []}, records)["entries"]
+                out["position"] = conn.execute(select(func.count()).where(adds & (CHANGES.c.seq <= seqs[0]))).scalar()
+                if out["position"] > len(seqs):
+                    out["earlier"] = seqs[-1]
+        return out
+
+    def entry(self, sheet_id: int, seq: int) -> dict | None:
+        """One entry as it is now (its add and its changes only), or None."""
+        with self.engine.connect() as conn, conn.begin():
+            entries = self._state_for(conn, sheet_id, 0, seq)["entries"]
+        return entries[0] if entries else None
 
     # --- Changes ---
 
@@ -231,6 +293,7 @@ class Store:
             if client_id:
                 record["client_id"] = client_id
             conn.execute(insert(CHANGES).values(_row(sheet_id, record)))
+            self._keep_totals(conn, sheet_id, state["entries"][0] if state["entries"] else None, record)
             if action in ("finish", "reopen"):
                 conn.execute(update(SHEETS).where(SHEETS.c.id == sheet_id).values(finished=action == "finish"))
         return Written(record, replayed=False)
@@ -246,6 +309,23 @@ class Store:
             ).order_by(CHANGES.c.seq)).all()
             state["entries"] = sheets.fold({"game": "", "players": []}, [_record(r) for r in rows])["entries"]
         return state
+
+    def _keep_totals(self, conn: Connection, sheet_id: int, before: dict | None, record: dict) -> None:
+        """The running totals after one change: the changed entry's points as they were out, as they are now in."""
+        replay = sheets.Replay()
+        if before is not None:
+            replay.entries[before["seq"]] = dict(before)
+        replay.apply(record)
+        after = replay.entries.get(record.get("target", record["seq"]))
+        if before is None and record["action"] != "add":
+            return  # finish, reopen: no points move
+        row = conn.execute(select(TOTALS).where(TOTALS.c.sheet_id == sheet_id)).one()
+        totals = json.loads(row.totals)
+        sheets.add_points(totals, before, -1)
+        sheets.add_points(totals, after, +1)
+        active = row.active - bool(before and before["active"]) + bool(after and after["active"])
+        conn.execute(update(TOTALS).where(TOTALS.c.sheet_id == sheet_id).values(
+            totals=json.dumps(totals, ensure_ascii=False), active=active))
 
     def _write(self):
         """A write transaction; on SQLite it takes the write lock at once (BEGIN IMMEDIATE), so it never deadlocks."""
@@ -278,15 +358,35 @@ def _sqlite_settings(engine: Engine) -> None:
     def on_connect(dbapi_connection, _record):
         dbapi_connection.isolation_level = None  # we say when transactions begin (below)
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=FULL")
         cursor.execute("PRAGMA busy_timeout=30000")
+        for attempt in range(100):  # the switch to WAL (kept in the file) can be refused at once while another
+            try:                    # process makes the same new file: then it is tried again shortly
+                cursor.execute("PRAGMA journal_mode=WAL")
+                break
+            except sqlite3.OperationalError:
+                if attempt == 99:
+                    raise
+                time.sleep(0.05)
+        cursor.execute("PRAGMA synchronous=FULL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
     @event.listens_for(engine, "begin")
     def on_begin(conn):
         conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("companion_write") else "BEGIN")
+
+
+def _totals_row(sheet_id: int, totals: Mapping, folded: Mapping) -> dict:
+    return {"sheet_id": sheet_id, "totals": json.dumps(totals, ensure_ascii=False),
+            "active": sum(e["active"] for e in folded["entries"])}
+
+
+def _summary(row: Any) -> dict:
+    players = json.loads(row.players)
+    totals = {**dict.fromkeys(players, 0), **json.loads(row.totals)}
+    return {"id": row.id, "game": row.game, "title": row.title, "players": players, "version": row.version,
+            "finished": row.finished, "created": row.created, "updated": row.updated,
+            **sheets.standing(totals, row.active, row.finished)}
 
 
 def _row(sheet_id: int, record: Mapping) -> dict:

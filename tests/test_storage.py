@@ -138,3 +138,87 @@ def test_a_postgresql_restart_costs_no_request():
     add(store, sheet_id, 3)
     postgres.cluster().restart()
     assert store.meta(sheet_id)["version"] == 1 and add(store, sheet_id, 4).record["seq"] == 2
+
+
+def replay_at_random(store, sheet_id, rng, n=120):
+    """n random changes (adds, edits, undos, restores, finish and reopen) as phones would make them."""
+    for _ in range(n):
+        state = sheets.fold(*store.load(sheet_id))
+        entries = state["entries"]
+        roll = rng.random()
+        try:
+            if roll < 0.45 or not entries:
+                add(store, sheet_id, rng.randint(-5, 20))
+            elif roll < 0.9:
+                entry = rng.choice(entries)
+                action = rng.choice(["edit", "undo"]) if entry["active"] else "restore"
+                body = sheets.entry_body("gemas", SHEET["players"], {"points": {"B": rng.randint(0, 9)}}) \
+                    if action == "edit" else None
+                store.append(sheet_id, action, target=entry["seq"], body=body, base=entry["rev"])
+            else:
+                store.append(sheet_id, "reopen" if state["finished"] else "finish")
+        except sheets.Conflict:
+            pass
+
+
+def test_the_kept_totals_always_equal_the_folded_log(database):
+    """After every kind of change, in any order, the totals a list shows (kept by the writes, never folded) are
+    the log's own; a page shows the newest entries exactly as the fold has them, and paging back reaches all."""
+    import random
+    store = storage.Store(database)
+    ids = [store.open(store.create(SHEET)).sheet_id for _ in range(3)]
+    for k, sheet_id in enumerate(ids):
+        replay_at_random(store, sheet_id, random.Random(k))
+    summaries = store.summaries(ids)
+    for sheet_id in ids:
+        folded = sheets.fold(*store.load(sheet_id))
+        summary = summaries[sheet_id]
+        assert (summary["totals"], summary["leaders"], summary["winners"], summary["finished"]) == \
+            (folded["totals"], folded["leaders"], folded["winners"], folded["finished"])
+        shown, before = [], None
+        while True:
+            page = store.page(sheet_id, 7, before)
+            assert page["totals"] == folded["totals"] and page["position"] == len(folded["entries"]) - len(shown)
+            shown = page["entries"] + shown
+            if page["earlier"] is None:
+                break
+            before = page["earlier"]
+        assert shown == folded["entries"]
+        assert store.entry(sheet_id, folded["entries"][3]["seq"]) == folded["entries"][3]
+
+
+def test_a_database_from_before_the_kept_totals_gets_them_at_start(database):
+    store = storage.Store(database)
+    sheet_id = store.open(store.create(SHEET)).sheet_id
+    add(store, sheet_id, 5)
+    add(store, sheet_id, 7)
+    store.append(sheet_id, "undo", target=1, base=1)
+    with store.engine.begin() as conn:
+        conn.execute(sqlalchemy.text("DROP TABLE sheet_totals"))
+    store.close()
+    again = storage.Store(database)
+    assert again.summaries([sheet_id])[sheet_id]["totals"] == {"A": 7, "B": 0, "C": 0}
+
+
+def test_a_list_and_a_page_read_what_they_show_not_the_history(database):
+    """Counted in queries: a phone's list of 30 full sheets reads no change at all, and a page of the newest 50
+    entries of a full sheet asks for those entries and their changes by number, never for the whole log (the
+    time each takes is measured in benchmarks/bench_sheet_reads.py)."""
+    store = storage.Store(database)
+    log = [{"seq": i, "action": "add", "at": "2026-11-20T20:00:00Z", "body": {"points": {"A": i, "B": 0, "C": 0}}}
+           for i in range(1, 1601)]
+    log += [{"seq": i, "action": "undo", "target": i - 400, "at": "2026-11-20T21:00:00Z"} for i in range(1601, 2001)]
+    tokens = store.create_many([(SHEET, log)] * 30)
+    rows = []
+    sqlalchemy.event.listen(store.engine, "after_cursor_execute",
+                            lambda conn, cursor, statement, *a: rows.append((statement, 0)))
+    opened = store.open_many(tokens)
+    summaries = store.summaries(a.sheet_id for a in opened.values())
+    assert len(summaries) == 30 and not [s for s, _ in rows if "changes" in s]
+    rows.clear()
+    page = store.page(opened[tokens[0]].sheet_id, 50)
+    assert [e["seq"] for e in page["entries"]] == list(range(1551, 1601))
+    assert page["totals"]["A"] == sum(range(1, 1201)) and page["earlier"] == 1551 and page["position"] == 1600
+    asked = [s for s, _ in rows if "changes" in s]
+    assert len(asked) == 3  # the numbers shown (LIMIT 50), their changes (by number), and how many come before
+    assert "LIMIT" in asked[0] and "IN" in asked[1]

@@ -28,14 +28,14 @@ def open_sheet(token: str, write: bool = False) -> Access:
     return access
 
 
-def state(access: Access, token: str) -> dict:
-    """The sheet as the API answers and the pages show it: the folded log plus links for this token's holder."""
-    sheet, log = store().load(access.sheet_id)
-    out = sheets.fold(sheet, log)
+def state(access: Access, token: str, limit: int | None = None, before: int | None = None) -> dict:
+    """The sheet as the API answers and the pages show it: its totals and its newest entries (all, or `limit` of
+    them numbered below `before`), plus links for this token's holder. Costs what it shows, not the history."""
+    out = store().page(access.sheet_id, limit, before)
+    del out["id"]
     out["entries"] = [sheets.entry_view(e) for e in out["entries"]]
     out["can_edit"] = access.can_edit
     out["entry_words"] = games.for_data(out["game"]).entry.words
-    out["created"], out["updated"] = sheet["created"], sheet["updated"]
     out["links"] = links(token, access.can_edit)
     return out
 
@@ -65,18 +65,13 @@ def remember(token: str) -> None:
 
 
 def history() -> list[dict]:
-    """This phone's sheets, newest first: open ones and finished ones with their winners."""
-    out = []
-    for token in session.get("sheets", []):
-        access = store().open(token)
-        if access is None:
-            continue
-        sheet, log = store().load(access.sheet_id)
-        folded = sheets.fold(sheet, log)
-        out.append({"token": token, "can_edit": access.can_edit, "game": folded["game"], "title": folded["title"],
-                    "players": folded["players"], "finished": folded["finished"], "winners": folded["winners"],
-                    "leaders": folded["leaders"], "totals": folded["totals"], "updated": sheet["updated"]})
-    return out
+    """This phone's sheets, newest first: open ones and finished ones with their winners (two queries, however
+    long the sheets are)."""
+    tokens = session.get("sheets", [])
+    opened = store().open_many(tokens)
+    summaries = store().summaries(a.sheet_id for a in opened.values())
+    return [{**summaries[opened[t].sheet_id], "token": t, "can_edit": opened[t].can_edit}
+            for t in tokens if t in opened and opened[t].sheet_id in summaries]
 
 
 @lru_cache(maxsize=512)

@@ -64,8 +64,12 @@ def import_sheet():
     return redirect(url_for(".sheet", token=token), 303)
 
 
+PAGE = 50  # entries a sheet's page shows, newest first; older ones are a link away (`?before=`)
+
+
 def _render(token: str, access, template: str = "sheets/sheet.html", status: int = 200, **context):
-    state = saved.state(access, token)
+    before = whole_number(request.args.get("before", ""), signed=False)
+    state = saved.state(access, token, PAGE, before if before and before <= sheets.MAX_LOG else None)
     qr = {kind: saved.qr_data_uri(url) for kind, url in state["links"].items()}
     return render_template(template, sheet=state, token=token, qr=qr, card_set=cards.load_all().get(state["game"]),
                            poll=current_app.config["SHEET_POLL_SECONDS"], **context), status
@@ -155,10 +159,10 @@ def _change(token: str, action: str, target: int | None = None, edit_form: bool 
 
 
 def _entry(access, token: str, seq: int | None) -> dict:
-    entry = next((e for e in saved.state(access, token)["entries"] if e["seq"] == seq), None)
+    entry = store().entry(access.sheet_id, seq) if seq else None
     if entry is None:
         abort(404)
-    return entry
+    return sheets.entry_view(entry)
 
 
 @bp.post("/s/<token:token>/entries")

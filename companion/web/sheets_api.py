@@ -43,7 +43,18 @@ def read(token: str):
     since = request.args.get("since", "")
     if whole_number(since, signed=False) == store().version(access.sheet_id):
         return jsonify(version=int(since), changed=False)
-    return jsonify(saved.state(access, token))
+    return jsonify(saved.state(access, token, _bounded("limit", 1), _bounded("before", 2)))
+
+
+def _bounded(name: str, least: int) -> int | None:
+    """`?limit=` (entries, newest first) or `?before=` (an entry number): absent, or a whole number in range."""
+    text = request.args.get(name)
+    if text is None:
+        return None
+    number = whole_number(text, signed=False)
+    if number is None or not least <= number <= sheets.MAX_LOG:
+        raise InputError([Problem((name,), f"must be a whole number from {least} to {sheets.MAX_LOG}, got {text!r}")])
+    return number
 
 
 @bp.get("/sheets/<token:token>/log")

@@ -170,3 +170,19 @@ def test_refusals_are_pages_in_the_readers_language_and_json_under_the_api(start
     r = client.get("/api/v1/sheets/nope")
     assert r.status_code == 404 and r.is_json and r.get_json()["error"]
     assert client.delete(f"/api/v1/sheets/{view}").status_code == 405
+
+
+def test_a_long_sheet_shows_its_newest_entries_and_pages_back(started):
+    client, path, token = started
+    for n in range(1, 56):
+        assert client.post(f"{path}/entries", data={"_csrf": token, "points.0": str(n)}).status_code == 303
+    page = client.get(path).get_data(as_text=True)
+    shown = [int(s) for s in re.findall(r'<li id="entry-(\d+)"', page)]
+    assert shown == list(range(55, 5, -1)) and totals(page)["Ana"] == sum(range(1, 56))
+    assert 'start="55"' in page
+    earlier = re.search(r'href="([^"]+before=6)[^"]*"', page).group(1).replace("&amp;", "&")
+    older = client.get(earlier).get_data(as_text=True)
+    assert [int(s) for s in re.findall(r'<li id="entry-(\d+)"', older)] == [5, 4, 3, 2, 1]
+    assert 'start="5"' in older and totals(older)["Ana"] == sum(range(1, 56))
+    for bad in ("x", "0", "99999", "%C2%B2"):
+        assert client.get(f"{path}?before={bad}").status_code == 200  # a bad page number shows the newest

@@ -185,3 +185,31 @@ def test_a_big_sheet_imports_beyond_the_usual_request_limit(phone):
     too_big = phone.post("/api/v1/sheets/import", data=b" " * (sheet_service.IMPORT_LIMIT + 1), content_type="text/csv",
                          headers={"X-CSRF-Token": phone.csrf})
     assert too_big.status_code == 413
+
+
+@pytest.mark.parametrize("text", ["Ana\x00", "Ana\ud800", "Ana\u202e"])
+def test_text_no_database_can_keep_is_refused_before_it_reaches_one(phone, sheet, text):
+    """A NUL (PostgreSQL refuses it), a lone surrogate (no UTF-8 for it) or a bidi control: a 400 naming the
+    field, on SQLite and on PostgreSQL alike, and nothing is written."""
+    t = sheet["token"]
+    for path, data, field in [("/api/v1/sheets", {"game": "gemas", "title": text, "players": ["A", "B"]}, "title"),
+                              (f"/api/v1/sheets/{t}/entries", {"points": {"Ana": 1}, "note": text}, "note")]:
+        r = phone.post(path, data=json.dumps(data), content_type="application/json",
+                       headers={"X-CSRF-Token": phone.csrf})
+        assert r.status_code == 400 and r.get_json()["field"] == field, r.get_json()
+    assert phone.get(f"/api/v1/sheets/{t}").get_json()["version"] == sheet["version"]
+
+
+def test_a_read_can_ask_for_the_newest_entries_only(phone, sheet):
+    t = sheet["token"]
+    for n in range(1, 8):
+        assert call(phone, "POST", f"/api/v1/sheets/{t}/entries", {"points": {"Ana": n}}).status_code == 201
+    newest = phone.get(f"/api/v1/sheets/{t}?limit=3").get_json()
+    assert [e["seq"] for e in newest["entries"]] == [5, 6, 7] and newest["earlier"] == 5
+    assert newest["totals"]["Ana"] == 28 and newest["position"] == 7
+    older = phone.get(f"/api/v1/sheets/{t}?limit=3&before=5").get_json()
+    assert [e["seq"] for e in older["entries"]] == [2, 3, 4] and older["earlier"] == 2
+    assert len(phone.get(f"/api/v1/sheets/{t}").get_json()["entries"]) == 7  # no limit: every entry
+    for bad in ("limit=0", "limit=x", "limit=%C2%B2", "before=1", "limit=2001", "before=-3"):
+        r = phone.get(f"/api/v1/sheets/{t}?{bad}")
+        assert r.status_code == 400 and r.get_json()["field"] == bad.split("=")[0], bad
