@@ -69,13 +69,17 @@ _REQUEST = Record({"players": ListOf(_PLAYER, 1, 10), "lay_down": _LAY_DOWN}, re
 
 
 def _standings(players: list[dict]) -> dict:
+    """Who leads, and who won once the game is over [A]: a complete set wins at once; a heartless player out of
+    band-aids (3-7 players) ends it, won on most points, then most gems, then shared. Before either, nobody has
+    won: `winners` is empty, `leaders` says who is ahead, `won_by` is None."""
     rows = [{"name": p["name"], "gems": dict(p["gems"]), "points": points(p["gems"]),
              "complete_set": complete_set(p["gems"]), "bandaids": p["bandaids"], "heart": p["heart"]}
             for p in players]
     complete = [r["name"] for r in rows if r["complete_set"]]
-    # A complete set wins at once; otherwise most points, then most gems, then a shared win [A].
-    winners = complete or top(rows, lambda r: (r["points"], sum(r["gems"].values())))
-    return {"players": rows, "winners": winners, "won_by": "complete_set" if complete else "points"}
+    out_of_bandaids = uses_heart(len(rows)) and any(r["bandaids"] == 0 and not r["heart"] for r in rows)
+    leaders = complete or top(rows, lambda r: (r["points"], sum(r["gems"].values())))
+    won_by = "complete_set" if complete else "points" if out_of_bandaids else None
+    return {"players": rows, "leaders": leaders, "winners": leaders if won_by else [], "won_by": won_by}
 
 
 def score(request: Mapping, card_set=None) -> dict:

@@ -18,10 +18,18 @@ def rows(result):
     return {r["name"]: r for r in result["players"]}
 
 
-def test_points_and_winner_by_points():
+def test_points_and_who_leads_mid_game():
+    """Nobody has a complete set and nobody is out: the game goes on, so A leads but has not won (issue 15)."""
     r = score([p("A", green=1, orange=2), p("B", blue=1, violet=1), p("C")])
     assert {n: x["points"] for n, x in rows(r).items()} == {"A": 6, "B": 5, "C": 0}  # 4+1+1; 3+2
+    assert r["leaders"] == ["A"] and r["winners"] == [] and r["won_by"] is None
+
+
+def test_a_heartless_player_out_of_bandaids_ends_the_game_on_points():
+    r = score([p("A", green=1, orange=2), p("B", blue=1, violet=1), p("C", bandaids=0, heart=False)])
     assert r["winners"] == ["A"] and r["won_by"] == "points"
+    two = score([p("A", green=1), p("B", bandaids=0, heart=False)])  # two players: only a complete set ends it
+    assert two["winners"] == [] and two["leaders"] == ["A"]
 
 
 def test_a_complete_set_wins_over_more_points():
@@ -31,8 +39,9 @@ def test_a_complete_set_wins_over_more_points():
 
 
 def test_tied_points_go_to_more_gems_then_share():
-    assert score([p("A", green=1), p("B", violet=1, orange=2), p("C", blue=1)])["winners"] == ["B"]  # 4 = 4, 3 gems
-    assert score([p("A", green=1), p("B", green=1), p("C", blue=1)])["winners"] == ["A", "B"]
+    out = {"bandaids": 0, "heart": False}
+    assert score([p("A", green=1), p("B", violet=1, orange=2), p("C", blue=1, **out)])["winners"] == ["B"]  # 4 = 4
+    assert score([p("A", green=1), p("B", green=1), p("C", blue=1, **out)])["winners"] == ["A", "B"]
 
 
 def test_reserve_depends_on_player_count():
