@@ -5,6 +5,7 @@ import os
 from datetime import timedelta
 
 from flask import Flask, jsonify, request
+from markupsafe import Markup
 
 from .. import cards, games, resources, rulebook
 from . import csrf, errors, instance, locale, saved
@@ -42,6 +43,9 @@ def create_app(config: dict | None = None) -> Flask:
     csrf.init_app(app)
     errors.init_app(app)
     app.jinja_env.filters["pair"] = lambda value: (value, value)  # a <select> choice shown as its own value
+    # A player's name shown isolated from the text around it: a right-to-left name (or anything that survived the
+    # input checks) cannot reorder the numbers beside it on the line.
+    app.jinja_env.filters["bdi"] = lambda value: Markup("<bdi>{}</bdi>").format(value)
     app.jinja_env.filters["label_of"] = lambda key, card_set, lang: (key, card_set.label(key, lang))
     app.jinja_env.globals.update(has_score_page=scoring.has_score_page, rule_blocks=rulebook.blocks,
                                  label_of_component=rulebook.component_label, icon_svg_tag=icons.inline_svg)

@@ -56,7 +56,7 @@ def test_duquesa_page_equals_the_api(client):
     expected = service.score("duquesa", example("duquesa"))
     page = client.get("/score/duquesa?lang=en&" + DUQUESA).get_data(as_text=True)
     assert data(page, "florins") == [str(p["florins"]) for p in expected["players"]]
-    assert f"{expected['winners'][0]} wins" in page
+    assert f"<bdi>{expected['winners'][0]}</bdi> wins" in page
     assert "rainbow stone" in page  # how the rainbow stone was used is shown
     assert page.count("✓") == sum(p["wishes"] for p in expected["players"])
 
@@ -79,7 +79,7 @@ def test_queens_necklace_three_sale_tally(client):
     page = client.get(f"/score/queens-necklace?lang=en&_mode=game&{sale}&{second}").get_data(as_text=True)
     one = service.score("queens-necklace", example("queens-necklace"))
     assert data(page, "total") == [str(2 * p["earned"]) for p in one["players"]]
-    assert "Leading after 2 sales: Bob" in page
+    assert "Leading after 2 sales: <bdi>Bob</bdi>" in page
     # the filled-in sales stay open for editing, the third (empty) one stays closed
     opened = re.findall(r'<details class="pick" (open)?><summary>Sale (\d)', page)
     assert opened == [("open", "1"), ("open", "2"), ("", "3")]
@@ -89,7 +89,7 @@ def test_gemas_page_equals_the_api(client):
     expected = service.score("gemas", example("gemas"))
     page = client.get("/score/gemas?lang=en&" + GEMAS).get_data(as_text=True)
     assert data(page, "points") == [str(p["points"]) for p in expected["players"]]
-    assert "A: complete set, wins at once" in page and "B loses the heart" in page
+    assert "<bdi>A</bdi>: complete set, wins at once" in page and "<bdi>B</bdi> loses the heart" in page
 
 
 def test_nobles_duel_equals_the_api_and_tracks_the_court(client):

@@ -64,7 +64,7 @@ def test_a_stale_edit_shows_both_and_lets_the_player_choose(started):
                     headers={"Accept-Language": "en"})
     page = r.get_data(as_text=True)
     assert r.status_code == 409 and "data-conflict" in page and "changed on another phone after you opened it" in page
-    assert re.search(r"Ana <strong>6</strong>", page) and re.search(r"Ana <strong>9</strong>", page)
+    assert re.search(r"<bdi>Ana</bdi> <strong>6</strong>", page) and re.search(r"<bdi>Ana</bdi> <strong>9</strong>", page)
     keep_mine = re.search(r'<form method="post" action="([^"]+)" class="inline">(.*?)</form>', page, re.S)
     fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', keep_mine.group(2)))
     assert fields["base"] == "2"
@@ -104,7 +104,7 @@ def test_this_phones_sheets_list_winners(started):
     client.post(f"{path}/entries", data={"_csrf": token, "points.1": "4"})
     client.post(f"{path}/finish", data={"_csrf": token})
     page = client.get("/sheets", headers={"Accept-Language": "en"}).get_data(as_text=True)
-    assert "Domingo" in page and 'data-winners="Bruno"' in page and "Won by Bruno" in page
+    assert "Domingo" in page and 'data-winners="Bruno"' in page and "Won by <bdi>Bruno</bdi>" in page
 
 
 def test_a_calculator_result_is_saved_to_the_sheet_it_was_opened_from(client):

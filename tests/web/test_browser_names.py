@@ -1,0 +1,47 @@
+"""Names as chromium shows them on a phone (issue 15, item 6): a right-to-left name cannot carry the number beside
+it to the other side of the line, and a long wide-glyph name wraps instead of pushing the totals off the screen."""
+from conftest import Api
+from test_browser import PHONE, browser, shot  # noqa: F401 (the fixture; the import skips without chromium)
+
+RTL = "سارة"  # Sara, written right to left
+WIDE = "Ｗ" * 40  # forty full-width letters, the longest name a sheet takes
+
+
+def sheet_with(server, players, points):
+    api = Api(server[0])
+    token = api.call("POST", "/api/v1/sheets", {"game": "duplicon", "players": players})[1]["token"]
+    assert api.call("POST", f"/api/v1/sheets/{token}/entries", {"points": points})[0] == 201
+    return f"{server[0]}/s/{token}"
+
+
+def test_each_number_stays_after_its_own_name(server, browser):
+    url = sheet_with(server, [RTL, "Bob"], {RTL: 12, "Bob": 21})
+    context = browser.new_context(**PHONE, locale="en-GB")
+    page = context.new_page()
+    try:
+        page.goto(url)
+        shot(page, "names-rtl")
+        for span in page.locator(".entries .pts").all():
+            name, number = span.locator("bdi").bounding_box(), span.locator("strong").bounding_box()
+            assert number["x"] >= name["x"] + name["width"] - 1, span.inner_text()  # the number right of its name
+        line = page.locator(".entries li").first.inner_text()
+        assert line.index("12") < line.index("Bob") < line.index("21")
+    finally:
+        context.close()
+
+
+def test_a_long_wide_name_wraps_and_the_totals_stay_on_screen(server, browser):
+    url = sheet_with(server, [WIDE, "Ana"], {WIDE: 7, "Ana": 3})
+    context = browser.new_context(**PHONE, locale="en-GB")
+    page = context.new_page()
+    try:
+        for path in (url, server[0] + "/sheets"):
+            page.goto(path)
+            shot(page, "names-wide" + ("-list" if path.endswith("/sheets") else ""))
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["viewport"]["width"], path
+        page.goto(url)
+        for cell in page.locator("#totals td[data-total]").all():
+            box = cell.bounding_box()
+            assert box["x"] + box["width"] <= PHONE["viewport"]["width"]
+    finally:
+        context.close()
