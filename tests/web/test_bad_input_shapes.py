@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from companion import sheets
+from companion import sheet_service, sheets
 from companion.schema import InputError
 
 
@@ -105,3 +105,21 @@ def test_a_csv_of_blank_lines_is_refused_early_and_makes_no_sheet(phone):
     assert client.get("/sheets").get_data(as_text=True).count("/s/") == before
     with pytest.raises(InputError, match="at most 2000 changes"):
         sheets.import_csv(",".join(sheets.CSV_HEAD) + ",Ana\n" + "x,y,1,add\n" * 2100)
+
+
+def test_a_large_csv_import_is_refused_at_a_small_multiple_of_its_size():
+    """Issue 15, item 3: measured with tracemalloc, a 4 MiB import of blank lines or of too many rows peaks at
+    under six times its own size (it was ~280 MB: 70 times) and stops at the row that is too many."""
+    import tracemalloc
+    header = ",".join(sheets.CSV_HEAD) + ",Ana\n"
+    for text, message in [("\n" * (4 * 1024 * 1024 - 1), "blank rows"),
+                          (header + "gemas,t,1,add,,2026-01-01T00:00:00Z,,,,,1\n" * 90_000, "at most 2000")]:
+        data = text.encode()[:4 * 1024 * 1024]
+        tracemalloc.start()
+        try:
+            with pytest.raises(InputError, match=message):
+                sheet_service.read_export(data)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 6 * len(data), f"{message}: {peak / 1e6:.1f} MB for {len(data) / 1e6:.1f} MB"
