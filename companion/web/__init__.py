@@ -70,6 +70,10 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.after_request
     def headers(response):
+        # Every answer of this app says so: the page script takes an answer as the server's own (an entry written,
+        # or refused for good) only with this header and a JSON body. A captive portal's page, a proxy's 408, 429
+        # or 502, or a redirect elsewhere has no such header, so the phone keeps the entry and sends it again.
+        response.headers["X-Companion"] = "1"
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")

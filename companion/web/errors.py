@@ -34,17 +34,26 @@ def wants_json() -> bool:
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
 
+def said(code: int, message=None) -> dict:
+    """What a JSON refusal adds for the page script (JSON asked from a page's address, not /api/): `message`, the
+    reason in the reader's language beside the English `error`, shown on the phone that kept the refused entry."""
+    if request.path.startswith("/api/"):
+        return {}
+    return {"message": str(message or PAGES.get(code, PAGES[500])[1])}
+
+
 def input_json(e: InputError):
-    return jsonify(error=str(e), field=e.field, problems=[str(p) for p in e.problems]), 400
+    return jsonify(error=str(e), field=e.field, problems=[str(p) for p in e.problems], **said(400)), 400
 
 
-def conflict_json(e: sheets.Conflict):
-    return jsonify(error=str(e), field="base", entry=sheets.entry_view(e.entry) if e.entry else None), 409
+def conflict_json(e: sheets.Conflict, message=None):
+    return jsonify(error=str(e), field="base", kind=e.kind, entry=sheets.entry_view(e.entry) if e.entry else None,
+                   **said(409, message)), 409
 
 
 def _answer(code: int, error: str, field: str = "", problems=()):
     if wants_json():
-        return jsonify(error=error, field=field), code
+        return jsonify(error=error, field=field, **said(code)), code
     title, message = PAGES.get(code, PAGES[500])
     return render_template("message.html", title=title, message=message, problems=problems), code
 

@@ -147,7 +147,7 @@ def _change(token: str, action: str, target: int | None = None, edit_form: bool 
         return _render(token, access, status=400, problems=e.problems, form=request.form)
     except sheets.Conflict as e:
         if _wants_json():
-            return errors.conflict_json(e)
+            return errors.conflict_json(e, CONFLICTS[e.kind])
         return _render(token, access, "sheets/conflict.html", 409, message=CONFLICTS[e.kind], action=action, target=target,
                        theirs=sheets.entry_view(e.entry) if e.entry else None, mine=request.form)
     except sheets.NotFound:

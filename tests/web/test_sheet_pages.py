@@ -172,6 +172,27 @@ def test_refusals_are_pages_in_the_readers_language_and_json_under_the_api(start
     assert client.delete(f"/api/v1/sheets/{view}").status_code == 405
 
 
+def test_the_page_scripts_answers_are_recognisably_the_servers(started):
+    """Every answer carries X-Companion (so the page script tells the server's own JSON from a portal's or a proxy's);
+    a refusal to the script also says why in the reader's language, beside the English `error`."""
+    client, path, token = started
+    ask = {"Accept": "application/json", "Accept-Language": "es"}
+    r = client.post(f"{path}/entries", data={"_csrf": token, "points.0": "3", "client_id": "a1" * 12}, headers=ask)
+    assert r.status_code == 201 and r.headers["X-Companion"] == "1" and r.is_json
+    assert r.get_json()["change"]["client_id"] == "a1" * 12 and r.get_json()["replayed"] is False
+    client.post(f"{path}/finish", data={"_csrf": token})
+    r = client.post(f"{path}/entries", data={"_csrf": token, "points.0": "3", "client_id": "b2" * 12}, headers=ask)
+    assert r.status_code == 409 and r.headers["X-Companion"] == "1"
+    assert r.get_json()["kind"] == "finished" and r.get_json()["message"].startswith("La partida se terminó en otro móvil")
+    r = client.post(f"{path}/entries", data={"_csrf": token, "points.0": "3", "client_id": "a1" * 12}, headers=ask)
+    assert r.status_code == 200 and r.get_json()["replayed"] is True  # a replay is answered even when finished
+    r = client.post(f"{path}/entries", data={"_csrf": "stale", "points.0": "3"}, headers=ask)
+    assert r.status_code == 400 and r.get_json()["field"] == "csrf" and r.headers["X-Companion"] == "1"
+    assert client.get("/s/" + "x" * 22).headers["X-Companion"] == "1"  # a page, and a 404 page, too
+    r = client.get("/api/v1/sheets/" + "x" * 22)
+    assert r.status_code == 404 and r.headers["X-Companion"] == "1" and "message" not in r.get_json()
+
+
 def test_a_long_sheet_shows_its_newest_entries_and_pages_back(started):
     client, path, token = started
     for n in range(1, 56):
