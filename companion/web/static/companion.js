@@ -221,7 +221,8 @@ async function onRefused(event) {
 async function refreshSheet() {
   const live = document.getElementById("live");
   if (!live) return;
-  const r = await fetch(location.pathname, { credentials: "same-origin", headers: { Accept: "text/html" } });
+  const r = await fetch(location.pathname + location.search,  // the page of entries being looked at
+                        { credentials: "same-origin", headers: { Accept: "text/html" } });
   if (!r.ok) return;
   const fresh = new DOMParser().parseFromString(await r.text(), "text/html").getElementById("live");
   if (fresh) live.replaceWith(fresh);
