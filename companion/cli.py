@@ -211,7 +211,7 @@ def cmd_site(args: argparse.Namespace) -> int:
     from .web import site
 
     start = time.perf_counter()
-    made = site.build(args.out, args.base_url, args.companion_url)
+    made = site.build(args.out, args.base_url, args.companion_url, scoring=not args.no_scoring)
     print(f"{_shown(args.out)}: {made['files']} files, {made['bytes'] / 1e6:.1f} MB, "
           f"{' and '.join(made['languages'])}, in {time.perf_counter() - start:.1f} s. Upload the folder to any static "
           f"host; print with --base-url {args.base_url} so the cards' codes open it.")
@@ -289,6 +289,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--base-url", required=True, metavar="URL",
                    help="where the site will be, e.g. https://you.github.io/deck (build the PDFs with the same)")
     p.add_argument("--companion-url", metavar="URL", help="a running companion for scoring, setup and sheets")
+    p.add_argument("--no-scoring", action="store_true",
+                   help="the light rules-only site: no Python for the phones (by default Pyodide, fetched from the "
+                        "npm registry at build time, lets the site score on the phone)")
     p.set_defaults(func=cmd_site)
 
     p = sub.add_parser("address", help="the address phones on this network open (the LAN address of this machine)")

@@ -8,13 +8,12 @@ from __future__ import annotations
 from functools import cache
 from io import BytesIO
 from pathlib import Path
-
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import NullTranslations, Translations
+from typing import TYPE_CHECKING
 
 from .schema import LANGS
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
 DEFAULT_LANG = "es"
 CATALOGUE_DIR = Path(__file__).parent / "translations"
@@ -28,6 +27,9 @@ def po_path(lang: str) -> Path:
 @cache
 def catalog(lang: str) -> Catalog:
     """The parsed .po catalogue of `lang` (an empty one for English, the language of the message ids)."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po
+
     path = po_path(lang)
     if not path.exists():
         return Catalog(locale=lang)
@@ -37,9 +39,17 @@ def catalog(lang: str) -> Catalog:
 
 @cache
 def translations(lang: str) -> NullTranslations:
-    """gettext translations for `lang`, compiled in memory from its .po file."""
+    """gettext translations for `lang`, compiled in memory from its .po file (Babel is imported only here: the
+    rules import this module, and the static site's browser runtime carries no Babel)."""
     if lang not in LANGS or not po_path(lang).exists():
+        try:  # Babel's kind where it is installed (Flask-Babel calls its extra methods), else the standard one
+            from babel.support import NullTranslations
+        except ImportError:
+            from gettext import NullTranslations
         return NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.support import Translations
+
     buffer = BytesIO()
     write_mo(buffer, catalog(lang))
     buffer.seek(0)

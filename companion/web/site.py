@@ -85,9 +85,10 @@ def _freeze(app, destination: Path, base_url: str) -> None:
         freezer.freeze()
 
 
-def build(out: str | Path, base_url: str, companion_url: str | None = None) -> dict:
-    """Write the site into `out` (made aside, then put in place whole). Returns its files, bytes and languages."""
-    from . import create_app
+def build(out: str | Path, base_url: str, companion_url: str | None = None, scoring: bool = True) -> dict:
+    """Write the site into `out` (made aside, then put in place whole). Returns its files, bytes and languages.
+    With `scoring`, it also carries the Python the phones run (`py/`: Pyodide and the rules, see site_runtime)."""
+    from . import create_app, site_runtime
 
     out = Path(out)
     _check(out, base_url, companion_url)
@@ -103,6 +104,7 @@ def build(out: str | Path, base_url: str, companion_url: str | None = None) -> d
                     _freeze(app, tree, base_url.rstrip("/") + ("/" if tree == staging else f"/{lang}/"))
             files = sorted(p for p in staging.rglob("*") if p.is_file())
             site_urls = [root + "/" + p.relative_to(staging).as_posix().removesuffix("index.html") for p in files]
+            runtime = site_runtime.write(staging) if scoring else None  # kept by the worker when first used
             (staging / "sw.js").write_text(_service_worker(root, site_urls), encoding="utf-8")
             (staging / MARKER).write_text(json.dumps({"base_url": base_url, "companion_url": companion_url}) + "\n")
             for path in [staging, *staging.rglob("*")]:
@@ -110,7 +112,8 @@ def build(out: str | Path, base_url: str, companion_url: str | None = None) -> d
     finally:
         shutil.rmtree(instance, ignore_errors=True)
     files = [p for p in out.rglob("*") if p.is_file()]
-    return {"files": len(files), "bytes": sum(p.stat().st_size for p in files), "languages": list(i18n.LANGS)}
+    return {"files": len(files), "bytes": sum(p.stat().st_size for p in files), "languages": list(i18n.LANGS),
+            "runtime": runtime}
 
 
 def _service_worker(root: str, urls: list[str]) -> str:

@@ -134,3 +134,58 @@ def test_after_one_visit_a_card_page_never_opened_still_opens_offline(site):
             browser.close()
     finally:
         proc.kill()
+
+
+# --- Scoring on the phone (issue 16): the same Python rules in the browser, through Pyodide in a Web Worker ---
+
+EXAMPLES = Path(__file__).parents[2] / "docs" / "examples"
+GOLDEN = Path(__file__).parents[1] / "golden"
+
+
+def test_the_phone_runs_the_same_rules_as_the_server(site):
+    """Every example scored and every golden setup dealt in chromium, by the site's own worker, equals what the
+    server's service answers for the same request and seed; a bad request is refused with the same problems."""
+    from test_browser import CHROMIUM, PHONE, playwright_api
+
+    import json as _json
+    from companion import browser, service
+    base = site[0]
+    calls = [("score", {"game": p.name.removesuffix("-score.json"), "request": _json.loads(p.read_text())})
+             for p in sorted(EXAMPLES.glob("*-score.json"))]
+    calls += [("setup", {"game": g, "seed": "golden-42"}) for g in GAME_IDS]
+    calls += [("score", {"game": "gemas", "request": {"players": [{"name": "A", "gems": {"ruby": 1}}]}})]
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = chromium.new_context(**PHONE).new_page()
+        page.goto(base + "/")
+        answers = page.evaluate("""async (calls) => {
+            const worker = new Worker("/py/worker.js", { type: "module" });
+            const ready = await new Promise((resolve) => worker.addEventListener("message", (e) => {
+                if ("ready" in e.data) resolve(e.data); }));
+            if (!ready.ready) return { failure: ready.failure };
+            const out = [];
+            for (const [i, [call, args]] of calls.entries()) {
+                out.push(await new Promise((resolve) => {
+                    const listen = (e) => { if (e.data.id === i) { worker.removeEventListener("message", listen);
+                                                                   resolve(e.data); } };
+                    worker.addEventListener("message", listen);
+                    worker.postMessage({ id: i, call, args });
+                }));
+            }
+            return { ready, out };
+        }""", calls)
+        chromium.close()
+    assert "failure" not in answers, answers.get("failure")
+    for (call, args), answer in zip(calls, answers["out"]):
+        assert "failure" not in answer, (call, args["game"], answer)
+        expected = _json.loads(browser.call(call, _json.dumps(args)))
+        assert answer["answer"] == expected, (call, args["game"])
+        if "error" not in expected:
+            assert expected["result"] == _json.loads(_json.dumps(
+                service.score(args["game"], args["request"]) if call == "score"
+                else service.setup(args["game"], None, "golden-42"), ensure_ascii=False))
+    assert answers["out"][-1]["answer"]["field"].startswith("players")  # the bad one: refused, named
+    golden = [_json.loads((GOLDEN / f"setup-{g}.json").read_text()) for g in GAME_IDS]
+    dealt = [a["answer"]["result"] for (call, _), a in zip(calls, answers["out"]) if call == "setup"]
+    assert dealt == golden
+    print(f"Python ready in the worker after {answers['ready']['ms']} ms")

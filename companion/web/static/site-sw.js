@@ -4,6 +4,7 @@
 const CACHE = "companion-site-__VERSION__";
 const ROOT = "__ROOT__";
 const FILES = __FILES__;
+const RUNTIME = "companion-runtime";  // files named by version (Pyodide's folder, the code's ?v=) outlive site versions
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));
@@ -19,6 +20,18 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
+  // The phones' Python (py/: 6 MB) is not kept at the first visit of a card page, only once a scoring page has
+  // loaded it; from then on it comes from this copy, so scoring works with no network.
+  if (url.pathname.startsWith(ROOT + "py/")) {
+    event.respondWith(caches.open(RUNTIME).then(async (cache) => {
+      const kept = await cache.match(event.request);
+      if (kept) return kept;
+      const fresh = await fetch(event.request);
+      if (fresh.ok) cache.put(event.request, fresh.clone());
+      return fresh;
+    }));
+    return;
+  }
   // A printed code says BASE/C/<ID>; the page is kept as BASE/C/<ID>/ (a folder), so try both.
   const folder = url.pathname.endsWith("/") ? null : url.pathname + "/";
   event.respondWith(caches.open(CACHE).then(async (cache) =>

@@ -1,0 +1,110 @@
+"""The Python a static site's phones run (issue 16): Pyodide, pinned, fetched from the npm registry when the site is
+built (kept in a cache folder, never in the repository), and a zip of the pure rules core with the card data.
+
+`<site>/py/` holds `pyodide/` (the runtime's own files), `companion.zip` (our code, the card data and pure-Python
+PyYAML) and `worker.js` (the Web Worker that loads both and answers `companion.browser.call`).
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import urllib.error
+import urllib.request
+import zipfile
+from pathlib import Path
+
+from ..resources import PACKAGE_DIR, cards_dir
+from ..schema import InputError, Problem
+
+PYODIDE = {
+    "version": "314.0.7",
+    "url": "https://registry.npmjs.org/pyodide/-/pyodide-314.0.7.tgz",
+    "integrity": "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uyuGD82LN7y2q+SNvi/6V5JEsOlD2R1A==",
+}
+# The runtime files the worker loads (the package also holds source maps, type files and a console page).
+RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+ENTRY = "companion.browser"
+WORKER = Path(__file__).parent / "runtime" / "worker.js"
+
+
+def cache_dir() -> Path:
+    """Where fetched runtimes are kept between builds: COMPANION_CACHE, else ~/.cache/companion."""
+    return Path(os.environ.get("COMPANION_CACHE") or Path.home() / ".cache" / "companion")
+
+
+def fetch_pyodide(timeout: float = 120) -> Path:
+    """The pinned Pyodide package (.tgz): from the cache, else downloaded and checked against its npm integrity."""
+    target = cache_dir() / f"pyodide-{PYODIDE['version']}.tgz"
+    if target.exists() and _integrity(target.read_bytes()) == PYODIDE["integrity"]:
+        return target
+    try:
+        with urllib.request.urlopen(PYODIDE["url"], timeout=timeout) as answer:
+            data = answer.read()
+    except (urllib.error.URLError, OSError) as e:
+        raise InputError([Problem(("scoring",), f"cannot fetch Pyodide {PYODIDE['version']} from the npm registry "
+                                                f"({getattr(e, 'reason', e)}); build with --no-scoring for the "
+                                                "rules-only site, or try again online")]) from None
+    if _integrity(data) != PYODIDE["integrity"]:
+        raise InputError([Problem(("scoring",), f"the Pyodide package from {PYODIDE['url']} is not the pinned one "
+                                                "(its sha512 differs); nothing was written")])
+    target.parent.mkdir(parents=True, exist_ok=True)
+    aside = target.with_suffix(".part")
+    aside.write_bytes(data)
+    aside.replace(target)
+    return target
+
+
+def _integrity(data: bytes) -> str:
+    return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
+
+
+def write(folder: Path) -> dict:
+    """Write `folder/py/` (runtime, code zip, worker); what it holds, for the service worker and the README."""
+    py = folder / "py"
+    (py / "pyodide").mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fetch_pyodide(), "r:gz") as tgz:
+        for name in RUNTIME_FILES:
+            member = tgz.extractfile(f"package/{name}")
+            (py / "pyodide" / name).write_bytes(member.read())
+    code = code_zip()
+    (py / "companion.zip").write_bytes(code)
+    version = hashlib.sha256(code).hexdigest()[:12]
+    (py / "worker.js").write_text(WORKER.read_text(encoding="utf-8").replace("__CODE_VERSION__", version),
+                                  encoding="utf-8")
+    return {"pyodide": PYODIDE["version"], "code_bytes": len(code), "code_version": version}
+
+
+def modules() -> list[str]:
+    """The package's modules the browser entry imports, found by importing it in a fresh interpreter (so the zip
+    holds exactly what runs, and a new import of the PDF or web code would be seen by the test that checks it)."""
+    probe = (f"import sys, json, {ENTRY}, companion.sheets; "
+             "print(json.dumps(sorted(m for m in sys.modules if m == 'companion' or m.startswith('companion.'))))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                          cwd=PACKAGE_DIR.parent)
+    return json.loads(done.stdout)
+
+
+def code_zip() -> bytes:
+    """Our pure core (the modules the entry imports), the shipped card data, and PyYAML's pure-Python modules."""
+    import yaml
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        for name in modules():
+            path = PACKAGE_DIR.parent.joinpath(*name.split("."))
+            source = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+            z.write(source, source.relative_to(PACKAGE_DIR.parent).as_posix())
+        for data in sorted(cards_dir().glob("*.yaml")):
+            z.write(data, f"companion/cards/{data.name}")
+        yaml_dir = Path(yaml.__file__).parent
+        for source in sorted(yaml_dir.glob("*.py")):
+            z.write(source, f"yaml/{source.name}")
+    return buffer.getvalue()
