@@ -14,8 +14,12 @@ from ..i18n import N_, _
 from . import draw
 from .geometry import MM
 
-DUPLEX_HELP = N_("Duplex: flip on the long edge. Hold this sheet to the light: the crosses on the back must sit on the "
-                 "front ones; if not, correct with --offset-x/--offset-y.")
+DUPLEX_HELP = N_("Duplex: flip on the long edge. Hold this sheet to the light, this side towards you: the crosses on "
+                 "the back must sit on the front ones (the ticks beside them are millimetres). If not, rebuild with "
+                 "--offset-x/--offset-y: seen from this side, --offset-x 1 moves the backs 1 mm left and "
+                 "--offset-y 1 moves them 1 mm up.")
+BLANK_SIDES_HELP = N_("Sheets of pieces without backs (tiles, tokens) are followed by a blank page, so no other sheet "
+                      "prints behind them.")
 GUTTERFOLD_HELP = N_("Gutterfold: cut each strip, fold it on the centre line and glue; then cut out the cards.")
 CODES_HELP = N_("Scan a card's code with a phone to open its rules. The codes open %(base)s.")
 CROSSES = ((20, 20), (190, 20), (105, 60))  # mm from the bottom-left, on the front of the cover
@@ -23,16 +27,30 @@ LEFT, GAP = 18 * MM, 8 * MM
 BOOKLET_SIZE = 9.5  # points: the rules stay readable in print (9 or more)
 
 
-def crosses(c, w: float, h: float, mirrored: bool) -> None:
-    """Registration crosses: on the back they are mirrored, so a well-aligned duplex print puts them on top of
-    the front ones."""
+def crosses(c, w: float, h: float, mirrored: bool, offset: tuple[float, float] = (0.0, 0.0)) -> None:
+    """Registration crosses: on the back they are mirrored and moved by the duplex offset like every back, so a
+    well-aligned duplex print puts them on top of the front ones. The front ones carry a millimetre scale on both
+    arms, to read how far off the back ones land."""
     c.saveState()
     c.setLineWidth(0.3)
     for x, y in CROSSES:
-        cx = (w - x * MM) if mirrored else x * MM
-        c.line(cx - 5 * MM, y * MM, cx + 5 * MM, y * MM)
-        c.line(cx, y * MM - 5 * MM, cx, y * MM + 5 * MM)
-        c.circle(cx, y * MM, 2 * MM, stroke=1, fill=0)
+        cx = (w - x * MM + offset[0] * MM) if mirrored else x * MM
+        cy = (y + offset[1]) * MM if mirrored else y * MM
+        c.line(cx - 6 * MM, cy, cx + 6 * MM, cy)
+        c.line(cx, cy - 6 * MM, cx, cy + 6 * MM)
+        c.circle(cx, cy, 2 * MM, stroke=1, fill=0)
+        if mirrored:
+            continue
+        c.setLineWidth(0.2)
+        for i in range(-6, 7):  # millimetre ticks above the horizontal arm and right of the vertical one
+            if i == 0:
+                continue
+            tick = (2.0 if i % 5 == 0 else 1.2) * MM
+            c.line(cx + i * MM, cy, cx + i * MM, cy + tick)
+            c.line(cx, cy + i * MM, cx + tick, cy + i * MM)
+        c.setFont(draw.FONT, 5)
+        c.drawString(cx + 6.6 * MM, cy - 0.6 * MM, "mm")
+        c.setLineWidth(0.3)
     c.restoreState()
 
 
@@ -104,13 +122,16 @@ def cover(c, card_set: CardSet, settings, page: tuple[float, float], count: int,
         ("QR", first_code),
     ]
     for label, value in rows:
-        c.setFont(draw.FONT, 9)
+        c.setFont(draw.FONT, draw.fit_line(c, label, draw.FONT, 9, 36 * MM))
         c.drawString(x, y, label)
         c.setFont(draw.FONT, draw.fit_line(c, value, draw.FONT, 9, col_w - 38 * MM))
         c.drawString(x + 38 * MM, y, value)
         y -= 4.6 * MM
     help_text = _(GUTTERFOLD_HELP, lang) if settings.layout == "gutterfold" else _(DUPLEX_HELP, lang)
-    y -= draw.fit_text(c, help_text, col_w, 24 * MM, y + 1 * MM, x, 9, min_size=8) + 3 * MM
+    if settings.layout != "gutterfold" and settings.backs and any(x.kind != "back" and not x.back
+                                                                   for x in card_set.components):
+        help_text += " " + _(BLANK_SIDES_HELP, lang)
+    y -= draw.fit_text(c, help_text, col_w, 40 * MM, y + 1 * MM, x, 9, min_size=8) + 3 * MM
     for note in card_set.notes:  # one under the other, below the settings
         y -= draw.fit_text(c, note.get(lang), col_w, 26 * MM, y, x, 8.5, min_size=7) + 2 * MM
     crosses(c, w, h, mirrored=False)

@@ -5,18 +5,20 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from reportlab import rl_config
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import HexColor, white
 from reportlab.pdfgen import canvas as rl_canvas
 
 from .. import __version__
 from ..cards import CardSet, Component
 from ..components import CARD_SIZES
-from ..i18n import LANGS, _
+from ..i18n import LANGS, N_, _
 from ..schema import Problem
 from . import cover, draw, faces, geometry
 from .geometry import MM, Layout, Rect, layout
 
 CARD_KINDS = ("card", "reference")
+BACK_BLEED = 3.0  # mm: backs always run this far past the cut on the outside of the block, whatever the bleed
+BLANK_SIDE = N_("This side stays blank: the pieces on the other side have no backs.")
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,8 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
     c.setSubject(f"{card_set.game}; paper {settings.paper}; bleed {settings.bleed:g} mm; layout {settings.layout}")
     c.setCreator(f"companion {__version__}")
     c.setViewerPreference("PrintScaling", "None")
+    # Duplex pages are made for a long-edge flip; a gutterfold file is printed on one side.
+    c.setViewerPreference("Duplex", "Simplex" if gutterfold else "DuplexFlipLongEdge")
     pages = 0
 
     def finish(trim, bleed_box):
@@ -141,7 +145,7 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
         c.setFillColor(draw.INK)
         c.setFont(draw.FONT, 9)
         c.drawCentredString(first.page_w * MM / 2, first.page_h * MM / 2, _("Back of the calibration sheet", settings.lang))
-        cover.crosses(c, first.page_w * MM, first.page_h * MM, mirrored=True)
+        cover.crosses(c, first.page_w * MM, first.page_h * MM, mirrored=True, offset=settings.offset)
         finish(full, full)
     bleed = settings.bleed * MM
     forms: set[str] = set()
@@ -158,11 +162,28 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
         c.doForm(name)
         c.restoreState()
 
-    def place_backs(slots: list[tuple[Rect, Component]], size: str) -> None:
+    def place_backs(slots: list[tuple[Rect, Component]], size: str, s: Layout) -> None:
+        """Each back in its slot, its art running BACK_BLEED past the cut wherever no neighbouring back meets it,
+        so a duplex print a little off shows no white strip on the outer cards."""
+        grow = max(settings.bleed, BACK_BLEED) * MM
+        taken = [rect for rect, _ in slots]
         for rect, back in slots:
-            place(_form_name("B", back.id, size), *_points(rect),
-                  lambda x, y, w, h, back=back: draw.draw_back(c, faces.back(back, card_set, settings.lang),
-                                                               x, y, w, h, bleed))
+            x, y, w, h = _points(rect)
+            sides = [bleed if _neighbour(rect, taken, dx, dy, s) else grow
+                     for dx, dy in ((-1, 0), (0, -1), (1, 0), (0, 1))]  # left, bottom, right, top
+            name = _form_name("B", back.id, size)
+            if name not in forms:
+                c.beginForm(name, lowerx=0, lowery=0, upperx=w + 2 * grow, uppery=h + 2 * grow)
+                draw.draw_back(c, faces.back(back, card_set, settings.lang), grow, grow, w, h, grow)
+                c.endForm()
+                forms.add(name)
+            c.saveState()
+            clip = c.beginPath()
+            clip.rect(x - sides[0], y - sides[1], w + sides[0] + sides[2], h + sides[1] + sides[3])
+            c.clipPath(clip, stroke=0, fill=0)
+            c.translate(x - grow, y - grow)
+            c.doForm(name)
+            c.restoreState()
 
     for section in sections:
         s = layout(settings.paper, section.size, settings.bleed, offset=settings.offset, gutterfold=gutterfold)
@@ -180,21 +201,52 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
             back_rects = [rect for rect, _ in back_slots]
             used = list(s.fronts[:len(batch)])
             if gutterfold:
-                place_backs(back_slots, section.size)
+                place_backs(back_slots, section.size, s)
                 _fold_line(c, s)
                 used = used + back_rects
             if settings.crop_marks:
                 _marks(c, s)
             finish(_box(s, used, 0), _box(s, used, settings.bleed))
             if not gutterfold and back_slots:  # each back page follows its front page
-                place_backs(back_slots, section.size)
+                place_backs(back_slots, section.size, s)
                 finish(_box(s, back_rects, 0), _box(s, back_rects, settings.bleed))
+            elif not gutterfold and settings.backs:  # pieces without backs: the other side of their sheet stays
+                _blank_side(c, s, settings.lang)  # blank, so the next sheet's fronts never print behind them
+                finish(full_page(s), full_page(s))
     if card_set.rules:  # the rules booklet ends the file, on the paper of the cover
         c.setPageSize((first.page_w * MM, first.page_h * MM))
         cover.booklet_pages(c, card_set, settings.lang, (first.page_w * MM, first.page_h * MM),
                             lambda: finish(full, full))
     c.save()
     return pages
+
+
+def full_page(s: Layout) -> tuple[float, float, float, float]:
+    return 0, 0, s.page_w * MM, s.page_h * MM
+
+
+def _neighbour(rect: Rect, taken: list[Rect], dx: int, dy: int, s: Layout) -> bool:
+    """Whether another back sits right beside `rect` on that side (then the two backs meet between them)."""
+    gap = 2 * s.bleed + 1.0
+    for other in taken:
+        if other is rect:
+            continue
+        if dx and abs(other.y - rect.y) < 0.01:
+            d = (other.x - rect.x - rect.w) if dx > 0 else (rect.x - other.x - other.w)
+            if -0.01 <= d <= gap:
+                return True
+        if dy and abs(other.x - rect.x) < 0.01:
+            d = (other.y - rect.y - rect.h) if dy > 0 else (rect.y - other.y - other.h)
+            if -0.01 <= d <= gap:
+                return True
+    return False
+
+
+def _blank_side(c, s: Layout, lang: str) -> None:
+    """The back of a sheet of pieces without backs: empty but for a line in the bottom margin saying so."""
+    c.setFillColor(draw.mix(draw.INK, white, 0.45))
+    c.setFont(draw.FONT, 7)
+    c.drawCentredString(s.page_w * MM / 2, 8 * MM, _(BLANK_SIDE, lang))
 
 
 def _form_name(kind: str, component_id: str, size: str) -> str:

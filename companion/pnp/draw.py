@@ -24,8 +24,11 @@ FONT, BOLD, ITALIC = "Vera", "Vera-Bold", "Vera-Italic"
 QR_MODULE_MM = 0.7  # what a phone reads at arm's length off a home print: benchmarks/bench_qr.py (0.5 mm: 59 %)
 QR_QUIET = 4  # modules of white around the code
 QR_LEVEL = qrcode.constants.ERROR_CORRECT_M
+SAFE_MM = 25.4 / 8  # the 1/8 inch inside the cut where uneven cutting shows: no frame or mark in it
+FRAME_INSET_MM = 3.6  # a front's frame: its line's outer edge stays inside the safe zone
 INK = HexColor("#1d1d1d")
 PAPER = HexColor("#fbf7ee")
+ID_INK = HexColor("#77706a")  # a quiet grey for printed ids
 
 
 def mix(a, b, t: float) -> Color:
@@ -157,7 +160,7 @@ def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: floa
         _token(c, face, x, y, w, h, accent, card_id)
         c.restoreState()
         return
-    inset = (2.2 if compact else 3.0) * MM * max(k, 0.6)
+    inset = FRAME_INSET_MM * MM
     fx, fy, fw, fh = x + inset, y + inset, w - 2 * inset, h - 2 * inset
     header_h = (6.0 if compact else 8.5) * MM * max(k, 0.7)
     c.setFillColor(accent)
@@ -249,19 +252,30 @@ def _medallion(c, letter: str, cx: float, cy: float, r: float, accent) -> None:
 
 
 def _token(c, face: Face, x, y, w, h, accent, card_id: str) -> None:
+    """A round piece: a ring inside the safe zone, its art, and its id small inside the ring's foot."""
     r = min(w, h) / 2
+    ring = r - FRAME_INSET_MM * MM
+    cx, cy = x + w / 2, y + h / 2
     c.setStrokeColor(accent)
     c.setLineWidth(0.8)
-    c.circle(x + w / 2, y + h / 2, r - 0.8 * MM, stroke=1, fill=0)
+    c.circle(cx, cy, ring, stroke=1, fill=0)
     if face.icons:
-        draw_icon(c, face.icons[0], x + w / 2, y + h / 2 + 1.2 * MM, r * 0.42)
+        draw_icon(c, face.icons[0], cx, cy + 1.3 * MM, ring * 0.5)
     elif face.big:
         c.setFillColor(accent)
-        c.setFont(BOLD, r * 0.8)
-        c.drawCentredString(x + w / 2, y + h / 2 - r * 0.2, face.big)
-    c.setFillColor(INK)
-    c.setFont(BOLD, 4.2)
-    c.drawCentredString(x + w / 2, y + 2.6 * MM, card_id)
+        c.setFont(BOLD, ring * 0.9)
+        c.drawCentredString(cx, cy - ring * 0.15, face.big)
+    _quiet_id(c, card_id, cx, cy - ring + 1.9 * MM, 2 * (ring ** 2 - (ring - 2.6 * MM) ** 2) ** 0.5 - 1 * MM, 3.6)
+
+
+def _quiet_id(c, card_id: str, cx: float, baseline: float, max_width: float, size: float, centred: bool = True) -> None:
+    """A component's printed id: small, grey, regular; what a player reads out to the phone, not a heading."""
+    c.setFillColor(ID_INK)
+    c.setFont(FONT, min(size, fit_line(c, card_id, FONT, size, max_width)))
+    if centred:
+        c.drawCentredString(cx, baseline, card_id)
+    else:
+        c.drawString(cx, baseline, card_id)
 
 
 def _price_track(c, track, x, y, h, accent):
@@ -321,10 +335,7 @@ def draw_back(c, back: Back, x: float, y: float, w: float, h: float, bleed: floa
         p.lineTo(x - bleed + i * step + h + 2 * bleed, y - bleed)
     c.clipPath(_clip(c, x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed), stroke=0, fill=0)
     c.drawPath(p, stroke=1, fill=0)
-    inset = 3.2 * MM * max(k, 0.6)
-    c.setStrokeColor(HexColor("#f2e6c9"))
-    c.setLineWidth(1.4)
-    c.roundRect(x + inset, y + inset, w - 2 * inset, h - 2 * inset, 2 * MM, stroke=1, fill=0)
+    # No frame: a back is its pattern out to the cut and past it, so a duplex print a little off stays even.
     plate_h = 13 * MM * k
     c.setFillColor(HexColor("#fbf7ee"))
     c.roundRect(x + w * 0.12, y + h / 2 - plate_h / 2, w * 0.76, plate_h, 2 * MM, stroke=0, fill=1)

@@ -1,0 +1,209 @@
+"""Duplex that forgives, measured on the built PDFs: every page of fronts is followed by its own backs (each back
+behind its own card) or by a blank, never by another section; backs run past the card block; no frame sits near
+the cut; the PDF asks for long-edge duplex; the calibration sheet has a millimetre scale and says which way the
+offsets move."""
+import re
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as raw
+import pytest
+from PIL import Image
+
+from companion import cards
+from companion.pnp import draw, faces
+from companion.pnp.build import build
+from companion.pnp.document import BuildSettings
+from companion.pnp.geometry import MM, SIZES, layout
+from conftest import GAME_IDS
+
+ID = re.compile(r"\b[A-Z]{2}[A-Z0-9]*(?:-[A-Z0-9]+)*\b")
+
+
+def origins(page):
+    """Where each face or back placed on a page (each one form XObject) has its bottom-left corner, bleed included."""
+    return [(o.get_matrix().e, o.get_matrix().f) for o in page.get_objects(filter=[raw.FPDF_PAGEOBJ_FORM], max_depth=1)]
+
+
+def is_booklet(page):
+    text = page.get_textpage().get_text_bounded()
+    return "· Rules ·" in text or "· Reglas ·" in text
+
+
+@pytest.fixture(scope="module", params=[("a4", 0), ("a4", 2), ("letter", 0), ("letter", 2)],
+                ids=lambda p: f"{p[0]}-bleed{p[1]}")
+def builds(request, tmp_path_factory):
+    paper, bleed = request.param
+    out = tmp_path_factory.mktemp(f"{paper}{bleed}")
+    build(GAME_IDS, out, BuildSettings(paper=paper, bleed=bleed, lang="en"))
+    return out, bleed
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_every_page_of_fronts_is_followed_by_its_backs_or_a_blank(builds, game):
+    folder, bleed = builds
+    card_set = cards.load_game(game)
+    pdf = pdfium.PdfDocument(str(folder / f"{game}.pdf"))
+    pages = [pdf[i] for i in range(len(pdf))]
+    booklet = [i for i, p in enumerate(pages) if is_booklet(p)]
+    assert booklet and booklet[0] % 2 == 0  # the rules start on the front of a sheet, behind no cards
+    card_pages = pages[2:booklet[0]]
+    assert len(card_pages) % 2 == 0
+    checked = blanks = 0
+    for front, back in zip(card_pages[::2], card_pages[1::2]):
+        placed = origins(front)
+        assert placed, "a page of fronts shows no components"
+        width = front.get_size()[0]
+        expected_backs = 0
+        for ox, oy in placed:
+            x, y = ox + bleed * MM, oy + bleed * MM  # the card's trim corner
+            words = front.get_textpage().get_text_bounded(x + 0.3 * MM, y + 0.3 * MM, x + 45 * MM, y + 7 * MM)
+            cid = [i for i in ID.findall(words) if i.startswith(card_set.prefix)][0]
+            comp = card_set.component(cid)
+            w, h = (v * MM for v in SIZES[comp.size if comp.kind not in ("card", "reference") else card_set.card_size])
+            mx = width - x - w  # where its back's trim corner lands
+            behind = [(bx, by) for bx, by in origins(back) if mx - 6 * MM <= bx <= mx + 0.1 and y - 6 * MM <= by <= y + 0.1]
+            if comp.back:
+                expected_backs += 1
+                title = faces.back(card_set.component(comp.back), card_set, "en").title
+                assert len(behind) == 1, (game, cid)
+                seen = back.get_textpage().get_text_bounded(mx + MM, y + MM, mx + w - MM, y + h - MM)
+                assert title in re.sub(r"\s+", " ", seen), (game, cid)
+                checked += 1
+            else:
+                assert not behind, (game, cid, "prints over another section's back")
+        assert len(origins(back)) == expected_backs
+        if not expected_backs:
+            assert not ID.findall(back.get_textpage().get_text_bounded()), "a blank back page shows ids"
+            blanks += 1
+    assert checked or blanks
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_the_pdf_asks_for_long_edge_duplex(builds, game):
+    data = (builds[0] / f"{game}.pdf").read_bytes()
+    assert b"/Duplex /DuplexFlipLongEdge" in data
+
+
+def test_a_gutterfold_file_asks_for_one_sided_printing(tmp_path):
+    build(["duplicon"], tmp_path, BuildSettings(layout="gutterfold"))
+    data = (tmp_path / "duplicon.pdf").read_bytes()
+    assert b"/Duplex /Simplex" in data
+
+
+def render_rgb(draw_fn, w, h, bleed, dpi=300):
+    """One component drawn alone on a page of its trim plus `bleed` (mm), rendered at `dpi`."""
+    import io
+
+    from reportlab.pdfgen import canvas as rl_canvas
+
+    draw.register_fonts()
+    buf = io.BytesIO()
+    c = rl_canvas.Canvas(buf, pagesize=((w + 2 * bleed) * MM, (h + 2 * bleed) * MM), invariant=1)
+    draw_fn(c, bleed * MM, bleed * MM, w * MM, h * MM, bleed * MM)
+    c.showPage()
+    c.save()
+    return pdfium.PdfDocument(buf.getvalue())[0].render(scale=dpi / 72).to_pil().convert("RGB")
+
+
+def band_colours(image, band_px, inner_px=0):
+    """The colours of the pixels in a band along the edges, from `inner_px` to `band_px` from the edge."""
+    w, h = image.size
+    seen = set()
+    px = image.load()
+    for d in range(inner_px, band_px):
+        for x in range(0, w, 2):
+            seen.add(px[x, d]), seen.add(px[x, h - 1 - d])
+        for y in range(0, h, 2):
+            seen.add(px[d, y]), seen.add(px[w - 1 - d, y])
+    return seen
+
+
+def hexrgb(value):
+    return tuple(int(value[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def between(colour, a, b, tolerance=18):
+    """Whether `colour` lies on the line from colour a to colour b (an anti-aliased mix of the two)."""
+    ab = [q - p for p, q in zip(a, b)]
+    ac = [q - p for p, q in zip(a, colour)]
+    t = max(0.0, min(1.0, sum(x * y for x, y in zip(ab, ac)) / max(1, sum(x * x for x in ab))))
+    return max(abs(c - (p + t * d)) for c, p, d in zip(colour, a, ab)) <= tolerance
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_nothing_but_the_background_in_the_eighth_inch_safe_zone_of_a_front(game):
+    """Uneven cutting must not show: frames keep inside the 1/8 inch safe zone (3.175 mm), or bleed."""
+    card_set = cards.load_game(game)
+    safe = round(25.4 / 8 / 25.4 * 300)
+    for comp in card_set.components:
+        if comp.kind == "back":
+            continue
+        w, h = SIZES[comp.size]
+        face = faces.face(comp, card_set, "en")
+        image = render_rgb(lambda c, x, y, cw, ch, b: draw.draw_face(c, face, x, y, cw, ch, b, comp.id,
+                                                                     None), w, h, 0)
+        bg = hexrgb(face.background)
+        off = [c for c in band_colours(image, safe - 1) if max(abs(p - q) for p, q in zip(c, bg)) > 12]
+        assert not off, (comp.id, off[:5])
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_no_frame_near_the_edge_of_a_back(game):
+    """A back is its pattern out to the cut and beyond: 6 mm in from the trim show only the accent and its
+    pattern, so a back landing 2 mm off shows no lopsided frame."""
+    card_set = cards.load_game(game)
+    for comp in card_set.components:
+        if comp.kind != "back":
+            continue
+        back = faces.back(comp, card_set, "en")
+        w, h = SIZES[card_set.card_size]
+        image = render_rgb(lambda c, x, y, cw, ch, b: draw.draw_back(c, back, x, y, cw, ch, b), w, h, 0)
+        accent = hexrgb(back.accent)
+        pattern = tuple(round(255 * 0.16 + a * 0.84) for a in accent)
+        off = [c for c in band_colours(image, round(6 / 25.4 * 300)) if not between(c, accent, pattern)]
+        assert not off, (comp.id, off[:5])
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_backs_run_past_the_card_block_without_bleed(tmp_path, paper):
+    """With no bleed asked for, a page of backs still runs 3 mm past the card block on every side, so 2 mm of
+    misregistration shows no white strip on the outer cards."""
+    build(["duquesa"], tmp_path, BuildSettings(paper=paper, bleed=0))
+    pdf = pdfium.PdfDocument(str(tmp_path / "duquesa.pdf"))
+    back = pdf[3]
+    dpi = 150
+    image = back.render(scale=dpi / 72).to_pil().convert("RGB")
+    s = layout(paper, "poker", 0)
+    block = s.bounds(s.backs)
+    accent = hexrgb(cards.load_game("duquesa").look.accent)
+    px = image.load()
+    H = image.size[1]
+
+    def at(x_mm, y_mm):  # page millimetres from the bottom-left
+        return px[round(x_mm / 25.4 * dpi), H - 1 - round(y_mm / 25.4 * dpi)]
+
+    mid_x, mid_y = block.x + block.w / 2 + 5, block.y + block.h / 2 + 5
+    for x, y in ((block.x - 2.5, mid_y), (block.x + block.w + 2.5, mid_y), (mid_x, block.y - 2.5),
+                 (mid_x, block.y + block.h + 2.5)):
+        colour = at(x, y)
+        assert between(colour, accent, (255, 255, 255), 30) and max(abs(a - b) for a, b in zip(colour, accent)) < 60, \
+            (x, y, colour)
+    # and not between two neighbouring backs: each stays its own card's back up to the cut
+    assert max(abs(a - b) for a, b in zip(at(block.x - 6, mid_y), (255, 255, 255))) < 8
+
+
+def test_calibration_sheet_has_a_millimetre_scale_and_says_which_way_offsets_move(tmp_path):
+    build(["gemas"], tmp_path, BuildSettings(lang="en"))
+    pdf = pdfium.PdfDocument(str(tmp_path / "gemas.pdf"))
+    cover = pdf[0]
+    text = re.sub(r"\s+", " ", cover.get_textpage().get_text_bounded())
+    assert "--offset-x" in text and "left" in text and "--offset-y" in text and "up" in text
+    # Millimetre ticks beside each cross: short lines 1 mm apart.
+    ticks = []
+    for obj in cover.get_objects(filter=[raw.FPDF_PAGEOBJ_PATH]):
+        left, bottom, right, top = obj.get_bounds()
+        if right - left < 1.2 and 0.8 * MM < top - bottom < 3.5 * MM and bottom < 70 * MM:
+            ticks.append(round((left + right) / 2 / MM, 1))
+    ticks.sort()
+    steps = [round(b - a, 1) for a, b in zip(ticks, ticks[1:])]
+    assert steps.count(1.0) >= 3 * 8, ticks  # at least 8 millimetre steps beside each of the three crosses
