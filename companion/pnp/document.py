@@ -96,11 +96,6 @@ def _points(r: Rect) -> tuple[float, float, float, float]:
     return r.x * MM, r.y * MM, r.w * MM, r.h * MM
 
 
-def _box(s: Layout, rects, grow: float) -> tuple[float, float, float, float]:
-    b = s.bounds(rects, grow)
-    return b.x * MM, b.y * MM, (b.x + b.w) * MM, (b.y + b.h) * MM
-
-
 def _marks(c, s: Layout) -> None:
     c.saveState()
     c.setStrokeColor(HexColor("#000000"))
@@ -198,18 +193,17 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
             # Each back goes in the slot mirroring its own card; a card without a back leaves its slot empty.
             back_slots = [(s.backs[slot], card_set.component(comp.back)) for slot, comp in enumerate(batch)
                           if comp.back and settings.backs]
-            back_rects = [rect for rect, _ in back_slots]
-            used = list(s.fronts[:len(batch)])
             if gutterfold:
                 place_backs(back_slots, section.size, s)
                 _fold_line(c, s)
-                used = used + back_rects
             if settings.crop_marks:
                 _marks(c, s)
-            finish(_box(s, used, 0), _box(s, used, settings.bleed))
+            # A sheet is the finished piece (the player cuts it): its boxes are the whole page, so no printer or
+            # viewer that honours them crops the crop marks. Per-card boxes are in the print-service file.
+            finish(full_page(s), full_page(s))
             if not gutterfold and back_slots:  # each back page follows its front page
                 place_backs(back_slots, section.size, s)
-                finish(_box(s, back_rects, 0), _box(s, back_rects, settings.bleed))
+                finish(full_page(s), full_page(s))
             elif not gutterfold and settings.backs:  # pieces without backs: the other side of their sheet stays
                 _blank_side(c, s, settings.lang)  # blank, so the next sheet's fronts never print behind them
                 finish(full_page(s), full_page(s))
@@ -257,5 +251,6 @@ def _fold_line(c, s: Layout) -> None:
     c.saveState()
     c.setDash(3, 3)
     c.setLineWidth(0.4)
-    c.line(s.fold_x * MM, 3 * MM, s.fold_x * MM, (s.page_h - 3) * MM)
+    margin = geometry.PRINTER_MARGIN * MM
+    c.line(s.fold_x * MM, margin, s.fold_x * MM, s.page_h * MM - margin)
     c.restoreState()

@@ -1,4 +1,5 @@
-"""Per-card PNGs for print services, rasterised from our own PDF: one renderer, not a second drawing path."""
+"""Per-card PNGs for print services, rasterised from our own PDF (one renderer, not a second drawing path), and
+that PDF itself, a card a page with its TrimBox and BleedBox."""
 from __future__ import annotations
 
 import io
@@ -38,6 +39,7 @@ def card_pngs(card_set: CardSet, settings: BuildSettings, folder: Path) -> list[
         c.setPageSize(((w + 2 * bleed) * MM, (h + 2 * bleed) * MM))
         draw.draw_face(c, faces.face(comp, card_set, settings.lang), bleed * MM, bleed * MM, w * MM, h * MM,
                        bleed * MM, comp.id, qr_text(card_set, comp, settings), version)
+        _boxes(c, w, h, bleed)
         c.showPage()
         plan.append((f"{comp.id}.png", w, h))
         if comp.back and settings.backs:
@@ -46,15 +48,23 @@ def card_pngs(card_set: CardSet, settings: BuildSettings, folder: Path) -> list[
         c.setPageSize(((w + 2 * bleed) * MM, (h + 2 * bleed) * MM))
         draw.draw_back(c, faces.back(card_set.component(back_id), card_set, settings.lang), bleed * MM, bleed * MM,
                        w * MM, h * MM, bleed * MM)
+        _boxes(c, w, h, bleed)
         c.showPage()
         plan.append((f"{back_id}.png", w, h))
     c.save()
     pdf = pdfium.PdfDocument(buf.getvalue())
     folder = Path(folder)
     with written_whole(folder) as staging:
+        (staging / "cards.pdf").write_bytes(buf.getvalue())  # the same cards as one PDF, a card a page
         for i, (name, w, h) in enumerate(plan):
             image = pdf[i].render(scale=DPI / 72).to_pil()
             exact = (_pixels(w + 2 * bleed), _pixels(h + 2 * bleed))
             image.crop((0, 0, *exact)).save(staging / name, dpi=(DPI, DPI), optimize=True)
         os.chmod(staging, 0o755)
     return [folder / name for name, _, _ in plan]
+
+
+def _boxes(c, w: float, h: float, bleed: float) -> None:
+    """A card alone on its page: the TrimBox is the card, the BleedBox the card and its bleed (the page)."""
+    c.setTrimBox((bleed * MM, bleed * MM, (w + bleed) * MM, (h + bleed) * MM))
+    c.setBleedBox((0, 0, (w + 2 * bleed) * MM, (h + 2 * bleed) * MM))

@@ -9,9 +9,10 @@ from ..components import SIZES
 MM = 72 / 25.4  # points per millimetre
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MAX_BLEED = 3.0
-PRINTER_MARGIN = 3.0  # most printers leave this much of the edge blank; nothing is placed there
-MARK_GAP = 1.0  # crop marks start this far outside the bleed area
-MIN_MARK = 2.0  # and are at least this long: the layout keeps room for them on every side
+PRINTER_MARGIN = 5.0  # home printers lose up to ~4.2 mm of the edge: no mark, card or bleed comes closer
+MARK_START = PRINTER_MARGIN + 0.15  # where a mark's line ends, so its ink (0.3 pt wide) starts past 5 mm
+MARK_GAP = 0.5  # crop marks stop this far outside the bleed area, or less where the margin is tight
+MIN_MARK = 1.0  # and are at least this long: the layout keeps room for them on every side
 FOLD_GAP = 8.0  # gutterfold: space between the front and back halves (for the fold), plus the bleeds
 
 
@@ -70,12 +71,18 @@ def _crop_marks(rects: list[Rect], bleed: float, page_w: float, page_h: float) -
     xs = sorted({round(v, 4) for r in rects for v in (r.x, r.x + r.w)})
     ys = sorted({round(v, 4) for r in rects for v in (r.y, r.y + r.h)})
     marks = []
-    lo_y, hi_y = block.y - bleed - MARK_GAP, top + bleed + MARK_GAP
-    lo_x, hi_x = block.x - bleed - MARK_GAP, right + bleed + MARK_GAP
+
+    def gap(room: float) -> float:  # the mark keeps MIN_MARK; the gap gives way first
+        return max(0.0, min(MARK_GAP, room - MARK_START - MIN_MARK))
+
+    lo_y = block.y - bleed - gap(block.y - bleed)
+    hi_y = top + bleed + gap(page_h - top - bleed)
+    lo_x = block.x - bleed - gap(block.x - bleed)
+    hi_x = right + bleed + gap(page_w - right - bleed)
     for x in xs:
-        marks += [(x, PRINTER_MARGIN, x, lo_y), (x, hi_y, x, page_h - PRINTER_MARGIN)]
+        marks += [(x, MARK_START, x, lo_y), (x, hi_y, x, page_h - MARK_START)]
     for y in ys:
-        marks += [(PRINTER_MARGIN, y, lo_x, y), (hi_x, y, page_w - PRINTER_MARGIN, y)]
+        marks += [(MARK_START, y, lo_x, y), (hi_x, y, page_w - MARK_START, y)]
     return marks
 
 
@@ -106,7 +113,7 @@ def layout(paper: str, size: str, bleed: float = 0.0, gutter: float = 0.0, offse
         pw, ph = ph, pw  # landscape: fronts on the left half, backs on the right, fold down the middle
     tw, th = SIZES[size]
     gap = 2 * bleed + gutter  # each card keeps its own bleed
-    edge = PRINTER_MARGIN + bleed + MARK_GAP + MIN_MARK  # kept free around the block on every side
+    edge = MARK_START + bleed + MIN_MARK  # kept free around the block on every side
     usable_w, usable_h = pw - 2 * edge, ph - 2 * edge
     rows = _fit(usable_h, th, gap)
     if gutterfold:
