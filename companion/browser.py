@@ -7,12 +7,72 @@ answer the API gives (`error`, `field`, `problems`), so the page shows the same 
 from __future__ import annotations
 
 import json
+import time
 from typing import Any, Callable
 
-from . import service
+from . import service, sheets
 from .schema import InputError, Problem
 
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def _kept(args: dict) -> tuple[dict, list[dict]]:
+    """A sheet kept on this phone, as the page sends it back: checked whole, as an import is (the phone's storage
+    is not trusted more than a file)."""
+    kept = args.get("sheet") if isinstance(args.get("sheet"), dict) else {}
+    sheet, log = sheets.import_json({"format": sheets.FORMAT, "version": 1, "log": args.get("log"),
+                                     **{k: kept.get(k) for k in ("game", "title", "players") if k in kept}})
+    moments = [kept.get(k) for k in ("created", "updated")]
+    ok = all(isinstance(m, str) and sheets.Moment().check(m, (), sheets.Problems()) == m for m in moments)
+    sheet["created"], sheet["updated"] = moments if ok else (log[0]["at"] if log else _now(), _now())
+    return sheet, log
+
+
+def _state(sheet: dict, log: list[dict]) -> dict:
+    state = sheets.fold(sheet, log)
+    state["entries"] = [sheets.entry_view(e) for e in state["entries"]]
+    return {"sheet": sheet, "log": log, "state": state}
+
+
+def sheet_new(args: dict) -> dict:
+    """A new sheet kept on this phone: `{"game", "title", "players"}` checked as the server checks it."""
+    sheet = sheets.new_sheet(args.get("sheet"))
+    sheet["created"] = sheet["updated"] = _now()
+    return _state(sheet, [])
+
+
+def sheet_change(args: dict) -> dict:
+    """One change to a sheet kept on this phone (`action`, `target`, `data` as the API takes them), checked against
+    the sheet as it is by the same rules as the server's; the sheet with its new log and state."""
+    sheet, log = _kept(args)
+    action, target = args.get("action"), args.get("target")
+    if action not in sheets.ACTIONS:
+        raise InputError([Problem(("action",), f"unknown action {action!r}; expected one of: "
+                                               f"{', '.join(sheets.ACTIONS)}")])
+    body, base, client_id = sheets.checked_change(sheet, action, args.get("data") or {})
+    if client_id and any(r.get("client_id") == client_id for r in log):
+        return _state(sheet, log)  # sent twice (a double tap): kept once, as on the server
+    replay = sheets.Replay()
+    for record in log:
+        replay.apply(record)
+    replay.check(action, target, base)
+    record = {"seq": len(log) + 1, "action": action, "at": _now()}
+    if target is not None:
+        record["target"] = target
+    if body is not None:
+        record["body"] = body
+    if client_id:
+        record["client_id"] = client_id
+    sheet = {**sheet, "updated": record["at"]}
+    return _state(sheet, [*log, record])
+
+
 CALLS: dict[str, Callable[[dict], Any]] = {
+    "sheet_new": sheet_new,
+    "sheet_change": sheet_change,
+    "sheet_export": lambda a: sheets.export_json(*_kept(a)),
+    "sheet_import": lambda a: _state(*sheets.import_json(a.get("export"))),
     "score": lambda a: service.score(a["game"], a.get("request")),
     "setup": lambda a: service.setup(a["game"], a.get("players"), a.get("seed"), a.get("options") or {}),
     "solo_turn": lambda a: service.solo_turn(a["game"], a.get("request")),
@@ -34,5 +94,9 @@ def call(name: str, arguments: str) -> str:
     except InputError as e:
         return json.dumps({"error": str(e), "field": e.field, "problems": [str(p) for p in e.problems]},
                           ensure_ascii=False)
+    except sheets.Conflict as e:
+        return json.dumps({"error": str(e), "field": "base", "conflict": e.kind}, ensure_ascii=False)
+    except sheets.NotFound as e:
+        return json.dumps({"error": str(e), "field": "target", "problems": [str(e)]}, ensure_ascii=False)
     except service.UnknownGame as e:
         return json.dumps({"error": str(e), "field": "game", "problems": [str(e)]}, ensure_ascii=False)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from . import service, sheets
-from .schema import InputError, Int, Problem, Problems, fmt_path
+from .schema import InputError, Problem, Problems, fmt_path
 from .storage import Store, Written
 
 IMPORT_LIMIT = 4 * 1024 * 1024  # bytes; an export of a full sheet (2,000 scored changes) fits with room
@@ -44,30 +44,9 @@ def change(store: Store, sheet_id: int, action: str, data: Any, target: int | No
     """One change from its fields (`client_id` to make a retry harmless; `base` = the entry's revision seen, for an
     edit, undo or restore; the entry's own fields for an add or edit; `meta` if the caller already read it).
     InputError, Conflict or NotFound."""
-    if not isinstance(data, Mapping):
-        raise InputError([Problem((), "must be a JSON object")])
-    fields = dict(data)
-    client_id, base = fields.pop("client_id", None), fields.pop("base", None)
-    problems = Problems()
-    if client_id is not None:
-        sheets.CLIENT_ID.check(client_id, ("client_id",), problems)
-    if action in sheets.TARGETED:
-        if base is None:
-            problems.add(("base",), "is missing: the revision of the entry you saw (its rev)")
-        else:
-            Int(1, sheets.MAX_LOG).check(base, ("base",), problems)
-    body = None
-    if action in sheets.WITH_BODY:
-        meta = meta or store.meta(sheet_id)
-        try:
-            body = sheets.entry_body(meta["game"], meta["players"], fields)
-        except InputError as e:
-            problems.extend(e.problems)
-    elif fields:
-        for key in fields:
-            problems.add((key,), f"unknown key; a {action} takes only base and client_id")
-    if problems:
-        raise InputError(problems)
+    if action in sheets.WITH_BODY and meta is None:
+        meta = store.meta(sheet_id)
+    body, base, client_id = sheets.checked_change(meta, action, data)
     return store.append(sheet_id, action, target=target, body=body, base=base, client_id=client_id)
 
 

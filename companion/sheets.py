@@ -110,6 +110,36 @@ def entry_body(game: str, players: list[str], data: Any) -> dict:
     return body
 
 
+def checked_change(sheet: Mapping | None, action: str, data: Any) -> tuple[dict | None, int | None, str | None]:
+    """A change's fields checked, wherever the sheet is kept (the server's database or a phone's storage): the
+    entry's body (an add or edit, for `sheet`'s game and players), `base` (the entry's revision seen, for an edit,
+    undo or restore) and `client_id` (a retry's key). InputError naming each field at fault."""
+    if not isinstance(data, Mapping):
+        raise InputError([Problem((), "must be a JSON object")])
+    fields = dict(data)
+    client_id, base = fields.pop("client_id", None), fields.pop("base", None)
+    problems = Problems()
+    if client_id is not None:
+        CLIENT_ID.check(client_id, ("client_id",), problems)
+    if action in TARGETED:
+        if base is None:
+            problems.add(("base",), "is missing: the revision of the entry you saw (its rev)")
+        else:
+            Int(1, MAX_LOG).check(base, ("base",), problems)
+    body = None
+    if action in WITH_BODY:
+        try:
+            body = entry_body(sheet["game"], sheet["players"], fields)
+        except InputError as e:
+            problems.extend(e.problems)
+    elif fields:
+        for key in fields:
+            problems.add((key,), f"unknown key; a {action} takes only base and client_id")
+    if problems:
+        raise InputError(problems)
+    return body, base, client_id
+
+
 def seat_points(game: str, result: Mapping) -> tuple[list[str], list[int]]:
     """A scored result's seats (as the result names them) and the points each gets on a sheet."""
     pairs = games.for_data(game).sheet_points(result)
