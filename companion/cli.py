@@ -92,11 +92,12 @@ def cmd_build(args: argparse.Namespace) -> int:
     settings = BuildSettings(
         paper=args.paper, bleed=args.bleed, base_url=args.base_url, lang=args.lang, card_size=args.card_size,
         crop_marks=not args.no_crop_marks, offset=(args.offset_x, args.offset_y), layout=args.layout,
-        backs=not args.no_backs)
+        backs=not args.no_backs, qr=args.qr)
     games_wanted = args.games or list(cards.load_shipped())
     for path, pages in build(games_wanted, args.out, settings, png=args.png):
         print(f"{_shown(path)}: {pages} pages" + (f" (+ {_shown(path.with_suffix(''))}-png/)" if args.png else ""))
-    _warn_about_codes(settings.base_url)
+    if settings.qr != "none":
+        _warn_about_codes(settings.base_url)
     return EXIT_OK
 
 
@@ -276,10 +277,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", default="es", help="es or en")
     p.add_argument("--card-size", help="poker, bridge or mini (default: the game's)")
     p.add_argument("--layout", default="duplex", help="duplex (backs on the following page) or gutterfold")
-    p.add_argument("--offset-x", type=float, default=0.0, metavar="MM", help="move the backs right (duplex)")
+    p.add_argument("--offset-x", type=float, default=0.0, metavar="MM", help="move the backs left as seen from the front (duplex)")
     p.add_argument("--offset-y", type=float, default=0.0, metavar="MM", help="move the backs up (duplex)")
     p.add_argument("--no-crop-marks", action="store_true")
     p.add_argument("--no-backs", action="store_true")
+    p.add_argument("--qr", default="rules", metavar="rules|none",
+                   help="rules: a code on every card opens its rules page (default); none: no codes")
     p.add_argument("--png", action="store_true",
                    help="also write OUT/<game>-png/<id>.png: each card at 300 DPI with 1/8 inch bleed, for print services")
     p.set_defaults(func=cmd_build)

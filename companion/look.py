@@ -77,6 +77,9 @@ class Face:
     track: tuple[str, ...] = ()  # price steps down the right edge
     corner: str | None = None  # playing-card index
     corner_icon: Icon | None = None
+    corner_twice: bool = False  # the index in two opposite corners (cards held in a fan), the QR code between
+    big_colour: str | None = None  # the large value's colour (default: the accent)
+    listed: bool = False  # the text laid out as a list, each sentence an item (reference cards)
     background: str = "#fbf7ee"
 
 

@@ -109,7 +109,7 @@ def face(c, s, lang: str) -> Face:
     if c.type == "pair-card":
         shape, colour = c.data["shape"], c.data["colour"]
         return Face(f"{s.label(shape, lang)} · {s.label(colour, lang)}", s.look.accent,
-                    (Icon(shape, s.look.colour(colour)),), text=_("Pairs with another like it", lang))
+                    (Icon(shape, s.look.colour(colour)),))
     return Face(c.name_in(lang, c.id), s.look.accent, text=c.text_in(lang))
 
 

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from copy import deepcopy
+from dataclasses import replace
 from random import Random
 from typing import Mapping
 
 from ..components import ComponentType
-from ..i18n import N_
+from ..i18n import N_, _
 from ..look import Face
 from ..rng import randbelow, shuffled
 from ..schema import Bool, Enum, InputError, Int, ListOf, Problem, Problems, Record
@@ -234,10 +235,31 @@ ART = ("thief", "chipote", "healing", "bandaid", "heart")  # the component types
 
 def face(c, s, lang: str) -> Face:
     """A gem card or token: its gem; an action card or token: its picture and text."""
-    if "colour" in c.data:
-        return Face(s.label(c.data["colour"], lang), s.look.accent, (s.look.icon(c.data["colour"]),))
+    if "colour" in c.data:  # its value on the gem itself, and under it in words on a card
+        colour = c.data["colour"]
+        points = GEM_POINTS[colour]
+        gem = replace(s.look.icon(colour), letter=str(points))
+        caption = (_("%(n)s points", lang, n=points) if points != 1 else _("1 point", lang),)
+        return Face(s.label(colour, lang), s.look.accent, (gem,), captions=caption if c.kind == "card" else ())
     art = (s.look.icon(c.type),) if c.type in ART else ()
-    return Face(c.name_in(lang, c.id), s.look.accent, art, text=c.text_in(lang))
+    text = c.text_in(lang)
+    if c.type == "help":  # the reserve for each table size, which the rules need at setup
+        rows = [f"{label}: {'/'.join(str(r[x]) for x in COLOURS)}" for label, r in _reserve_rows(s.players, lang)]
+        text += " " + "; ".join([_("Gems in the reserve (green/blue/violet/orange)", lang), *rows]) + "."
+    return Face(c.name_in(lang, c.id), s.look.accent, art, text=text)
+
+
+def _reserve_rows(players: tuple[int, int], lang: str) -> list[tuple[str, dict[str, int]]]:
+    """The reserve by player count, counts that share a reserve grouped: ("3–4 players", {...})."""
+    rows: list[tuple[int, int, dict]] = []
+    for n in range(players[0], players[1] + 1):
+        r = reserve_size(n)
+        if rows and rows[-1][2] == r:
+            rows[-1] = (rows[-1][0], n, r)
+        else:
+            rows.append((n, n, r))
+    return [(_("%(a)s–%(b)s players", lang, a=a, b=b) if a != b else _("%(n)s players", lang, n=a), r)
+            for a, b, r in rows]
 
 
 GAME = Game(

@@ -181,9 +181,14 @@ def face(c, s, lang: str) -> Face:
             text = (_("Critical hit: wins the duel", lang) if rank == ACE
                     else _("Permanent weapon +%(n)s", lang, n=rank) if rank in (2, 3)
                     else _("Adds %(n)s in a duel", lang, n=rank))
-        return Face(title, s.look.accent, (pip,), big=index, text=text, corner=index, corner_icon=pip)
+        return Face(title, s.look.accent, (pip,), big=index, text=text, corner=index, corner_icon=pip,
+                    corner_twice=True, big_colour=pip.fill)
     art = (s.look.icon(c.type),) if c.type in ART else ()
-    return Face(c.name_in(lang, c.id), s.look.accent, art, text=c.text_in(lang))
+    text = c.text_in(lang)
+    if c.type == "joker":  # what the rules give it, on the card
+        text = _("Strength %(s)s · %(w)s wound · defending, a die of 1–3 cancels the attack", lang,
+                 s=BASE["joker"], w=WOUNDS["joker"])
+    return Face(c.name_in(lang, c.id), s.look.accent, art, text=text)
 
 
 GAME = Game(

@@ -290,8 +290,11 @@ def face(c, s, lang: str) -> Face:
     track = tuple(str(p) for p in c.data.get("prices", ())) + (("×",) if c.data.get("prices") else ())
     if c.type in ("gem", "gem-tile"):
         gem, n = c.data["gem"], c.data.get("gems", 1)
-        return Face(s.label(gem, lang), look.accent, tuple(look.icon(gem) for _i in range(n)), track=track,
-                    captions=(f"{n} × {s.label(gem, lang)}",) if c.type == "gem" else ())
+        if c.type == "gem-tile":
+            return Face(s.label(gem, lang), look.accent, (look.icon(gem),))
+        # The count in the title and in the top corner, what shows of a card overlapped in a sale's column.
+        return Face(f"{n} × {s.label(gem, lang)}", look.accent, tuple(look.icon(gem) for _i in range(n)), track=track,
+                    corner=str(n), corner_icon=look.icon(gem))
     if c.type in ("fashion-tile", "rarity-tile"):
         label = _("Fashion", lang) if c.type == "fashion-tile" else _("Rarity", lang)
         return Face(label, look.accent, big=f"+{c.data['value']}" if c.data["value"] else "0")

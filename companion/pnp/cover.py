@@ -21,6 +21,7 @@ DUPLEX_HELP = N_("Duplex: flip on the long edge. Hold this sheet to the light, t
 BLANK_SIDES_HELP = N_("Sheets of pieces without backs (tiles, tokens) are followed by a blank page, so no other sheet "
                       "prints behind them.")
 GUTTERFOLD_HELP = N_("Gutterfold: cut each strip, fold it on the centre line and glue; then cut out the cards.")
+NO_CODES_HELP = N_("This print has no codes (--qr none): the rules are at the end of this file.")
 CODES_HELP = N_("Scan a card's code with a phone to open its rules. The codes open %(base)s.")
 CROSSES = ((20, 20), (190, 20), (105, 60))  # mm from the bottom-left, on the front of the cover
 LEFT, GAP = 18 * MM, 8 * MM
@@ -102,8 +103,10 @@ def cover(c, card_set: CardSet, settings, page: tuple[float, float], count: int,
     # Right column: where the codes lead, then the settings of this print.
     x = LEFT + col_w + GAP
     y = _heading(c, _("The codes on the cards", lang), x, top, accent)
-    y -= draw.fit_text(c, _(CODES_HELP, lang, base=settings.base_url), col_w, 20 * MM, y + 3 * MM, x, 9.5) + 2 * MM
-    warning = network.code_warning(settings.base_url)
+    codes = settings.qr != "none"
+    help_codes = _(CODES_HELP, lang, base=settings.base_url) if codes else _(NO_CODES_HELP, lang)
+    y -= draw.fit_text(c, help_codes, col_w, 20 * MM, y + 3 * MM, x, 9.5) + 2 * MM
+    warning = network.code_warning(settings.base_url) if codes else None
     if warning:
         box = draw.fit_text(c, _(warning, lang, base=settings.base_url), col_w - 4 * MM, 40 * MM, y + 1 * MM,
                             x + 2 * MM, 9, min_size=8)
@@ -119,7 +122,7 @@ def cover(c, card_set: CardSet, settings, page: tuple[float, float], count: int,
         (_("Layout", lang), settings.layout),
         (_("Back offset", lang), f"x {settings.offset[0]:+g} mm · y {settings.offset[1]:+g} mm"),
         (_("Components", lang), str(count)),
-        ("QR", first_code),
+        ("QR", first_code if codes else "--qr none"),
     ]
     for label, value in rows:
         c.setFont(draw.FONT, draw.fit_line(c, label, draw.FONT, 9, 36 * MM))

@@ -17,6 +17,7 @@ from . import cover, draw, faces, geometry
 from .geometry import MM, Layout, Rect, layout
 
 CARD_KINDS = ("card", "reference")
+QR_CHOICES = ("rules", "none")
 BACK_BLEED = 3.0  # mm: backs always run this far past the cut on the outside of the block, whatever the bleed
 BLANK_SIDE = N_("This side stays blank: the pieces on the other side have no backs.")
 
@@ -32,6 +33,7 @@ class BuildSettings:
     offset: tuple[float, float] = (0.0, 0.0)  # mm, moves the backs to correct a duplex printer
     layout: str = "duplex"  # or gutterfold
     backs: bool = True
+    qr: str = "rules"  # "rules": every card's code opens its rules page; "none": no codes printed
 
     def problems(self) -> list[Problem]:
         out = [Problem((setting,), message) for setting, message in geometry.problems(self.paper, bleed=self.bleed)]
@@ -42,6 +44,8 @@ class BuildSettings:
                                                f"{', '.join(CARD_SIZES[:-1])} or {CARD_SIZES[-1]}"))
         if self.layout not in ("duplex", "gutterfold"):
             out.append(Problem(("layout",), f"unknown layout {self.layout!r}; expected duplex or gutterfold"))
+        if self.qr not in QR_CHOICES:
+            out.append(Problem(("qr",), f"unknown QR choice {self.qr!r}; expected {' or '.join(QR_CHOICES)}"))
         if any(abs(v) > 10 for v in self.offset):
             out.append(Problem(("offset",), "a duplex offset must be within ±10 mm"))
         parts = urlsplit(self.base_url)
@@ -65,13 +69,13 @@ def printed_size(c: Component, settings: BuildSettings) -> str:
 
 
 def qr_text(card_set: CardSet, c: Component, settings: BuildSettings) -> str | None:
-    """What the component's QR code says; tokens are too small to carry one."""
-    return card_url(settings.base_url, c.id) if c.kind != "token" else None
+    """What the component's QR code says; tokens are too small to carry one, and `--qr none` prints none."""
+    return card_url(settings.base_url, c.id) if c.kind != "token" and settings.qr != "none" else None
 
 
 def qr_version(card_set: CardSet, settings: BuildSettings) -> int:
     """One QR version for the whole game: the lowest that holds its longest card address."""
-    return draw.qr_version(filter(None, (qr_text(card_set, c, settings) for c in card_set.components)))
+    return draw.qr_version(filter(None, (qr_text(card_set, c, settings) for c in card_set.components if c.kind != "back")))
 
 
 @dataclass

@@ -1,7 +1,9 @@
 """Drawing one component (a Face or a Back) into a rectangle of a reportlab canvas, and QR codes as vector paths."""
 from __future__ import annotations
 
+import io
 import math
+import re
 from functools import lru_cache
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -11,7 +13,8 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.platypus import Paragraph
+from reportlab.pdfgen import canvas as rl_canvas
+from reportlab.platypus import Frame, Paragraph
 
 import reportlab
 
@@ -78,15 +81,17 @@ def qr_runs(text: str, version: int | None = None) -> tuple[int, tuple[tuple[int
     return len(matrix), tuple(runs)
 
 
-def draw_qr(c, text: str, x: float, y: float, width: float, version: int | None = None) -> float:
-    """Draw a QR code whose modules span `width` points, bottom-left at (x, y), on a white quiet zone.
+def draw_qr(c, text: str, x: float, y: float, width: float, version: int | None = None, plate: bool = True) -> float:
+    """Draw a QR code whose modules span `width` points, bottom-left at (x, y), its quiet zone on a white plate
+    (or, with plate=False on a light face, on the face itself, which must leave the quiet zone empty).
     All dark modules go into one path, merged into horizontal runs. Returns the outer size with the quiet zone."""
     size, runs = qr_runs(text, version)
     module = width / size
     quiet = QR_QUIET * module
     c.saveState()
-    c.setFillColor(white)
-    c.rect(x - quiet, y - quiet, width + 2 * quiet, width + 2 * quiet, stroke=0, fill=1)
+    if plate:
+        c.setFillColor(white)
+        c.roundRect(x - quiet, y - quiet, width + 2 * quiet, width + 2 * quiet, quiet / 2, stroke=0, fill=1)
     c.setFillColor(INK)
     path = c.beginPath()
     for row, col, length in runs:
@@ -114,10 +119,67 @@ def fit_text(c, text: str, width: float, height: float, top: float, left: float,
         size -= 0.25
 
 
+LIST_SIZE, LIST_MIN = 8.6, 8.0  # points: reference cards stay readable across the table
+
+
+def list_items(text: str) -> list[tuple[int, str]]:
+    """A reference text as list items (level, text): one a sentence; a sentence of four or more clauses split at
+    its semicolons into sub-items under its first."""
+    out = []
+    for sentence in re.split(r"(?<=\.)\s+(?=\S)", text.strip()):
+        clauses = sentence.split("; ")
+        if len(clauses) >= 4:
+            out.append((0, clauses[0]))
+            out += [(1, clause) for clause in clauses[1:]]
+        else:
+            out.append((0, sentence))
+    return out
+
+
+def draw_list(c, items: list[tuple[int, str]], frames, size: float = LIST_SIZE) -> float:
+    """Draw bulleted items through `frames` (x, y, w, h), largest size from `size` down to LIST_MIN that fits
+    (at LIST_MIN the rest is cut rather than shrunk below it); returns the size used."""
+    def story(s: float) -> list:
+        out = []
+        for level, text in items:
+            style = ParagraphStyle("li", fontName=FONT, fontSize=s, leading=s * 1.18, textColor=INK,
+                                   leftIndent=(6 + 7 * level) * s / 8, bulletIndent=7 * level * s / 8,
+                                   spaceAfter=s * 0.15, bulletFontName=FONT, bulletFontSize=s)
+            out.append(Paragraph(escape(text), style, bulletText="•" if level == 0 else "–"))
+        return out
+
+    def place(canvas, s: float) -> bool:
+        flow = story(s)
+        for fx, fy, fw, fh in frames:
+            if fw <= 0 or fh <= 0:
+                continue
+            frame = Frame(fx, fy, fw, fh, 0, 0, 0, 0)
+            while flow:  # an item that does not fit whole goes on in the next frame
+                if frame.add(flow[0], canvas, trySplit=1):
+                    flow.pop(0)
+                    continue
+                parts = frame.split(flow[0], canvas)
+                if len(parts) < 2 or not frame.add(parts[0], canvas):
+                    break
+                flow[0:1] = parts[1:]
+        return not flow
+
+    while size > LIST_MIN and not place(rl_canvas.Canvas(io.BytesIO()), size):
+        size = max(LIST_MIN, size - 0.2)
+    place(c, size)
+    return size
+
+
 def fit_line(c, text: str, font: str, size: float, max_width: float) -> float:
     """A font size at most `size` at which `text` fits in `max_width`."""
     width = pdfmetrics.stringWidth(text, font, size)
     return size if width <= max_width else max(4.0, size * max_width / width)
+
+
+def _is_light_colour(hex_colour: str) -> bool:
+    """Light enough for a QR code's dark modules to sit on it (a cream card, a pale tile)."""
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b >= 225
 
 
 def _icon_grid(c, icons, captions, x, y, w, h, k):
@@ -182,18 +244,25 @@ def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: floa
     c.setLineWidth(1.1)
     c.roundRect(fx, fy, fw, fh, 1.6 * MM, stroke=1, fill=0)
 
-    # Footer: the id on the left, the QR code on the right.
+    # Footer: the id small and grey on the left; the QR code on the right, or between the two indices of a card
+    # held in a fan. On a light face the code sits on the face itself: no white square.
     footer_h = 4.5 * MM * max(k, 0.7)
+    id_room = fw - 3 * MM
+    qr_left = None
     if qr_text:
         module = QR_MODULE_MM * MM
         qr_w = qr_runs(qr_text, qr_version)[0] * module
-        outer = qr_w + 2 * QR_QUIET * module
-        qx, qy = fx + fw - outer + QR_QUIET * module - 0.8 * MM, fy + QR_QUIET * module + 0.8 * MM
-        draw_qr(c, qr_text, qx, qy, qr_w, qr_version)
-        footer_h = outer + 1.2 * MM
-    c.setFillColor(INK)
-    c.setFont(BOLD, 6.5 * max(k, 0.75))
-    c.drawString(fx + 1.6 * MM, fy + 1.6 * MM, card_id)
+        quiet = QR_QUIET * module
+        outer = qr_w + 2 * quiet
+        # Centred between two indices, 1 mm higher (through tests/camera.py: 416/417 codes decode over three
+        # seeds; 414/417 at the height of a corner code, noise-level either way).
+        ox = fx + (fw - outer) / 2 if face.corner_twice else fx + fw - outer - 0.8 * MM
+        oy = fy + (1.8 if face.corner_twice else 0.8) * MM
+        draw_qr(c, qr_text, ox + quiet, oy + quiet, qr_w, qr_version, plate=not _is_light_colour(face.background))
+        footer_h = oy - fy + outer + 0.4 * MM
+        id_room = ox - fx - 1.6 * MM + quiet - 1 * MM  # the id may run into the quiet zone's light, not the code
+        qr_left = ox
+    _quiet_id(c, card_id, fx + 1.6 * MM, fy + 1.6 * MM, id_room, 5.0, centred=False)
 
     # Body between the header and the footer; a price track takes the right edge.
     bx, by, bw, bh = fx + 1.5 * MM, fy + footer_h, fw - 3 * MM, fh - header_h - footer_h - 1 * MM
@@ -202,16 +271,30 @@ def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: floa
         bw -= 7 * MM
     top = by + bh
     if face.corner:
-        c.setFillColor(HexColor(face.corner_icon.fill) if face.corner_icon else INK)
-        c.setFont(BOLD, 11 * k)
-        c.drawString(bx + 0.5 * MM, top - 11 * k, face.corner)
-        if face.corner_icon:
-            draw_icon(c, face.corner_icon, bx + 2.6 * MM, top - 11 * k - 3.6 * MM, 2.2 * MM * k)
+        _index(c, face, bx + 0.5 * MM, top, k)
+        if face.corner_twice:  # the same index upside down in the opposite corner
+            c.saveState()
+            c.translate(x + w / 2, y + h / 2)
+            c.rotate(180)
+            c.translate(-(x + w / 2), -(y + h / 2))
+            _index(c, face, bx + 0.5 * MM, top, k)
+            c.restoreState()
+        # the art keeps clear of the index column (of both, on a card with two)
+        bx, bw = bx + 6 * MM * k, bw - (12 if face.corner_twice else 6) * MM * k
     if face.lower_label:
         panel_h = min(26 * MM * k, bh * 0.42)
         _panel(c, face, bx, by, bw, panel_h, k, accent)
         by += panel_h + 1.5 * MM
         bh -= panel_h + 1.5 * MM
+    if face.listed and face.text:  # a reference card: its sentences as a list, beside the code where it runs long
+        frames = [(bx + 1 * MM, by, bw - 2 * MM, bh)]
+        if qr_left is not None:
+            frames.append((bx + 1 * MM, fy + 4 * MM, qr_left - bx - 2.5 * MM, by - fy - 4 * MM))
+        else:
+            frames[0] = (bx + 1 * MM, fy + 4 * MM, bw - 2 * MM, by + bh - fy - 4 * MM)
+        draw_list(c, list_items(face.text), frames)
+        c.restoreState()
+        return
     size = 7.6 * max(k, 0.8)
     needed = _paragraph(face.text, size).wrap(bw - 2 * MM, bh)[1] if face.text else 0.0
     art = bool(face.icons or face.big)
@@ -225,7 +308,7 @@ def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: floa
     if face.big:  # a large value above the icons, or alone in the middle
         big_h = bh * 0.45 if face.icons else bh
         size = fit_line(c, face.big, BOLD, min(big_h * 0.8, (26 if compact else 40) * k), bw)
-        c.setFillColor(accent)
+        c.setFillColor(HexColor(face.big_colour) if face.big_colour else accent)
         c.setFont(BOLD, size)
         c.drawCentredString(bx + bw / 2, by + bh - big_h / 2 - size * 0.35, face.big)
         bh -= big_h
@@ -233,6 +316,16 @@ def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: floa
         _medallion(c, face.title[:1].upper(), bx + bw / 2, by + bh / 2, min(bw, bh) * 0.36, accent)
     _icon_grid(c, face.icons, face.captions, bx, by, bw, bh, k)
     c.restoreState()
+
+
+def _index(c, face: Face, left: float, top: float, k: float) -> None:
+    """A playing-card index: the rank, and the suit under it, in the suit's colour."""
+    fill = face.corner_icon.fill if face.corner_icon else None
+    c.setFillColor(HexColor(fill) if fill and fill.startswith("#") and not _is_light_colour(fill) else INK)
+    c.setFont(BOLD, 11 * k)
+    c.drawString(left, top - 11 * k, face.corner)
+    if face.corner_icon:
+        draw_icon(c, face.corner_icon, left + 2.1 * MM, top - 11 * k - 3.6 * MM, 2.2 * MM * k)
 
 
 def _medallion(c, letter: str, cx: float, cy: float, r: float, accent) -> None:

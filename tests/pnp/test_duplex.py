@@ -56,7 +56,7 @@ def test_every_page_of_fronts_is_followed_by_its_backs_or_a_blank(builds, game):
         expected_backs = 0
         for ox, oy in placed:
             x, y = ox + bleed * MM, oy + bleed * MM  # the card's trim corner
-            words = front.get_textpage().get_text_bounded(x + 0.3 * MM, y + 0.3 * MM, x + 45 * MM, y + 7 * MM)
+            words = front.get_textpage().get_text_bounded(x + 0.3 * MM, y + 0.3 * MM, x + 24 * MM, y + 9 * MM)
             cid = [i for i in ID.findall(words) if i.startswith(card_set.prefix)][0]
             comp = card_set.component(cid)
             w, h = (v * MM for v in SIZES[comp.size if comp.kind not in ("card", "reference") else card_set.card_size])
