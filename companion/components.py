@@ -9,7 +9,8 @@ from .schema import Enum, Field, ListOf, Path, Problems
 # Print categories: how a component is laid out and backed.
 KINDS = ("card", "reference", "tile", "token", "back")
 # Physical sizes by name: trim width × height in millimetres.
-SIZES = {"poker": (63.5, 88.9), "bridge": (57.2, 88.9), "mini": (44.5, 63.5), "tile": (50.0, 50.0), "token": (25.0, 25.0)}
+SIZES = {"poker": (63.5, 88.9), "bridge": (57.2, 88.9), "mini": (44.5, 63.5), "tile": (50.0, 50.0), "token": (25.0, 25.0),
+         "marker": (8.0, 8.0)}  # a marker sits on one 9 mm step of a price track
 CARD_SIZES = ("poker", "bridge", "mini")  # what a whole game's cards may be printed at
 DEFAULT_SIZE = {"card": None, "reference": None, "back": None, "tile": "tile", "token": "token"}  # None: file's card_size
 

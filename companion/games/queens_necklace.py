@@ -295,9 +295,13 @@ def face(c, s, lang: str) -> Face:
         # The count in the title and in the top corner, what shows of a card overlapped in a sale's column.
         return Face(f"{n} × {s.label(gem, lang)}", look.accent, tuple(look.icon(gem) for _i in range(n)), track=track,
                     corner=str(n), corner_icon=look.icon(gem))
-    if c.type in ("fashion-tile", "rarity-tile"):
-        label = _("Fashion", lang) if c.type == "fashion-tile" else _("Rarity", lang)
-        return Face(label, look.accent, big=f"+{c.data['value']}" if c.data["value"] else "0")
+    if c.type in ("fashion-tile", "rarity-tile"):  # told apart by their band's colour and shape, not only a word
+        kind = "fashion" if c.type == "fashion-tile" else "rarity"
+        label = _("Fashion", lang) if kind == "fashion" else _("Rarity", lang)
+        return Face(label, look.colour(kind, look.accent), (look.icon(kind),),
+                    big=f"+{c.data['value']}" if c.data["value"] else "0", big_colour=look.colour(kind))
+    if c.type == "price-marker":  # a small piece in its colour, as big as one step of a price track
+        return Face(c.name_in(lang, c.id), look.accent, background=look.colour("price-marker"))
     colour = CHARACTERS.get(c.data.get("character"), c.data.get("colour"))
     band = look.colour(colour, look.accent) if colour else look.accent
     tag = s.label(colour, lang)[0] if colour else None
@@ -309,5 +313,5 @@ def face(c, s, lang: str) -> Face:
 GAME = Game(
     id="queens-necklace", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=3, score=score,
     setup=setup, entry=Entry("sale", N_("a sale")), sheet_points=sheet_points, face=face,
-    terms=(*GEMS, *COLOURS, "price-marker"),
+    terms=(*GEMS, *COLOURS, "price-marker", "fashion", "rarity"),
 )

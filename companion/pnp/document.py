@@ -100,11 +100,11 @@ def _points(r: Rect) -> tuple[float, float, float, float]:
     return r.x * MM, r.y * MM, r.w * MM, r.h * MM
 
 
-def _marks(c, s: Layout) -> None:
+def _marks(c, marks) -> None:
     c.saveState()
     c.setStrokeColor(HexColor("#000000"))
     c.setLineWidth(0.3)
-    for x1, y1, x2, y2 in s.marks:
+    for x1, y1, x2, y2 in marks:
         c.line(x1 * MM, y1 * MM, x2 * MM, y2 * MM)
     c.restoreState()
 
@@ -200,8 +200,9 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
             if gutterfold:
                 place_backs(back_slots, section.size, s)
                 _fold_line(c, s)
-            if settings.crop_marks:
-                _marks(c, s)
+            if settings.crop_marks:  # the cuts of the pieces on this sheet, none for its empty slots
+                used = list(s.fronts[:len(batch)]) + ([rect for rect, _ in back_slots] if gutterfold else [])
+                _marks(c, geometry.crop_marks(used, s.bleed, s.page_w, s.page_h))
             # A sheet is the finished piece (the player cuts it): its boxes are the whole page, so no printer or
             # viewer that honours them crops the crop marks. Per-card boxes are in the print-service file.
             finish(full_page(s), full_page(s))

@@ -218,6 +218,10 @@ def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: floa
     c.saveState()
     c.setFillColor(HexColor(face.background))
     c.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+    if h < 15 * MM:  # a marker: its colour to the cut and its id, tiny
+        _quiet_id(c, card_id, x + w / 2, y + h / 2 - 1.1, w - 1 * MM, 3.2)
+        c.restoreState()
+        return
     if h < 30 * MM:  # a token: a round piece with its art and id, nothing else fits
         _token(c, face, x, y, w, h, accent, card_id)
         c.restoreState()
@@ -267,8 +271,8 @@ def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: floa
     # Body between the header and the footer; a price track takes the right edge.
     bx, by, bw, bh = fx + 1.5 * MM, fy + footer_h, fw - 3 * MM, fh - header_h - footer_h - 1 * MM
     if face.track:
-        _price_track(c, face.track, fx + fw - 6.5 * MM, by, bh + 1 * MM, accent)
-        bw -= 7 * MM
+        _price_track(c, face.track, fx + fw - 1.1 * MM - TRACK_R_MM * MM, by, bh + 1 * MM, accent)
+        bw -= 2 * TRACK_R_MM * MM + 1.6 * MM
     top = by + bh
     if face.corner:
         _index(c, face, bx + 0.5 * MM, top, k)
@@ -371,16 +375,22 @@ def _quiet_id(c, card_id: str, cx: float, baseline: float, max_width: float, siz
         c.drawString(cx, baseline, card_id)
 
 
-def _price_track(c, track, x, y, h, accent):
-    step = min(6.2 * MM, h / max(len(track), 1))
+TRACK_STEP_MM, TRACK_R_MM = 9.0, 3.3  # a price track's steps: an 8 mm marker covers one circle and no other
+
+
+def _price_track(c, track, cx, y, h, accent):
+    """Price steps down the right edge, centred on `cx`: circles 6.6 mm wide, 9 mm apart (or closer if the card
+    is short), each as big as the marker that sits on it."""
+    step = min(TRACK_STEP_MM * MM, h / max(len(track), 1))
+    r = min(TRACK_R_MM * MM, step * 0.42)
     for i, price in enumerate(track):
         cy = y + h - (i + 0.5) * step
         c.setFillColor(white if price != "×" else HexColor("#f3d6d6"))
         c.setStrokeColor(accent)
-        c.circle(x + 2.6 * MM, cy, 2.4 * MM, stroke=1, fill=1)
+        c.circle(cx, cy, r, stroke=1, fill=1)
         c.setFillColor(INK if price != "×" else HexColor("#a12a2a"))
-        c.setFont(BOLD, 7.5)
-        c.drawCentredString(x + 2.6 * MM, cy - 2.6, price)
+        c.setFont(BOLD, 8.5)
+        c.drawCentredString(cx, cy - 3.0, price)
 
 
 def _panel(c, face: Face, x, y, w, h, k, accent):

@@ -13,6 +13,7 @@ PRINTER_MARGIN = 5.0  # home printers lose up to ~4.2 mm of the edge: no mark, c
 MARK_START = PRINTER_MARGIN + 0.15  # where a mark's line ends, so its ink (0.3 pt wide) starts past 5 mm
 MARK_GAP = 0.5  # crop marks stop this far outside the bleed area, or less where the margin is tight
 MIN_MARK = 1.0  # and are at least this long: the layout keeps room for them on every side
+MAX_MARK = 6.0  # and at most this long (a sheet half empty gets short marks, not lines across it)
 FOLD_GAP = 8.0  # gutterfold: space between the front and back halves (for the fold), plus the bleeds
 
 
@@ -63,7 +64,7 @@ def _fit(space: float, size: float, gap: float) -> int:
     return max(0, floor((space + gap + 1e-9) / (size + gap)))
 
 
-def _crop_marks(rects: list[Rect], bleed: float, page_w: float, page_h: float) -> list[tuple]:
+def crop_marks(rects: list[Rect], bleed: float, page_w: float, page_h: float) -> list[tuple]:
     """Short lines in the margins, in line with every cut, never over a card and clear of the page edge."""
     block = Rect(min(r.x for r in rects), min(r.y for r in rects), 0, 0)
     right = max(r.x + r.w for r in rects)
@@ -80,9 +81,9 @@ def _crop_marks(rects: list[Rect], bleed: float, page_w: float, page_h: float) -
     lo_x = block.x - bleed - gap(block.x - bleed)
     hi_x = right + bleed + gap(page_w - right - bleed)
     for x in xs:
-        marks += [(x, MARK_START, x, lo_y), (x, hi_y, x, page_h - MARK_START)]
+        marks += [(x, max(MARK_START, lo_y - MAX_MARK), x, lo_y), (x, hi_y, x, min(page_h - MARK_START, hi_y + MAX_MARK))]
     for y in ys:
-        marks += [(MARK_START, y, lo_x, y), (hi_x, y, page_w - MARK_START, y)]
+        marks += [(max(MARK_START, lo_x - MAX_MARK), y, lo_x, y), (hi_x, y, min(page_w - MARK_START, hi_x + MAX_MARK), y)]
     return marks
 
 
@@ -134,5 +135,5 @@ def layout(paper: str, size: str, bleed: float = 0.0, gutter: float = 0.0, offse
     dx, dy = offset
     # Mirror about the page's vertical centre (long-edge flip) or the fold line: the same formula.
     backs = [Rect(pw - f.x - tw + (0 if gutterfold else dx), f.y + (0 if gutterfold else dy), tw, th) for f in fronts]
-    marks = _crop_marks(fronts + (backs if gutterfold else []), bleed, pw, ph)
+    marks = crop_marks(fronts + (backs if gutterfold else []), bleed, pw, ph)
     return Layout(pw, ph, (tw, th), bleed, tuple(fronts), tuple(backs), tuple(marks), gutterfold, fold)

@@ -143,6 +143,10 @@ def test_nothing_but_the_background_in_the_eighth_inch_safe_zone_of_a_front(game
         image = render_rgb(lambda c, x, y, cw, ch, b: draw.draw_face(c, face, x, y, cw, ch, b, comp.id,
                                                                      None), w, h, 0)
         bg = hexrgb(face.background)
+        if min(w, h) < 15:  # a piece smaller than two safe zones bleeds its own colour to the cut instead
+            assert bg != hexrgb("#fbf7ee"), comp.id  # its colour, not the cream of a card
+            assert image.getpixel((1, 1)) == image.getpixel((image.size[0] - 2, image.size[1] - 2)), comp.id
+            continue
         off = [c for c in band_colours(image, safe - 1) if max(abs(p - q) for p, q in zip(c, bg)) > 12]
         assert not off, (comp.id, off[:5])
 
