@@ -92,7 +92,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     settings = BuildSettings(
         paper=args.paper, bleed=args.bleed, base_url=args.base_url, lang=args.lang, card_size=args.card_size,
         crop_marks=not args.no_crop_marks, offset=(args.offset_x, args.offset_y), layout=args.layout,
-        backs=not args.no_backs, qr=args.qr)
+        backs=not args.no_backs, qr=args.qr, ink=args.ink)
     games_wanted = args.games or list(cards.load_shipped())
     for path, pages in build(games_wanted, args.out, settings, png=args.png):
         print(f"{_shown(path)}: {pages} pages" + (f" (+ {_shown(path.with_suffix(''))}-png/)" if args.png else ""))
@@ -283,6 +283,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-backs", action="store_true")
     p.add_argument("--qr", default="rules", metavar="rules|none",
                    help="rules: a code on every card opens its rules page (default); none: no codes")
+    p.add_argument("--ink", default="normal", metavar="normal|low",
+                   help="low: light backs and outlined bands, for home printers")
     p.add_argument("--png", action="store_true",
                    help="also write OUT/<game>-png/<id>.png: each card at 300 DPI with 1/8 inch bleed, for print services")
     p.set_defaults(func=cmd_build)

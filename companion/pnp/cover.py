@@ -121,6 +121,7 @@ def cover(c, card_set: CardSet, settings, page: tuple[float, float], count: int,
         (_("Card size", lang), settings.card_size or card_set.card_size),
         (_("Layout", lang), settings.layout),
         (_("Back offset", lang), f"x {settings.offset[0]:+g} mm · y {settings.offset[1]:+g} mm"),
+        (_("Ink", lang), "--ink low" if settings.ink == "low" else "normal"),
         (_("Components", lang), str(count)),
         ("QR", first_code if codes else "--qr none"),
     ]

@@ -18,6 +18,7 @@ from .geometry import MM, Layout, Rect, layout
 
 CARD_KINDS = ("card", "reference")
 QR_CHOICES = ("rules", "none")
+INK_CHOICES = ("normal", "low")
 BACK_BLEED = 3.0  # mm: backs always run this far past the cut on the outside of the block, whatever the bleed
 BLANK_SIDE = N_("This side stays blank: the pieces on the other side have no backs.")
 
@@ -34,6 +35,7 @@ class BuildSettings:
     layout: str = "duplex"  # or gutterfold
     backs: bool = True
     qr: str = "rules"  # "rules": every card's code opens its rules page; "none": no codes printed
+    ink: str = "normal"  # or "low": light backs and outlined bands, for home printers
 
     def problems(self) -> list[Problem]:
         out = [Problem((setting,), message) for setting, message in geometry.problems(self.paper, bleed=self.bleed)]
@@ -44,6 +46,8 @@ class BuildSettings:
                                                f"{', '.join(CARD_SIZES[:-1])} or {CARD_SIZES[-1]}"))
         if self.layout not in ("duplex", "gutterfold"):
             out.append(Problem(("layout",), f"unknown layout {self.layout!r}; expected duplex or gutterfold"))
+        if self.ink not in INK_CHOICES:
+            out.append(Problem(("ink",), f"unknown ink choice {self.ink!r}; expected {' or '.join(INK_CHOICES)}"))
         if self.qr not in QR_CHOICES:
             out.append(Problem(("qr",), f"unknown QR choice {self.qr!r}; expected {' or '.join(QR_CHOICES)}"))
         if any(abs(v) > 10 for v in self.offset):
@@ -173,7 +177,8 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
             name = _form_name("B", back.id, size)
             if name not in forms:
                 c.beginForm(name, lowerx=0, lowery=0, upperx=w + 2 * grow, uppery=h + 2 * grow)
-                draw.draw_back(c, faces.back(back, card_set, settings.lang), grow, grow, w, h, grow)
+                draw.draw_back(c, faces.back(back, card_set, settings.lang), grow, grow, w, h, grow,
+                               low_ink=settings.ink == "low")
                 c.endForm()
                 forms.add(name)
             c.saveState()
@@ -193,7 +198,7 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
                 place(_form_name("F", comp.id, section.size), *_points(rect),
                       lambda x, y, w, h, comp=comp: draw.draw_face(
                           c, faces.face(comp, card_set, settings.lang), x, y, w, h, bleed, comp.id,
-                          qr_text(card_set, comp, settings), version))
+                          qr_text(card_set, comp, settings), version, low_ink=settings.ink == "low"))
             # Each back goes in the slot mirroring its own card; a card without a back leaves its slot empty.
             back_slots = [(s.backs[slot], card_set.component(comp.back)) for slot, comp in enumerate(batch)
                           if comp.back and settings.backs]

@@ -210,8 +210,9 @@ def _scale(w: float, h: float) -> float:
 
 
 def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: float, card_id: str,
-              qr_text: str | None, qr_version: int | None = None) -> None:
-    """One card, tile or token front inside its trim rectangle (points); the background runs into the bleed."""
+              qr_text: str | None, qr_version: int | None = None, low_ink: bool = False) -> None:
+    """One card, tile or token front inside its trim rectangle (points); the background runs into the bleed.
+    With low_ink the header band is an outline with the title in the accent (art and values keep their colours)."""
     k = _scale(w, h)
     compact = h < 60 * MM
     accent = HexColor(face.accent)
@@ -229,18 +230,25 @@ def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: floa
     inset = FRAME_INSET_MM * MM
     fx, fy, fw, fh = x + inset, y + inset, w - 2 * inset, h - 2 * inset
     header_h = (6.0 if compact else 8.5) * MM * max(k, 0.7)
-    c.setFillColor(accent)
-    c.roundRect(fx, fy + fh - header_h, fw, header_h, 1.6 * MM, stroke=0, fill=1)
-    c.rect(fx, fy + fh - header_h, fw, header_h / 2, stroke=0, fill=1)
+    if low_ink:  # the band as a line under the title
+        c.setStrokeColor(accent)
+        c.setLineWidth(1.1)
+        c.line(fx, fy + fh - header_h, fx + fw, fy + fh - header_h)
+    else:
+        c.setFillColor(accent)
+        c.roundRect(fx, fy + fh - header_h, fw, header_h, 1.6 * MM, stroke=0, fill=1)
+        c.rect(fx, fy + fh - header_h, fw, header_h / 2, stroke=0, fill=1)
     tag_room = header_h if face.tag else 0
     size = fit_line(c, face.title, BOLD, (9.5 if not compact else 7.5) * max(k, 0.8), fw - 4 * MM - tag_room)
-    c.setFillColor(white)
+    c.setFillColor(accent if low_ink else white)
     c.setFont(BOLD, size)
     c.drawCentredString(fx + (fw - tag_room) / 2, fy + fh - header_h / 2 - size * 0.35, face.title)
     if face.tag:
         tx, ty = fx + fw - header_h / 2, fy + fh - header_h / 2
         c.setFillColor(white)
-        c.circle(tx, ty, header_h * 0.32, stroke=0, fill=1)
+        c.setStrokeColor(accent)
+        c.setLineWidth(0.8)
+        c.circle(tx, ty, header_h * 0.32, stroke=1 if low_ink else 0, fill=1)
         c.setFillColor(accent)
         c.setFont(BOLD, header_h * 0.42)
         c.drawCentredString(tx, ty - header_h * 0.15, face.tag)
@@ -419,14 +427,17 @@ def _panel(c, face: Face, x, y, w, h, k, accent):
         c.drawCentredString(vx, y + inner_h / 2 - size * 0.1 - 6.5 * k, face.lower_unit or "")
 
 
-def draw_back(c, back: Back, x: float, y: float, w: float, h: float, bleed: float) -> None:
+LOW_INK_TINT = 0.10  # --ink low: a back is its accent at a tenth, its pattern and emblem drawn in lines
+
+
+def draw_back(c, back: Back, x: float, y: float, w: float, h: float, bleed: float, low_ink: bool = False) -> None:
     """A card back: the same for every card of a kind, so it gives nothing away."""
     k = _scale(w, h)
     accent = HexColor(back.accent)
     c.saveState()
-    c.setFillColor(accent)
+    c.setFillColor(mix(accent, white, LOW_INK_TINT) if low_ink else accent)
     c.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
-    c.setStrokeColor(mix(white, accent, 0.16))
+    c.setStrokeColor(mix(accent, white, 0.28) if low_ink else mix(white, accent, 0.16))
     c.setLineWidth(0.6)
     step = 6 * MM * max(k, 0.5)
     p = c.beginPath()
@@ -441,7 +452,9 @@ def draw_back(c, back: Back, x: float, y: float, w: float, h: float, bleed: floa
     # No frame: a back is its pattern out to the cut and past it, so a duplex print a little off stays even.
     plate_h = 13 * MM * k
     c.setFillColor(HexColor("#fbf7ee"))
-    c.roundRect(x + w * 0.12, y + h / 2 - plate_h / 2, w * 0.76, plate_h, 2 * MM, stroke=0, fill=1)
+    c.setStrokeColor(accent)
+    c.setLineWidth(0.8)
+    c.roundRect(x + w * 0.12, y + h / 2 - plate_h / 2, w * 0.76, plate_h, 2 * MM, stroke=1 if low_ink else 0, fill=1)
     size = fit_line(c, back.title, BOLD, 10 * k, w * 0.7)
     c.setFillColor(accent)
     c.setFont(BOLD, size)
@@ -450,7 +463,7 @@ def draw_back(c, back: Back, x: float, y: float, w: float, h: float, bleed: floa
     for row_y in (y + h / 2 + plate_h / 2 + 3 * r, y + h / 2 - plate_h / 2 - 3 * r):
         n = len(back.emblem)
         for i, icon in enumerate(back.emblem):
-            draw_icon(c, icon, x + w / 2 + (i - (n - 1) / 2) * 2.6 * r, row_y, r)
+            draw_icon(c, icon, x + w / 2 + (i - (n - 1) / 2) * 2.6 * r, row_y, r, outline_only=low_ink)
     c.restoreState()
 
 

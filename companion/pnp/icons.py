@@ -108,11 +108,19 @@ SHAPES = {
 RAINBOW_RINGS = ("#e6194b", "#f58231", "#ffe119", "#3cb44b", "#4363d8", "#911eb4")
 
 
-def draw_icon(c, icon: Icon, cx: float, cy: float, r: float, font: str = "Vera-Bold") -> None:
-    """Draw one icon centred at (cx, cy), about 2r wide, in points."""
+def draw_icon(c, icon: Icon, cx: float, cy: float, r: float, font: str = "Vera-Bold", outline_only: bool = False) -> None:
+    """Draw one icon centred at (cx, cy), about 2r wide, in points; outline_only draws its shape in a line of its
+    colour (or dark, for a light colour) with no fill, to save ink."""
     c.saveState()
     c.setLineWidth(max(0.4, r * 0.07))
     c.setStrokeColor(HexColor(icon.outline))
+    if outline_only:
+        colour = icon.fill if icon.fill.startswith("#") and not _is_light(icon.fill) else icon.outline
+        c.setStrokeColor(HexColor(colour))
+        c.setLineWidth(max(0.6, r * 0.1))
+        c.drawPath(SHAPES[icon.shape](c, cx, cy, r), stroke=1, fill=0)
+        c.restoreState()
+        return
     if icon.fill == RAINBOW:  # the Duquesa's rainbow stone: rings of colour
         for i, colour in enumerate(RAINBOW_RINGS):
             c.setFillColor(HexColor(colour))
