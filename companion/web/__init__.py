@@ -3,12 +3,10 @@ from __future__ import annotations
 
 import os
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
-from flask import Flask, jsonify, request
-from markupsafe import Markup
-
-from .. import cards, games, resources, rulebook
-from . import csrf, errors, instance, locale, saved
+if TYPE_CHECKING:
+    from flask import Flask
 
 # No inline scripts or styles, nothing from another origin: pages must work at a table without signal.
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
@@ -19,6 +17,14 @@ def create_app(config: dict | None = None) -> Flask:
     """The app; `config` may set INSTANCE_PATH (else COMPANION_INSTANCE_PATH, else Flask's instance folder),
     DATABASE_URL (else COMPANION_DATABASE_URL, else SQLite in the instance folder) and CARD_FILES (card data files
     outside cards/ to serve beside the shipped games). Broken card data is a DataError before anything is served."""
+    # Imported here, not above: the form glue beside this package (forms, game_pages) is also what the static site's
+    # phones run in their own Python, where there is no Flask.
+    from flask import Flask, jsonify, request
+    from markupsafe import Markup
+
+    from .. import cards, games, resources, rulebook
+    from . import csrf, errors, instance, locale, saved
+
     config = dict(config or {})
     cards.load_shipped()
     for path in config.get("CARD_FILES", ()):
@@ -54,7 +60,7 @@ def create_app(config: dict | None = None) -> Flask:
         from .site import site_url_for
 
         app.jinja_env.globals["url_for"] = site_url_for
-    own = [game_pages(g).blueprint for g in games.GAMES if game_pages(g).blueprint]  # a game's pages of its own
+    own = [game_pages(g).blueprint() for g in games.GAMES if game_pages(g).blueprint]  # a game's pages of its own
     for blueprint in (api.bp, pages.bp, scoring.bp, setup_page.bp, scan.bp, sheets_api.bp, sheet_pages.bp, offline.bp,
                       *own):
         app.register_blueprint(blueprint)

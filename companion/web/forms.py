@@ -9,11 +9,36 @@ type asks for are passed on unchanged, so the rules' own checks name the field, 
 from __future__ import annotations
 
 import re
-from typing import Any
-
-from werkzeug.datastructures import MultiDict
+from typing import Any, Iterable, Iterator, Protocol
 
 from ..schema import whole_number
+
+
+class MultiDict(Protocol):
+    """What the form readers need of a form: its field names and every value of one (werkzeug's MultiDict, the
+    request's args, or `Fields` for a form sent to the phone's own Python)."""
+
+    def __iter__(self) -> Iterator[str]: ...
+
+    def getlist(self, key: str) -> list[str]: ...
+
+
+class Fields:
+    """A form's fields from (name, value) pairs, in order (what a page script sends to the static site's worker)."""
+
+    def __init__(self, pairs: Iterable[tuple[str, str]]):
+        self._values: dict[str, list[str]] = {}
+        for name, value in pairs:
+            self._values.setdefault(str(name), []).append(str(value))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def getlist(self, key: str) -> list[str]:
+        return list(self._values.get(key, []))
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        return self._values[key][0] if self._values.get(key) else default
 
 PAGE_ONLY = ("lang",)
 _INT = re.compile(r"[+-]?\d{1,9}")

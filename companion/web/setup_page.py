@@ -41,7 +41,8 @@ def setup(game: str):
     if card_set is None:
         abort(404)
     rules, glue = games.for_data(game), pages(game)
-    words = {**WORDS, **{o.key: _l(o.label) for o in rules.options}, **glue.setup_words}
+    words = {**WORDS, **{o.key: _l(o.label) for o in rules.options},
+             **{key: _l(text) for key, text in glue.setup_words.items()}}
     args = request.args
     if not args.get("seed"):  # a fresh deal gets its seed in the URL first, so the link can be shared
         fresh = {**args.to_dict(flat=False), "seed": secrets.token_hex(4)}

@@ -44,7 +44,7 @@ def test_every_game_with_rules_has_its_page_glue_and_template(app, game):
     assert glue is not GENERIC and glue.template != GENERIC.template
     assert app.jinja_env.get_template(glue.template)
     if glue.blueprint:
-        assert glue.blueprint.name in app.blueprints
+        assert glue.blueprint().name in app.blueprints
 
 
 def test_a_data_only_game_gets_the_generic_pages_and_ids_never_reach_the_importer():

@@ -9,14 +9,15 @@ import importlib
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Callable, Mapping
-
-from flask import Blueprint
-from werkzeug.datastructures import MultiDict
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ...cards import Component
 from ...i18n import N_
 from .. import forms
+from ..forms import MultiDict
+
+if TYPE_CHECKING:
+    from flask import Blueprint
 
 Prepare = Callable[[dict, MultiDict], dict]  # a score request from a form → the request to score
 Extras = Callable[[dict | None, dict | None], dict]  # (request, result) → what the page shows beside the answer
@@ -41,11 +42,11 @@ class GamePages:
     extras: Extras | None = None
     targets: Targets | None = None
     add: Add | None = None
-    setup_words: Mapping[str, Any] = field(default_factory=dict)  # setup answer keys → lazy texts
+    setup_words: Mapping[str, str] = field(default_factory=dict)  # setup answer keys → texts (N_, shown translated)
     per_player: tuple[str, ...] = ("hands",)  # setup answer keys holding one list per player
     score_label: str = N_("Score")
     links: tuple[tuple[str, str], ...] = ()  # (label, endpoint) shown with the game on the home page
-    blueprint: Blueprint | None = None  # pages of its own (the Duquesa's solo pages)
+    blueprint: Callable[[], Blueprint] | None = None  # makes its pages of its own (the Duquesa's solo pages)
 
 
 GENERIC = GamePages()

@@ -1,11 +1,11 @@
 """Duplicon on the phone: rounds typed per player, each round's parts worked out, totals to the target."""
 from __future__ import annotations
 
-from flask_babel import lazy_gettext as _l
-from werkzeug.datastructures import MultiDict
 
 from ...games.duplicon import round_score
+from ...i18n import N_
 from .. import forms
+from ..forms import MultiDict
 from . import GamePages
 
 
@@ -30,6 +30,6 @@ def extras(req: dict | None, result: dict | None) -> dict:
 
 PAGES = GamePages(
     template="score/duplicon.html", prepare=prepare, extras=extras,
-    setup_words={"grid": _l("Grid (3 × 3)"), "opening_turns": _l("Cards turned at the start"),
-                 "non_scoring": _l("Non-scoring pile"), "cells": _l("Cells"), "cards": _l("Cards"), "pair": _l("Pair")},
+    setup_words={"grid": N_("Grid (3 × 3)"), "opening_turns": N_("Cards turned at the start"),
+                 "non_scoring": N_("Non-scoring pile"), "cells": N_("Cells"), "cards": N_("Cards"), "pair": N_("Pair")},
 )

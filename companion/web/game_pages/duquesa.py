@@ -1,22 +1,24 @@
 """The Duquesa's phone pages: scanned cards go to the common card or a hand; the solo rank and turn helper."""
 from __future__ import annotations
 
-from flask import Blueprint
-from flask_babel import lazy_gettext as _l
-from werkzeug.datastructures import MultiDict
+from typing import TYPE_CHECKING
 
 from ... import service
 from ...cards import Component
 from ...games.duquesa import GAME
 from ...i18n import N_
-from .. import scan, scoring
+from ..forms import MultiDict
 from . import GamePages
 
-bp = Blueprint("duquesa_pages", __name__)
-RANKS = {"aprendiz": _l("Apprentice"), "artista": _l("Artist"), "oficial": _l("Officer"), "magister": _l("Magister")}
+if TYPE_CHECKING:
+    from flask import Blueprint
+
+RANKS = {"aprendiz": N_("Apprentice"), "artista": N_("Artist"), "oficial": N_("Officer"), "magister": N_("Magister")}
 
 
 def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
+    from .. import scan
+
     if c.type != "necklace":
         return []
     return [("common", "common")] + [(f"players.{i}.hand:list", name) for i, name in scan.players(form)]
@@ -29,26 +31,36 @@ def add(c: Component, form: MultiDict, target: str) -> None:
         form.add(target, c.id)
 
 
-@bp.get(f"/solo/{GAME.id}")
-def solo():
-    """The solo rank from a final hand (four cards and the common card) or from the florins."""
-    def compute(req: dict) -> dict:
-        if "florins" in req:
-            return service.score(GAME.id, {"florins": req["florins"]})
-        return service.score(GAME.id, {"common": req.get("common"), "players": [
-            {"name": str(_l("You")), "hand": req.get("hand", [])}]})
-    return scoring.page(GAME.id, "score/duquesa-solo.html", compute, ranks=RANKS)
+def blueprint() -> Blueprint:
+    """The solo pages (made when the app is, so this module's form glue also loads where Flask does not)."""
+    from flask import Blueprint
+    from flask_babel import gettext as _
 
+    from .. import scoring
 
-@bp.get(f"/solo/{GAME.id}/turn")
-def solo_turn():
-    """The turn helper: given the hand, the common card and the card turned up, keep it or take the hidden one?"""
-    return scoring.page(GAME.id, "score/duquesa-turn.html", lambda req: service.solo_turn(GAME.id, req))
+    bp = Blueprint("duquesa_pages", __name__)
+
+    @bp.get(f"/solo/{GAME.id}")
+    def solo():
+        """The solo rank from a final hand (four cards and the common card) or from the florins."""
+        def compute(req: dict) -> dict:
+            if "florins" in req:
+                return service.score(GAME.id, {"florins": req["florins"]})
+            return service.score(GAME.id, {"common": req.get("common"), "players": [
+                {"name": _("You"), "hand": req.get("hand", [])}]})
+        return scoring.page(GAME.id, "score/duquesa-solo.html", compute, ranks=RANKS)
+
+    @bp.get(f"/solo/{GAME.id}/turn")
+    def solo_turn():
+        """The turn helper: given the hand, the common card and the card turned up, keep it or take the hidden one?"""
+        return scoring.page(GAME.id, "score/duquesa-turn.html", lambda req: service.solo_turn(GAME.id, req))
+
+    return bp
 
 
 PAGES = GamePages(
-    template="score/duquesa.html", targets=targets, add=add, blueprint=bp, links=((N_("Solo"), "duquesa_pages.solo"),),
-    setup_words={"out_of_play": _l("Out of play (face down)"), "common": _l("Common card"),
-                 "turns": _l("Solo turns (two cards each)"), "spare": _l("Left in the box"),
-                 "draw_pile": _l("Draw pile (top first)")},
+    template="score/duquesa.html", targets=targets, add=add, blueprint=blueprint, links=((N_("Solo"), "duquesa_pages.solo"),),
+    setup_words={"out_of_play": N_("Out of play (face down)"), "common": N_("Common card"),
+                 "turns": N_("Solo turns (two cards each)"), "spare": N_("Left in the box"),
+                 "draw_pile": N_("Draw pile (top first)")},
 )

@@ -1,10 +1,10 @@
 """Gemas on the phone: gems held, band-aids and hearts, and a set laid down this turn."""
 from __future__ import annotations
 
-from flask_babel import lazy_gettext as _l
-from werkzeug.datastructures import MultiDict
 
+from ...i18n import N_
 from .. import forms
+from ..forms import MultiDict
 from . import GamePages
 
 
@@ -21,6 +21,6 @@ def prepare(req: dict, _form: MultiDict) -> dict:
 
 PAGES = GamePages(
     template="score/gemas.html", prepare=prepare,
-    setup_words={"reserve": _l("Gem reserve"), "bandaids_each": _l("Band-aids each"), "heart": _l("Hearts in play"),
-                 "teams": _l("Teams")},
+    setup_words={"reserve": N_("Gem reserve"), "bandaids_each": N_("Band-aids each"), "heart": N_("Hearts in play"),
+                 "teams": N_("Teams")},
 )

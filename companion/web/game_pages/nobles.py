@@ -4,13 +4,10 @@ from __future__ import annotations
 import secrets
 from urllib.parse import urlencode
 
-from flask import request, url_for
-from flask_babel import lazy_gettext as _l
-from werkzeug.datastructures import MultiDict
-
 from ...games.nobles import GAME
 from ...i18n import N_
 from ...schema import whole_number
+from ..forms import MultiDict
 from . import GamePages
 
 
@@ -28,11 +25,14 @@ def extras(req: dict | None, result: dict | None) -> dict:
     """Blank dice are rolled with a fresh seed (the result's URL keeps the one used), and the court tracker: the
     next duel's form keeps both nobles, their weapons and suits, adds the wounds and resources this duel gave, and
     clears the dice and cards."""
+    from flask import request, url_for
+    from werkzeug.datastructures import MultiDict as Editable
+
     out = {"fresh_seed": secrets.token_hex(4), "next_url": None}
     if result is None:
         return out
     form = request.args
-    keep = MultiDict((k, v) for k, v in form.items(multi=True)
+    keep = Editable((k, v) for k, v in form.items(multi=True)
                      if not (".dice" in k or ".cards." in k or k in ("seed", "lang")))
     for side in ("attacker", "defender"):
         wounds = result["wounds"].get(side)
@@ -49,7 +49,7 @@ def extras(req: dict | None, result: dict | None) -> dict:
 
 PAGES = GamePages(
     template="score/nobles.html", prepare=prepare, extras=extras, score_label=N_("Duel"), per_player=("hands", "nobles_dealt"),
-    setup_words={"keep": _l("Nobles each player keeps"),
-                 "nobles_dealt": _l("Nobles dealt (keep some, shuffle the rest into the noble deck)"),
-                 "noble_deck": _l("Noble deck"), "number_deck": _l("Number deck")},
+    setup_words={"keep": N_("Nobles each player keeps"),
+                 "nobles_dealt": N_("Nobles dealt (keep some, shuffle the rest into the noble deck)"),
+                 "noble_deck": N_("Noble deck"), "number_deck": N_("Number deck")},
 )

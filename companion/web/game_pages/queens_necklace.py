@@ -1,11 +1,11 @@
 """Queen's Necklace on the phone: names typed once for the sale columns, the three-sale game, scanned gem cards."""
 from __future__ import annotations
 
-from flask_babel import lazy_gettext as _l
-from werkzeug.datastructures import MultiDict
 
 from ...cards import Component
-from .. import forms, scan
+from ...i18n import N_
+from .. import forms
+from ..forms import MultiDict
 from . import GamePages
 
 
@@ -24,6 +24,8 @@ def prepare(req: dict, form: MultiDict) -> dict:
 
 
 def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
+    from .. import scan
+
     if c.type != "gem" or form.get("_mode") == "game":  # cards go into a single sale's columns
         return []
     return [(f"players.{i}.shown.{c.data['gem']}:ints", name) for i, name in scan.players(form)]
@@ -35,6 +37,6 @@ def add(c: Component, form: MultiDict, target: str) -> None:
 
 PAGES = GamePages(
     template="score/queens-necklace.html", prepare=prepare, targets=targets, add=add,
-    setup_words={"fashion": _l("Fashion tiles, +30 to 0"), "market": _l("Market"),
-                 "merchant_positions": _l("Merchants at deck positions")},
+    setup_words={"fashion": N_("Fashion tiles, +30 to 0"), "market": N_("Market"),
+                 "merchant_positions": N_("Merchants at deck positions")},
 )
