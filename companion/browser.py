@@ -68,7 +68,33 @@ def sheet_change(args: dict) -> dict:
     return _state(sheet, [*log, record])
 
 
+def score_form(args: dict) -> dict:
+    """A scoring page's form as the page script sends it (`fields`: its [name, value] pairs, in order), read by
+    the same form glue as the server's page; the request it makes and the score."""
+    from .web import forms
+    from .web.game_pages import pages
+
+    pairs = args.get("fields")
+    if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)
+                                              for p in pairs):
+        raise InputError([Problem(("fields",), "must be a list of [name, value] pairs of text")])
+    service.resolve(args.get("game", ""))  # an unknown game is named before its form is read
+    fields = forms.Fields(pairs)
+    request = pages(args["game"]).prepare(forms.request_from_form(fields), fields)
+    return {"request": request, "result": service.score(args["game"], request)}
+
+
+def warm() -> None:
+    """Load every module a call may need (the static site's zip is made from what is loaded after this)."""
+    from . import games
+    from .web.game_pages import pages
+
+    for game in games.GAMES:
+        pages(game)
+
+
 CALLS: dict[str, Callable[[dict], Any]] = {
+    "score_form": score_form,
     "sheet_new": sheet_new,
     "sheet_change": sheet_change,
     "sheet_export": lambda a: sheets.export_json(*_kept(a)),

@@ -66,3 +66,25 @@ def test_the_phones_storage_is_checked_like_a_file():
 @pytest.mark.parametrize("name", ["Ana\u202e", "Ana\x00"])
 def test_a_phone_sheet_refuses_the_names_the_server_refuses(name):
     assert call("sheet_new", sheet={"game": "gemas", "players": [name, "Bruno"]})["field"] == "players[0]"
+
+
+FORMS = __import__("pathlib").Path(__file__).parent / "web" / "forms"
+
+
+@pytest.mark.parametrize("game", sorted(p.stem for p in FORMS.glob("*.txt")))
+def test_a_scoring_form_is_read_on_the_phone_as_the_server_reads_it(game):
+    """The example form of each game's page, sent as the page script sends it, gives the request and the score the
+    server's page gets from the same query (werkzeug's MultiDict there, forms.Fields here)."""
+    from urllib.parse import parse_qsl
+
+    from werkzeug.datastructures import MultiDict
+
+    from companion.web import forms
+    from companion.web.game_pages import pages
+    pairs = parse_qsl((FORMS / f"{game}.txt").read_text().strip(), keep_blank_values=True)
+    on_server = MultiDict(pairs)
+    request = pages(game).prepare(forms.request_from_form(on_server), on_server)
+    answer = call("score_form", game=game, fields=[list(p) for p in pairs])
+    assert answer == {"result": json.loads(json.dumps({"request": request, "result": service.score(game, request)}))}
+    assert call("score_form", game=game, fields=[["x"]])["field"] == "fields"
+    assert call("score_form", game="chess", fields=[])["field"] == "game"

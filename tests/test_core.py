@@ -30,6 +30,8 @@ def test_the_phones_python_needs_only_the_standard_library_and_yaml():
             "from companion import browser\nimport companion.sheets\n"
             "browser.call('score', json.dumps({'game': 'duquesa', 'request': {'florins': 31}}))\n"
             "browser.call('setup', json.dumps({'game': 'gemas', 'players': 4, 'seed': 'x'}))\n"
+            "browser.call('score_form', json.dumps({'game': 'gemas', 'fields': [['players.0.name', 'A'], "
+            "['players.1.name', 'B']]}))\nbrowser.warm()\n"
             "print(sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = {m for m in eval(out) if not m.startswith("_") and m != "cython_runtime"}  # interpreter internals

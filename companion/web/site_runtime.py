@@ -85,7 +85,7 @@ def write(folder: Path) -> dict:
 def modules() -> list[str]:
     """The package's modules the browser entry imports, found by importing it in a fresh interpreter (so the zip
     holds exactly what runs, and a new import of the PDF or web code would be seen by the test that checks it)."""
-    probe = (f"import sys, json, {ENTRY}, companion.sheets; "
+    probe = (f"import sys, json, {ENTRY}, companion.sheets; {ENTRY}.warm(); "
              "print(json.dumps(sorted(m for m in sys.modules if m == 'companion' or m.startswith('companion.'))))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                           cwd=PACKAGE_DIR.parent)
