@@ -45,8 +45,7 @@ def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings, png
             tmp.unlink(missing_ok=True)
         raise
     if png:  # after the PDFs: each game's folder of per-card PNGs is replaced as a whole
-        from .export import card_pngs
+        from .export import many_card_pngs
 
-        for card_set in card_sets:
-            card_pngs(card_set, settings, out / f"{card_set.game}-png")
+        many_card_pngs([(card_set, out / f"{card_set.game}-png") for card_set in card_sets], settings)
     return results

@@ -50,13 +50,14 @@ def register_fonts() -> None:
 
 def qr_version(texts) -> int:
     """The lowest QR version that holds every one of `texts` (so every card of a game has codes of one size)."""
-    version = 1
-    for text in texts:
-        code = qrcode.QRCode(error_correction=QR_LEVEL, border=0)
-        code.add_data(text)
-        code.make(fit=True)
-        version = max(version, code.version)
-    return version
+    return max((_lowest_version(text) for text in texts), default=1)
+
+
+@lru_cache(maxsize=4096)
+def _lowest_version(text: str) -> int:
+    code = qrcode.QRCode(error_correction=QR_LEVEL, border=0)
+    code.add_data(text)
+    return code.best_fit()  # the version alone, without laying out and masking the code
 
 
 @lru_cache(maxsize=4096)

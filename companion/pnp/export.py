@@ -3,7 +3,10 @@ that PDF itself, a card a page with its TrimBox and BleedBox."""
 from __future__ import annotations
 
 import io
+import multiprocessing
 import os
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -17,6 +20,7 @@ from .geometry import MM, SIZES
 
 SERVICE_BLEED_MM = 25.4 / 8  # what print services ask for: 1/8 inch, so a poker card is 825 × 1125 px at 300 DPI
 DPI = 300
+MAX_WORKERS = 4
 
 
 def _pixels(mm: float) -> int:
@@ -25,11 +29,34 @@ def _pixels(mm: float) -> int:
 
 def card_pngs(card_set: CardSet, settings: BuildSettings, folder: Path) -> list[Path]:
     """Write `<id>.png` for every unique face and back into `folder` (replaced as a whole, atomically)."""
+    return many_card_pngs([(card_set, Path(folder))], settings)[0]
+
+
+def many_card_pngs(games: list[tuple[CardSet, Path]], settings: BuildSettings) -> list[list[Path]]:
+    """Every game's PNGs and cards.pdf, each game's folder replaced as a whole; all the pages of all the games are
+    rasterised by one set of worker processes."""
+    drawn = [_card_pages(card_set, settings) for card_set, _ in games]
+    bleed = SERVICE_BLEED_MM
+    with ExitStack() as stack:
+        jobs = []
+        for g, ((_, folder), (data, plan)) in enumerate(zip(games, drawn)):
+            staging = stack.enter_context(written_whole(Path(folder)))
+            (staging / "cards.pdf").write_bytes(data)  # the same cards as one PDF, a card a page
+            os.chmod(staging, 0o755)
+            jobs += [(g, i, str(staging / name), (_pixels(w + 2 * bleed), _pixels(h + 2 * bleed)))
+                     for i, (name, w, h) in enumerate(plan)]
+        _rasterise([data for data, _ in drawn], jobs)
+    return [[Path(folder) / name for name, _, _ in plan] for (_, folder), (_, plan) in zip(games, drawn)]
+
+
+def _card_pages(card_set: CardSet, settings: BuildSettings) -> tuple[bytes, list[tuple[str, float, float]]]:
+    """One PDF of a game's unique faces and backs, a card a page with its bleed: (its bytes, (file name, trim
+    width mm, trim height mm) of each page)."""
     draw.register_fonts()
     bleed = SERVICE_BLEED_MM
     buf = io.BytesIO()
     c = rl_canvas.Canvas(buf, invariant=1, initialFontName=draw.FONT)
-    plan = []  # (file name, trim width mm, trim height mm)
+    plan = []
     version = qr_version(card_set, settings)
     used_backs: dict[str, tuple[float, float]] = {}  # back id → size of the first card it backs
     for comp in card_set.components:
@@ -52,16 +79,34 @@ def card_pngs(card_set: CardSet, settings: BuildSettings, folder: Path) -> list[
         c.showPage()
         plan.append((f"{back_id}.png", w, h))
     c.save()
-    pdf = pdfium.PdfDocument(buf.getvalue())
-    folder = Path(folder)
-    with written_whole(folder) as staging:
-        (staging / "cards.pdf").write_bytes(buf.getvalue())  # the same cards as one PDF, a card a page
-        for i, (name, w, h) in enumerate(plan):
-            image = pdf[i].render(scale=DPI / 72).to_pil()
-            exact = (_pixels(w + 2 * bleed), _pixels(h + 2 * bleed))
-            image.crop((0, 0, *exact)).save(staging / name, dpi=(DPI, DPI), optimize=True)
-        os.chmod(staging, 0o755)
-    return [folder / name for name, _, _ in plan]
+    return buf.getvalue(), plan
+
+
+def _render(pdfs: list[bytes], jobs: list[tuple[int, int, str, tuple[int, int]]]) -> None:
+    """Rasterise pages into PNG files: (which PDF, page index, path, exact size in pixels)."""
+    opened: dict[int, pdfium.PdfDocument] = {}
+    for g, i, path, exact in jobs:
+        pdf = opened.get(g) or opened.setdefault(g, pdfium.PdfDocument(pdfs[g]))
+        image = pdf[i].render(scale=DPI / 72).to_pil()
+        # zlib level 6: a third of the time of optimize=True, for files 7 % larger
+        image.crop((0, 0, *exact)).save(path, dpi=(DPI, DPI), compress_level=6)
+    for pdf in opened.values():
+        pdf.close()
+
+
+def _rasterise(pdfs: list[bytes], jobs: list) -> None:
+    """Render and encode on every core: one worker process each (started once for the whole export, not per
+    card), every worker taking every n-th page so that they finish together; one core or a handful of pages stays
+    in this process."""
+    workers = min(os.cpu_count() or 1, MAX_WORKERS, max(1, len(jobs) // 8))
+    if workers == 1:
+        _render(pdfs, jobs)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        for done in [pool.submit(_render, pdfs, jobs[k::workers]) for k in range(workers)]:
+            done.result()
 
 
 def _boxes(c, w: float, h: float, bleed: float) -> None:

@@ -394,3 +394,17 @@ def test_the_cover_lists_the_box_and_says_where_the_codes_lead(tmp_path, capsys,
         assert words in text and words in err
     else:
         assert "phone itself" not in text and err == ""
+
+def test_png_export_on_several_cores_writes_the_same_files_as_on_one(tmp_path, monkeypatch):
+    from companion.pnp import export
+
+    card_set = cards.load_game("gemas")
+    made = {}
+    for workers in (1, 2):
+        monkeypatch.setattr(export, "MAX_WORKERS", workers)
+        monkeypatch.setattr(export.os, "cpu_count", lambda: 2)
+        folder = tmp_path / f"w{workers}"
+        files = export.card_pngs(card_set, BuildSettings(base_url=BASE), folder)
+        made[workers] = digest(folder)
+        assert len(files) == len({c.id for c in card_set.components})
+    assert made[1] == made[2]
