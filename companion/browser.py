@@ -7,14 +7,10 @@ answer the API gives (`error`, `field`, `problems`), so the page shows the same 
 from __future__ import annotations
 
 import json
-import time
 from typing import Any, Callable
 
 from . import service, sheets
 from .schema import InputError, Problem
-
-def _now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
 def _kept(args: dict) -> tuple[dict, list[dict]]:
@@ -25,7 +21,7 @@ def _kept(args: dict) -> tuple[dict, list[dict]]:
                                      **{k: kept.get(k) for k in ("game", "title", "players") if k in kept}})
     moments = [kept.get(k) for k in ("created", "updated")]
     ok = all(isinstance(m, str) and sheets.Moment().check(m, (), sheets.Problems()) == m for m in moments)
-    sheet["created"], sheet["updated"] = moments if ok else (log[0]["at"] if log else _now(), _now())
+    sheet["created"], sheet["updated"] = moments if ok else (log[0]["at"] if log else sheets.now(), sheets.now())
     return sheet, log
 
 
@@ -38,7 +34,7 @@ def _state(sheet: dict, log: list[dict]) -> dict:
 def sheet_new(args: dict) -> dict:
     """A new sheet kept on this phone: `{"game", "title", "players"}` checked as the server checks it."""
     sheet = sheets.new_sheet(args.get("sheet"))
-    sheet["created"] = sheet["updated"] = _now()
+    sheet["created"] = sheet["updated"] = sheets.now()
     return _state(sheet, [])
 
 
@@ -57,13 +53,7 @@ def sheet_change(args: dict) -> dict:
     for record in log:
         replay.apply(record)
     replay.check(action, target, base)
-    record = {"seq": len(log) + 1, "action": action, "at": _now()}
-    if target is not None:
-        record["target"] = target
-    if body is not None:
-        record["body"] = body
-    if client_id:
-        record["client_id"] = client_id
+    record = sheets.new_record(len(log) + 1, action, sheets.now(), target, body, client_id)
     sheet = {**sheet, "updated": record["at"]}
     return _state(sheet, [*log, record])
 

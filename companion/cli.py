@@ -194,9 +194,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def _where_kept(config) -> list[str]:
     """Where saved sheets and the session key live; for a shared database without a shared key, what a fleet of
     servers needs (else a phone moving to another server loses its session and its form token)."""
-    url = config["DATABASE_URL"]
-    shared = not url.startswith("sqlite")
-    where = url.split("@")[-1] if shared else url.removeprefix("sqlite:///")
+    from .web.instance import shown_database
+
+    shared = not config["DATABASE_URL"].startswith("sqlite")
+    where = shown_database(config["DATABASE_URL"])
     source = config.get("SECRET_KEY_FROM", "the configuration")
     lines = [f"saved sheets: {where}; session key: "
              + ("this server's own, in its instance folder" if source == "instance" else source)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import time
 from datetime import datetime
 from typing import Any, Iterable, Mapping
 
@@ -108,6 +109,24 @@ def entry_body(game: str, players: list[str], data: Any) -> dict:
             raise InputError(problems)
         body = {"points": {name: body["points"].get(name, 0) for name in players}, **_note(body)}
     return body
+
+
+def now() -> str:
+    """The time a change is made, as the log writes it (UTC, to the second)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def new_record(seq: int, action: str, at: str, target: int | None = None, body: Mapping | None = None,
+               client_id: str | None = None) -> dict:
+    """A change as the log keeps it, wherever the sheet is kept: only the parts it has."""
+    record = {"seq": seq, "action": action, "at": at}
+    if target is not None:
+        record["target"] = target
+    if body is not None:
+        record["body"] = dict(body)
+    if client_id:
+        record["client_id"] = client_id
+    return record
 
 
 def checked_change(sheet: Mapping | None, action: str, data: Any) -> tuple[dict | None, int | None, str | None]:

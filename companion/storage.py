@@ -65,10 +65,6 @@ TOTALS = Table(
 )
 
 
-def now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-
-
 def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
@@ -125,7 +121,7 @@ class Store:
                 ~select(TOTALS.c.sheet_id).where(TOTALS.c.sheet_id == SHEETS.c.id).exists())).scalars().all()
             for sheet_id in missing:  # sheets from before the totals were kept: folded once
                 folded = sheets.fold(*self._load(conn, sheet_id))
-                conn.execute(insert(TOTALS).values(_totals_row(sheet_id, folded["totals"], folded)))
+                conn.execute(insert(TOTALS).values(_totals_row(sheet_id, folded)))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -154,7 +150,7 @@ class Store:
     def create_many(self, items: Iterable[tuple[Mapping, Iterable[Mapping]]]) -> list[str]:
         """Several new sheets with their logs, in one transaction: all of them are written, or none; their tokens."""
         tokens = []
-        stamp = now()
+        stamp = sheets.now()
         with self._write() as conn:
             for sheet, log in items:
                 token = new_token()
@@ -166,7 +162,7 @@ class Store:
                     version=len(log), finished=folded["finished"],
                     created=log[0]["at"] if log else stamp, updated=log[-1]["at"] if log else stamp,
                 )).inserted_primary_key[0]
-                conn.execute(insert(TOTALS).values(_totals_row(sheet_id, folded["totals"], folded)))
+                conn.execute(insert(TOTALS).values(_totals_row(sheet_id, folded)))
                 if log:
                     conn.execute(insert(CHANGES), [_row(sheet_id, r) for r in log])
                 tokens.append(token)
@@ -275,8 +271,9 @@ class Store:
         Raises sheets.Conflict or sheets.NotFound; a client_id already written returns that change (replayed).
         """
         with self._write() as conn:
+            stamp = sheets.now()  # the change's time is the sheet's last update
             version = conn.execute(update(SHEETS).where(SHEETS.c.id == sheet_id).values(
-                version=SHEETS.c.version + 1, updated=now()).returning(SHEETS.c.version)).scalar_one()
+                version=SHEETS.c.version + 1, updated=stamp).returning(SHEETS.c.version)).scalar_one()
             if client_id:
                 earlier = conn.execute(select(CHANGES).where(
                     (CHANGES.c.sheet_id == sheet_id) & (CHANGES.c.client_id == client_id))).first()
@@ -285,13 +282,7 @@ class Store:
                     return Written(_record(earlier), replayed=True)
             state = self._state_for(conn, sheet_id, version - 1, target)
             sheets.check_change(state, action, target, base)
-            record = {"seq": version, "action": action, "at": now()}
-            if target is not None:
-                record["target"] = target
-            if body is not None:
-                record["body"] = dict(body)
-            if client_id:
-                record["client_id"] = client_id
+            record = sheets.new_record(version, action, stamp, target, body, client_id)
             conn.execute(insert(CHANGES).values(_row(sheet_id, record)))
             self._keep_totals(conn, sheet_id, state["entries"][0] if state["entries"] else None, record)
             if action in ("finish", "reopen"):
@@ -312,13 +303,13 @@ class Store:
 
     def _keep_totals(self, conn: Connection, sheet_id: int, before: dict | None, record: dict) -> None:
         """The running totals after one change: the changed entry's points as they were out, as they are now in."""
+        if before is None and record["action"] != "add":
+            return  # finish, reopen: no points move
         replay = sheets.Replay()
         if before is not None:
             replay.entries[before["seq"]] = dict(before)
         replay.apply(record)
         after = replay.entries.get(record.get("target", record["seq"]))
-        if before is None and record["action"] != "add":
-            return  # finish, reopen: no points move
         row = conn.execute(select(TOTALS).where(TOTALS.c.sheet_id == sheet_id)).one()
         totals = json.loads(row.totals)
         sheets.add_points(totals, before, -1)
@@ -376,8 +367,8 @@ def _sqlite_settings(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("companion_write") else "BEGIN")
 
 
-def _totals_row(sheet_id: int, totals: Mapping, folded: Mapping) -> dict:
-    return {"sheet_id": sheet_id, "totals": json.dumps(totals, ensure_ascii=False),
+def _totals_row(sheet_id: int, folded: Mapping) -> dict:
+    return {"sheet_id": sheet_id, "totals": json.dumps(folded["totals"], ensure_ascii=False),
             "active": sum(e["active"] for e in folded["entries"])}
 
 

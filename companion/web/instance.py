@@ -28,8 +28,6 @@ def init_app(app: Flask) -> None:
     folder = Path(app.instance_path)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-    except FileNotFoundError:
-        raise
     except OSError as e:
         raise InstanceError(f"{folder}: cannot make the instance folder: {e.strerror or e}") from None
     if not app.config.get("SECRET_KEY"):
@@ -107,11 +105,16 @@ def store() -> Store:
     return ext["companion.store"]
 
 
+def shown_database(url: str) -> str:
+    """A database URL as messages show it: a SQLite file's path, or a server's host and database (never its
+    user name and password)."""
+    return url.removeprefix("sqlite:///") if url.startswith("sqlite:///") else url.split("@")[-1]
+
+
 def check_database(app: Flask) -> None:
     """Before serving: the database opens, holds our tables (made if missing) and takes a write; else one clear
     InstanceError naming it (a damaged file, a folder in its place, a read-only file, a server that is down)."""
-    url = app.config["DATABASE_URL"]
-    shown = url.removeprefix("sqlite:///") if url.startswith("sqlite:///") else url.split("@")[-1]
+    shown = shown_database(app.config["DATABASE_URL"])
     try:
         with app.app_context():
             store().check_writable()
