@@ -20,9 +20,8 @@ def create_app(config: dict | None = None) -> Flask:
     # Imported here, not above: the form glue beside this package (forms, game_pages) is also what the static site's
     # phones run in their own Python, where there is no Flask.
     from flask import Flask, jsonify, request
-    from markupsafe import Markup
 
-    from .. import cards, games, resources, rulebook
+    from .. import cards, games, resources
     from . import csrf, errors, instance, locale, saved
 
     config = dict(config or {})
@@ -42,19 +41,14 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.sort_keys = False  # answers keep the order the rules give them, as on the command line
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
-    from . import api, icons, offline, pages, scan, scoring, setup_page, sheet_pages, sheets_api
+    from . import api, icons, offline, pages, render, scan, scoring, setup_page, sheet_pages, sheets_api
     from .game_pages import pages as game_pages
 
     locale.init_app(app)
     csrf.init_app(app)
     errors.init_app(app)
-    app.jinja_env.filters["pair"] = lambda value: (value, value)  # a <select> choice shown as its own value
-    # A player's name shown isolated from the text around it: a right-to-left name (or anything that survived the
-    # input checks) cannot reorder the numbers beside it on the line.
-    app.jinja_env.filters["bdi"] = lambda value: Markup("<bdi>{}</bdi>").format(value)
-    app.jinja_env.filters["label_of"] = lambda key, card_set, lang: (key, card_set.label(key, lang))
-    app.jinja_env.globals.update(has_score_page=scoring.has_score_page, rule_blocks=rulebook.blocks,
-                                 label_of_component=rulebook.component_label, icon_svg_tag=icons.inline_svg)
+    render.configure(app.jinja_env, scoring.has_score_page)
+    app.jinja_env.globals["icon_svg_tag"] = icons.inline_svg
     app.context_processor(offline.page_context)
     if app.config.get("STATIC_SITE"):
         from .site import site_url_for

@@ -22,6 +22,8 @@ class MultiDict(Protocol):
 
     def getlist(self, key: str) -> list[str]: ...
 
+    def get(self, key: str, default: str | None = None) -> str | None: ...
+
 
 class Fields:
     """A form's fields from (name, value) pairs, in order (what a page script sends to the static site's worker)."""
@@ -39,6 +41,14 @@ class Fields:
 
     def get(self, key: str, default: str | None = None) -> str | None:
         return self._values[key][0] if self._values.get(key) else default
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._values
+
+    def items(self, multi: bool = False) -> Iterator[tuple[str, str]]:
+        """(name, value) pairs: every value with `multi`, else each name's first (as werkzeug's MultiDict)."""
+        for name, values in self._values.items():
+            yield from ((name, v) for v in (values if multi else values[:1]))
 
 PAGE_ONLY = ("lang",)
 _INT = re.compile(r"[+-]?\d{1,9}")

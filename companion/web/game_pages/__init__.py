@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from flask import Blueprint
 
 Prepare = Callable[[dict, MultiDict], dict]  # a score request from a form → the request to score
-Extras = Callable[[dict | None, dict | None], dict]  # (request, result) → what the page shows beside the answer
+Extras = Callable[[dict | None, dict | None, MultiDict], dict]  # (request, result, form) → what the page shows beside the answer
 Targets = Callable[[Component, MultiDict], list[tuple[str, str]]]  # where a scanned card can go: (field, whose)
 Add = Callable[[Component, MultiDict, str], None]  # fill that field with the card
 

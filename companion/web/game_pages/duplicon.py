@@ -15,7 +15,7 @@ def prepare(req: dict, form: MultiDict) -> dict:
     return {**req, "rounds": rounds}
 
 
-def extras(req: dict | None, result: dict | None) -> dict:
+def extras(req: dict | None, result: dict | None, _form: MultiDict) -> dict:
     """Each round's parts, worked out by the same rule the engine uses."""
     parts = []
     for entries in (req or {}).get("rounds", []):

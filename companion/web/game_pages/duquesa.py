@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ... import service
 from ...cards import Component
 from ...games.duquesa import GAME
 from ...i18n import N_
@@ -32,29 +31,15 @@ def add(c: Component, form: MultiDict, target: str) -> None:
 
 
 def blueprint() -> Blueprint:
-    """The solo pages (made when the app is, so this module's form glue also loads where Flask does not)."""
+    """The solo pages (made when the app is, so this module's form glue also loads where Flask does not); what
+    they show is worked out in `web.views`."""
     from flask import Blueprint
-    from flask_babel import gettext as _
 
     from .. import scoring
 
     bp = Blueprint("duquesa_pages", __name__)
-
-    @bp.get(f"/solo/{GAME.id}")
-    def solo():
-        """The solo rank from a final hand (four cards and the common card) or from the florins."""
-        def compute(req: dict) -> dict:
-            if "florins" in req:
-                return service.score(GAME.id, {"florins": req["florins"]})
-            return service.score(GAME.id, {"common": req.get("common"), "players": [
-                {"name": _("You"), "hand": req.get("hand", [])}]})
-        return scoring.page(GAME.id, "score/duquesa-solo.html", compute, ranks=RANKS)
-
-    @bp.get(f"/solo/{GAME.id}/turn")
-    def solo_turn():
-        """The turn helper: given the hand, the common card and the card turned up, keep it or take the hidden one?"""
-        return scoring.page(GAME.id, "score/duquesa-turn.html", lambda req: service.solo_turn(GAME.id, req))
-
+    bp.add_url_rule(f"/solo/{GAME.id}", "solo", lambda: scoring.show("duquesa_pages.solo"))
+    bp.add_url_rule(f"/solo/{GAME.id}/turn", "solo_turn", lambda: scoring.show("duquesa_pages.solo_turn"))
     return bp
 
 

@@ -21,29 +21,23 @@ def prepare(req: dict, _form: MultiDict) -> dict:
     return req
 
 
-def extras(req: dict | None, result: dict | None) -> dict:
+def extras(req: dict | None, result: dict | None, form: MultiDict) -> dict:
     """Blank dice are rolled with a fresh seed (the result's URL keeps the one used), and the court tracker: the
-    next duel's form keeps both nobles, their weapons and suits, adds the wounds and resources this duel gave, and
-    clears the dice and cards."""
-    from flask import request, url_for
-    from werkzeug.datastructures import MultiDict as Editable
-
-    out = {"fresh_seed": secrets.token_hex(4), "next_url": None}
+    next duel's form (`next_query`) keeps both nobles, their weapons and suits, adds the wounds and resources this
+    duel gave, and clears the dice and cards."""
+    out = {"fresh_seed": secrets.token_hex(4), "next_query": None}
     if result is None:
         return out
-    form = request.args
-    keep = Editable((k, v) for k, v in form.items(multi=True)
-                     if not (".dice" in k or ".cards." in k or k in ("seed", "lang")))
+    keep = {k: form.getlist(k) for k in form if not (".dice" in k or ".cards." in k or k in ("seed", "lang"))}
     for side in ("attacker", "defender"):
         wounds = result["wounds"].get(side)
         if wounds:
-            keep.setlist(f"{side}.wounds:int", [str(wounds["wounds"])])
+            keep[f"{side}.wounds:int"] = [str(wounds["wounds"])]
         gained = result["resources"].get(side)
         if gained:
-            had = form.get(f"{side}.resources:int", "0")
-            had = whole_number(had, signed=False, digits=6) or 0
-            keep.setlist(f"{side}.resources:int", [str(had + gained)])
-    out["next_url"] = url_for("scoring.score", game=GAME.id) + "?" + urlencode(list(keep.items(multi=True)))
+            had = whole_number(form.get(f"{side}.resources:int") or "0", signed=False, digits=6) or 0
+            keep[f"{side}.resources:int"] = [str(had + gained)]
+    out["next_query"] = urlencode([(k, v) for k, values in keep.items() for v in values])
     return out
 
 

@@ -1,0 +1,100 @@
+"""One way to turn the page templates into HTML, for the server and for the static site's phones.
+
+`configure` gives a Jinja environment the filters and globals every page uses: the Flask app calls it on its own
+environment. `PhoneRenderer` is the same templates in a plain Jinja environment, with no Flask: the static site's
+Web Worker renders a scoring, setup or solo page with it from the page's form, so the phone shows the very words
+and explanations the server's page shows (issue 16). Addresses come from a table the site build writes (every
+route's address on that site), translations from the same catalogue.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Mapping
+from urllib.parse import quote, urlencode
+
+from markupsafe import Markup
+
+from .. import i18n, rulebook
+
+
+def _bdi(value: Any) -> Markup:
+    """A player's name isolated from the text around it: a right-to-left name cannot reorder the numbers beside it."""
+    return Markup("<bdi>{}</bdi>").format(value)
+
+
+def configure(env, has_score_page: Callable[[str], bool]) -> None:
+    """The filters and globals of every page, on a Jinja environment (the Flask app's or the phone's)."""
+    env.trim_blocks = env.lstrip_blocks = True
+    env.filters["pair"] = lambda value: (value, value)  # a <select> choice shown as its own value
+    env.filters["bdi"] = _bdi
+    env.filters["label_of"] = lambda key, card_set, lang: (key, card_set.label(key, lang))
+    env.globals.update(has_score_page=has_score_page, rule_blocks=rulebook.blocks,
+                       label_of_component=rulebook.component_label)
+
+
+# A route's own part in an address template of the table (`/score/<game>` → `/deck/score/\x00game\x00/`).
+HOLE = "\x00"
+
+
+class _Args:
+    """What the templates read of `request` on the phone: the page's form, and no referrer."""
+
+    def __init__(self, form, path: str):
+        self.args, self.path, self.referrer, self.host_url = form, path, None, ""
+
+
+class PhoneRenderer:
+    """The page templates rendered in the phone's own Python, for one language of one static site.
+
+    `urls` maps each endpoint to its address on the site, with each route part written as HOLE+name+HOLE (made by
+    `companion site` from the app's own routes, so an address is never spelt twice)."""
+
+    def __init__(self, lang: str, urls: Mapping[str, str], site: Mapping[str, Any]):
+        from jinja2 import Environment, FileSystemLoader
+
+        from .. import resources
+        from .scoring import has_score_page
+
+        self.lang, self.urls, self.site = lang, dict(urls), dict(site)
+        self.env = Environment(loader=FileSystemLoader(str(resources.templates_dir())), autoescape=True,
+                               extensions=["jinja2.ext.i18n"])
+        configure(self.env, has_score_page)
+        self.env.install_gettext_translations(i18n.translations(lang), newstyle=True)
+        self.env.globals.update(url_for=self.url_for, lang=lang, langs=i18n.LANGS, csrf_token=lambda: "",
+                                static_site=True, service_worker=self.site["service_worker"])
+
+    def url_for(self, endpoint: str, **values: Any) -> str:
+        template = self.urls.get(endpoint)
+        if template is None:
+            return self.urls["pages.companion_needed"]
+        for name in list(values):
+            hole = f"{HOLE}{name}{HOLE}"
+            if hole in template:
+                template = template.replace(hole, quote(str(values.pop(name)), safe="/" if name == "filename" else ""))
+        query = urlencode({k: v for k, v in values.items() if not k.startswith("_")}, doseq=True)
+        return template + (f"?{query}" if query else "")
+
+    def render(self, template: str, form, path: str, **context: Any) -> str:
+        """The whole page (the script takes its <main> and <title>)."""
+        switch = {lang: self.site["trees"][lang] + path.removeprefix(self.site["trees"][self.lang])
+                  for lang in i18n.LANGS}
+        return self.env.get_template(template).render(
+            request=_Args(form, path), switch_url=lambda lang: switch[lang], form=form, **context)
+
+
+def url_table(site_url_for: Callable[..., str], url_map) -> dict[str, str]:
+    """Every endpoint's address on a static site with its route parts as holes (run inside the app, at build)."""
+    table = {}
+    for rule in url_map.iter_rules():
+        if rule.endpoint in table:
+            continue
+        marks = {name: f"HOLE{name}HOLE" for name in rule.arguments}
+        url = site_url_for(rule.endpoint, **marks)
+        for name in rule.arguments:
+            url = url.replace(quote(marks[name], safe=""), f"{HOLE}{name}{HOLE}")
+        table[rule.endpoint] = url
+    return table
+
+
+def dumps(table: Mapping[str, Any]) -> str:
+    return json.dumps(table, ensure_ascii=False, sort_keys=True)

@@ -1,0 +1,149 @@
+"""What the computing pages show (scoring, setup, the Duquesa's solo rank and turn helper), from their form alone.
+
+No Flask here: the server's views render these contexts with Flask, and the static site's phones render the same
+contexts in their own Python (`render.PhoneRenderer`), so both show the same answer in the same words. A view
+returns (template, context, status); a problem in the form is a 400 with the problems named on the page.
+"""
+from __future__ import annotations
+
+import secrets
+from typing import Any, Callable
+
+from .. import cards, games, i18n, service
+from ..schema import InputError, Problem
+from . import forms
+from .forms import MultiDict
+from .game_pages import pages
+
+View = tuple[str, dict[str, Any], int]
+
+# What the fields every game's setup answer may have are called on the page; each game's own come from its glue.
+SETUP_WORDS = {
+    "players": i18n.N_("Players"), "first_player": i18n.N_("First player"), "dealer": i18n.N_("Dealer"),
+    "direction": i18n.N_("Direction of play"), "counter-clockwise": i18n.N_("counter-clockwise"),
+    "hand": i18n.N_("Your hand"), "hands": i18n.N_("Hands"), "deck": i18n.N_("Deck (top first)"),
+    "discard": i18n.N_("Discard pile"), "market": i18n.N_("Market"), "steps": i18n.N_("How to set up"),
+}
+
+
+class NotFound(LookupError):
+    """No such game, or no such page for it (a 404)."""
+
+
+def card_set_of(game: str) -> cards.CardSet:
+    card_set = cards.load_all().get(game)
+    if card_set is None:
+        raise NotFound(game)
+    return card_set
+
+
+def has_score_page(game: str) -> bool:
+    """Whether a known game has a scoring page: a game with rules, or a data-only game whose components have values."""
+    card_set = cards.load_all().get(game)
+    return card_set is not None and games.for_data(game).scores(card_set)
+
+
+def player_names(form: MultiDict, lang: str) -> Callable[[int], list[str]]:
+    """The names typed once at the top of a form, or "Player k", for `n` seats."""
+    typed = forms.typed_names(form)
+    return lambda n: [typed[i] if i < len(typed) and typed[i] else i18n._("Player %(n)s", lang, n=i + 1)
+                      for i in range(n)]
+
+
+def bad_fields(problems: list[Problem]) -> set[str]:
+    """Dotted paths of the fields (and their parents) that have a problem, to mark them on the form."""
+    out = set()
+    for p in problems:
+        for i in range(1, len(p.path) + 1):
+            out.add(".".join(str(k) for k in p.path[:i]))
+    return out
+
+
+def scoring(game: str, form: MultiDict, lang: str, template: str | None = None,
+            compute: Callable[[dict], dict] | None = None, **context: Any) -> View:
+    """A scoring page: when the form was sent, prepared by the game's page glue, scored, and shown with why; what
+    the game's glue shows beside the answer (`extras`) is added."""
+    card_set = card_set_of(game)
+    if template is None and not has_score_page(game):
+        raise NotFound(game)
+    glue = pages(game)
+    req, result, problems, status = None, None, [], 200
+    if forms.is_submitted(form):
+        req = glue.prepare(forms.request_from_form(form), form)
+        try:
+            result = (compute or (lambda r: service.score(game, r)))(req)
+        except InputError as e:
+            if "_added" not in form:  # a card just added from its QR code: the sheet is still being filled
+                problems, status = e.problems, 400
+    if template is None and glue.extras:
+        context.update(glue.extras(req, result, form))
+    low, high = card_set.players  # player counts come from the card data, the default from the game
+    context.update(card_set=card_set, result=result, problems=problems, form=form, bad=bad_fields(problems),
+                   seats=range(low, high + 1), default_seats=games.for_data(game).players_by_default(card_set),
+                   player_names=player_names(form, lang), request_made=req)
+    return template or glue.template, context, status
+
+
+def options_from(rules: games.Game, form: MultiDict) -> dict[str, str]:
+    """The game's declared options as the text the rules parse: lists comma-joined, flags yes/no."""
+    out = {}
+    for option in rules.options:
+        values = [v for v in form.getlist(option.key) if v]
+        if values:
+            out[option.key] = values[-1] if option.is_flag else ",".join(values)
+    return out
+
+
+def new_seed() -> str:
+    return secrets.token_hex(4)
+
+
+def setup(game: str, form: MultiDict, lang: str) -> View:
+    """The setup helper for a form that has its seed (the caller puts a fresh one in the address first, so the
+    link deals the same game on another phone); without a seed (a static page before its script runs) only the
+    form. `reroll` and `share` are the query strings of a new deal and of this one."""
+    card_set = card_set_of(game)
+    rules, glue = games.for_data(game), pages(game)
+    words = {**SETUP_WORDS, **{o.key: o.label for o in rules.options}, **glue.setup_words}
+    players = form.get("players") or str(rules.players_by_default(card_set))
+    result, problems, status = None, [], 200
+    if form.get("seed"):
+        try:
+            result = service.setup(game, players, form.get("seed"), options_from(rules, form))
+        except InputError as e:
+            problems, status = e.problems, 400
+    kept = [(k, v) for k in form for v in form.getlist(k) if k not in ("lang", "seed")]
+    return "setup.html", dict(
+        card_set=card_set, options=rules.options, result=result, problems=problems, form=form, players=players,
+        per_player=glue.per_player, setup_label=lambda key: i18n._(words[key], lang) if key in words else key,
+        setup_words=words, card_ids=set(card_set.catalogue()), bad={".".join(map(str, p.path)) for p in problems},
+        reroll=[*kept, ("seed", new_seed())], share=[*kept, ("seed", form.get("seed") or "")]), status
+
+
+def duquesa_solo(form: MultiDict, lang: str) -> View:
+    """The Duquesa's solo rank from a final hand (four cards and the common card) or from the florins."""
+    from ..games.duquesa import GAME
+    from .game_pages.duquesa import RANKS
+
+    def compute(req: dict) -> dict:
+        if "florins" in req:
+            return service.score(GAME.id, {"florins": req["florins"]})
+        return service.score(GAME.id, {"common": req.get("common"), "players": [
+            {"name": i18n._("You", lang), "hand": req.get("hand", [])}]})
+    return scoring(GAME.id, form, lang, "score/duquesa-solo.html", compute, ranks=RANKS)
+
+
+def duquesa_turn(form: MultiDict, lang: str) -> View:
+    """The Duquesa's turn helper: given the hand, the common card and the card turned up, keep it or take?"""
+    from ..games.duquesa import GAME
+
+    return scoring(GAME.id, form, lang, "score/duquesa-turn.html", lambda req: service.solo_turn(GAME.id, req))
+
+
+# The computing pages by endpoint: what the server routes and what the static site's phones render.
+VIEWS: dict[str, Callable[..., View]] = {
+    "scoring.score": lambda form, lang, game: scoring(game, form, lang),
+    "setup.setup": lambda form, lang, game: setup(game, form, lang),
+    "duquesa_pages.solo": lambda form, lang: duquesa_solo(form, lang),
+    "duquesa_pages.solo_turn": lambda form, lang: duquesa_turn(form, lang),
+}
