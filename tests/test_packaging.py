@@ -27,6 +27,8 @@ def test_wheel_carries_cards_and_templates(wheel):
     for game in GAME_IDS:
         assert f"companion/cards/{game}.yaml" in names
     assert any(n.startswith("companion/templates/") for n in names)
+    for font in ("NotoSerif-Regular.ttf", "NotoSerif-Bold.ttf", "NotoSerif-Italic.ttf", "OFL.txt"):
+        assert f"companion/pnp/fonts/{font}" in names  # the cards' typeface and its licence
     assert not any(n.startswith(("tests/", "cards/")) for n in names)
 
 

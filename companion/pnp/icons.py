@@ -108,7 +108,7 @@ SHAPES = {
 RAINBOW_RINGS = ("#e6194b", "#f58231", "#ffe119", "#3cb44b", "#4363d8", "#911eb4")
 
 
-def draw_icon(c, icon: Icon, cx: float, cy: float, r: float, font: str = "Vera-Bold", outline_only: bool = False) -> None:
+def draw_icon(c, icon: Icon, cx: float, cy: float, r: float, font: str = "NotoSerif-Bold", outline_only: bool = False) -> None:
     """Draw one icon centred at (cx, cy), about 2r wide, in points; outline_only draws its shape in a line of its
     colour (or dark, for a light colour) with no fill, to save ink."""
     c.saveState()

@@ -169,7 +169,7 @@ def test_the_same_build_twice_is_byte_identical(tmp_path):
 def test_viewer_is_told_not_to_scale_and_fonts_are_embedded(built):
     data = (built / "duquesa.pdf").read_bytes()
     assert b"/PrintScaling /None" in data
-    assert b"/FontFile2" in data and b"Vera" in data
+    assert b"/FontFile2" in data and b"NotoSerif" in data and b"Vera" not in data
     assert b"/BaseFont /Helvetica" not in data  # no font left to the printer or viewer
 
 

@@ -3,16 +3,13 @@ from dataclasses import astuple
 from pathlib import Path
 
 import pytest
-import reportlab
 from reportlab.pdfbase.ttfonts import TTFont
 
 from companion import cards, games, i18n
-from companion.pnp import faces
+from companion.pnp import draw, faces
 from conftest import GAME_IDS
 
-FONT_DIR = Path(reportlab.__file__).parent / "fonts"
-GLYPHS = {name: set(TTFont(name, str(FONT_DIR / f"{name}.ttf")).face.charToGlyph)
-          for name in ("Vera", "VeraBd", "VeraIt")}
+GLYPHS = {name: set(TTFont(name, str(draw.FONT_DIR / file)).face.charToGlyph) for name, file in draw.FONT_FILES.items()}
 COVERED = set.intersection(*GLYPHS.values())
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "example-game" / "especias.yaml"
 
