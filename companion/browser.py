@@ -6,7 +6,9 @@ answer the API gives (`error`, `field`, `problems`), so the page shows the same 
 """
 from __future__ import annotations
 
+import inspect
 import json
+from functools import cache
 from typing import Any, Callable
 
 from . import service, sheets
@@ -58,25 +60,77 @@ def sheet_change(args: dict) -> dict:
     return _state(sheet, [*log, record])
 
 
+def _pairs(pairs: Any) -> list:
+    if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)
+                                              for p in pairs):
+        raise InputError([Problem(("fields",), "must be a list of [name, value] pairs of text")])
+    return pairs
+
+
 def score_form(args: dict) -> dict:
     """A scoring page's form as the page script sends it (`fields`: its [name, value] pairs, in order), read by
     the same form glue as the server's page; the request it makes and the score."""
     from .web import forms
     from .web.game_pages import pages
 
-    pairs = args.get("fields")
-    if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)
-                                              for p in pairs):
-        raise InputError([Problem(("fields",), "must be a list of [name, value] pairs of text")])
+    pairs = _pairs(args.get("fields"))
     service.resolve(args.get("game", ""))  # an unknown game is named before its form is read
     fields = forms.Fields(pairs)
     request = pages(args["game"]).prepare(forms.request_from_form(fields), fields)
     return {"request": request, "result": service.score(args["game"], request)}
 
 
+SITE = "web/site.json"  # beside this package in the static site's zip: each language's addresses (made at build)
+
+
+@cache
+def _renderer(lang: str):
+    from .resources import PACKAGE_DIR
+    from .web.render import PhoneRenderer
+
+    site = json.loads((PACKAGE_DIR / SITE).read_text(encoding="utf-8"))
+    if lang not in site["urls"]:
+        raise InputError([Problem(("lang",), f"unknown language {lang!r}; expected one of: {', '.join(site['urls'])}")])
+    return PhoneRenderer(lang, site["urls"][lang], site)
+
+
+def page(args: dict) -> dict:
+    """A computing page (scoring, setup, the Duquesa's solo pages) for its form's [name, value] pairs, rendered in
+    the page's language by the same view and templates as the server's: `{"html", "status", "title"}`. The page
+    script shows its <main>."""
+    from urllib.parse import urlencode
+
+    from .web import forms, views
+
+    endpoint, values = args.get("endpoint"), args.get("values") or {}
+    if endpoint not in views.VIEWS or not isinstance(values, dict) or not all(
+            isinstance(v, str) for v in values.values()):
+        raise InputError([Problem(("endpoint",), f"no such page {endpoint!r}; expected one of: "
+                                                 f"{', '.join(views.VIEWS)}")])
+    fields = forms.Fields(_pairs(args.get("fields")))
+    renderer = _renderer(args.get("lang", ""))
+    view = views.VIEWS[endpoint]
+    refused = InputError([Problem(("values",), f"no such page: {endpoint} {values}")])
+    try:
+        inspect.signature(view).bind(fields, renderer.lang, **values)
+    except TypeError:  # values the page does not take
+        raise refused from None
+    try:
+        template, context, status = view(fields, renderer.lang, **values)
+    except views.NotFound:
+        raise refused from None
+    here = renderer.url_for(endpoint, **values)
+    if "reroll" in context:  # the setup page's new deal and shared link
+        context.update(reroll_url=f"{here}?{urlencode(context['reroll'])}",
+                       share_url=f"{renderer.site['origin']}{here}?{urlencode(context['share'])}")
+    query = urlencode(list(fields.items(multi=True)))
+    return {"html": renderer.render(template, here, query, **context), "status": status}
+
+
 def warm() -> None:
     """Load every module a call may need (the static site's zip is made from what is loaded after this)."""
     from . import games
+    from .web import render, views  # noqa: F401 (loaded for the zip)
     from .web.game_pages import pages
 
     for game in games.GAMES:
@@ -85,6 +139,7 @@ def warm() -> None:
 
 CALLS: dict[str, Callable[[dict], Any]] = {
     "score_form": score_form,
+    "page": page,
     "sheet_new": sheet_new,
     "sheet_change": sheet_change,
     "sheet_export": lambda a: sheets.export_json(*_kept(a)),

@@ -37,23 +37,38 @@ def catalog(lang: str) -> Catalog:
         return read_po(f, locale=lang)
 
 
+def mo_path(lang: str) -> Path:
+    """A catalogue compiled ahead of time: only the static site's zip has one (its phones carry no Babel)."""
+    return CATALOGUE_DIR / f"{lang}.mo"
+
+
+def compiled(lang: str) -> bytes:
+    """`lang`'s catalogue as a .mo file (written into the static site's zip when it is built)."""
+    from babel.messages.mofile import write_mo
+
+    buffer = BytesIO()
+    write_mo(buffer, catalog(lang))
+    return buffer.getvalue()
+
+
 @cache
 def translations(lang: str) -> NullTranslations:
-    """gettext translations for `lang`, compiled in memory from its .po file (Babel is imported only here: the
-    rules import this module, and the static site's browser runtime carries no Babel)."""
+    """gettext translations for `lang`: from a compiled .mo beside the .po where there is one (the phone's Python),
+    else compiled in memory from the .po with Babel (imported only here: the rules import this module)."""
+    if lang in LANGS and mo_path(lang).exists():
+        from gettext import GNUTranslations
+
+        with mo_path(lang).open("rb") as f:
+            return GNUTranslations(f)
     if lang not in LANGS or not po_path(lang).exists():
         try:  # Babel's kind where it is installed (Flask-Babel calls its extra methods), else the standard one
             from babel.support import NullTranslations
         except ImportError:
             from gettext import NullTranslations
         return NullTranslations()
-    from babel.messages.mofile import write_mo
     from babel.support import Translations
 
-    buffer = BytesIO()
-    write_mo(buffer, catalog(lang))
-    buffer.seek(0)
-    return Translations(buffer)
+    return Translations(BytesIO(compiled(lang)))
 
 
 def N_(text: str) -> str:

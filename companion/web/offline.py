@@ -25,9 +25,25 @@ def page_context() -> dict:
     """Where a page's service worker is and what it covers: this server's, or a static site's (kept at its root)."""
     if current_app.config.get("STATIC_SITE"):
         root = current_app.config.get("SITE_ROOT", "")
-        return {"service_worker": {"url": f"{root}/sw.js", "scope": f"{root}/"}, "static_site": True}
+        return {"service_worker": {"url": f"{root}/sw.js", "scope": f"{root}/"}, "static_site": True,
+                "python_page": python_page(root)}
     return {"service_worker": {"url": url_for("offline.service_worker"), "scope": f"{request.script_root}/"},
             "static_site": False}
+
+
+def python_page(root: str) -> dict | None:
+    """On a static site with scoring, what a computing page's script needs to draw it in the phone's own Python:
+    the page (endpoint and route values), its language, the worker, and the words it shows while Python loads."""
+    from . import locale, views
+
+    if not current_app.config.get("SITE_SCORING") or request.endpoint not in views.VIEWS:
+        return None
+    return {"endpoint": request.endpoint, "values": request.view_args or {}, "lang": locale.current(),
+            "worker": f"{root}/py/worker.js", "words": {
+                "download": _("Downloading the scoring for this phone: %(mb)s MB, once."),
+                "ready": _("Getting the scoring ready…"), "failed": _("The scoring could not start on this phone:"),
+                "offline": _("The scoring has not been downloaded to this phone yet: open this page once with a "
+                             "connection.")}}
 
 
 @bp.get("/sw.js")

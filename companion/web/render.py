@@ -22,13 +22,18 @@ def _bdi(value: Any) -> Markup:
     return Markup("<bdi>{}</bdi>").format(value)
 
 
+def has_filled(form, prefix: str) -> bool:
+    """Whether any field under `prefix` was filled in (to open that part of a form again)."""
+    return any(name.startswith(prefix) and value.strip() for name, value in form.items(multi=True))
+
+
 def configure(env, has_score_page: Callable[[str], bool]) -> None:
     """The filters and globals of every page, on a Jinja environment (the Flask app's or the phone's)."""
     env.trim_blocks = env.lstrip_blocks = True
     env.filters["pair"] = lambda value: (value, value)  # a <select> choice shown as its own value
     env.filters["bdi"] = _bdi
     env.filters["label_of"] = lambda key, card_set, lang: (key, card_set.label(key, lang))
-    env.globals.update(has_score_page=has_score_page, rule_blocks=rulebook.blocks,
+    env.globals.update(has_score_page=has_score_page, has_filled=has_filled, rule_blocks=rulebook.blocks,
                        label_of_component=rulebook.component_label)
 
 
@@ -53,7 +58,7 @@ class PhoneRenderer:
         from jinja2 import Environment, FileSystemLoader
 
         from .. import resources
-        from .scoring import has_score_page
+        from .views import has_score_page
 
         self.lang, self.urls, self.site = lang, dict(urls), dict(site)
         self.env = Environment(loader=FileSystemLoader(str(resources.templates_dir())), autoescape=True,
@@ -74,12 +79,12 @@ class PhoneRenderer:
         query = urlencode({k: v for k, v in values.items() if not k.startswith("_")}, doseq=True)
         return template + (f"?{query}" if query else "")
 
-    def render(self, template: str, form, path: str, **context: Any) -> str:
-        """The whole page (the script takes its <main> and <title>)."""
+    def render(self, template: str, path: str, query: str = "", **context: Any) -> str:
+        """The whole page at `path` (the script takes its <main> and <title>); the language switch keeps the form."""
         switch = {lang: self.site["trees"][lang] + path.removeprefix(self.site["trees"][self.lang])
-                  for lang in i18n.LANGS}
+                  + (f"?{query}" if query else "") for lang in i18n.LANGS}
         return self.env.get_template(template).render(
-            request=_Args(form, path), switch_url=lambda lang: switch[lang], form=form, **context)
+            request=_Args(context["form"], path), switch_url=lambda lang: switch[lang], **context)
 
 
 def url_table(site_url_for: Callable[..., str], url_map) -> dict[str, str]:
@@ -89,7 +94,10 @@ def url_table(site_url_for: Callable[..., str], url_map) -> dict[str, str]:
         if rule.endpoint in table:
             continue
         marks = {name: f"HOLE{name}HOLE" for name in rule.arguments}
-        url = site_url_for(rule.endpoint, **marks)
+        try:
+            url = site_url_for(rule.endpoint, **marks)
+        except ValueError:  # a part with fixed choices (`<any(csv, json):kind>`): not on a computing page
+            continue
         for name in rule.arguments:
             url = url.replace(quote(marks[name], safe=""), f"{HOLE}{name}{HOLE}")
         table[rule.endpoint] = url

@@ -3,18 +3,12 @@ answer comes from the same service as the API and the command line, and the page
 is worked out in `views` (no Flask there: the static site's phones render the same views)."""
 from __future__ import annotations
 
-from flask import abort, Blueprint, render_template, request
+from flask import abort, Blueprint, current_app, render_template, request
 
 from . import locale, scan, sheet_pages, views
 
 bp = Blueprint("scoring", __name__)
 has_score_page = views.has_score_page
-
-
-@bp.app_template_global()
-def has_filled(form, prefix: str) -> bool:
-    """Whether any field under `prefix` was filled in (to open that part of a form again)."""
-    return any(name.startswith(prefix) and value.strip() for name, value in form.items(multi=True))
 
 
 def respond(view: views.View, game: str | None = None):
@@ -33,7 +27,8 @@ def show(endpoint: str, **values):
         view = views.VIEWS[endpoint](request.args, locale.current(), **values)
     except views.NotFound:
         abort(404)
-    return respond(view, values.get("game") if endpoint == "scoring.score" else None)
+    kept = endpoint == "scoring.score" and not current_app.config.get("STATIC_SITE")  # a static page: no cookies
+    return respond(view, values.get("game") if kept else None)
 
 
 @bp.get("/score/<game>")

@@ -3,7 +3,7 @@ deals the same game on another phone, and "reroll" keeps everything but the seed
 declared options; the words of its answer from the game's page glue; what the page shows from `views.setup`."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
 from . import locale, views
 from .locale import with_query
@@ -15,7 +15,8 @@ bp = Blueprint("setup", __name__)
 @bp.get("/setup/<game>")
 def setup(game: str):
     args = request.args
-    if game in views.cards.load_all() and not args.get("seed"):  # the seed goes in the URL first, to share
+    fresh = not args.get("seed") and not current_app.config.get("STATIC_SITE")  # (a static page's script adds one)
+    if game in views.cards.load_all() and fresh:  # the seed goes in the URL first, so the link can be shared
         return redirect(with_query(url_for("setup.setup", game=game), {**args.to_dict(flat=False),
                                                                        "seed": views.new_seed()}))
     try:

@@ -17,6 +17,7 @@ from flask import current_app, request, url_for
 from flask_frozen import Freezer, MissingURLGeneratorWarning
 
 from .. import i18n, service
+from . import render, views
 from ..files import written_whole
 from ..schema import InputError, Problem
 
@@ -31,7 +32,7 @@ def site_url_for(endpoint: str, **values) -> str:
     pages that need the server lead to the companion (`COMPANION_URL`) or to a page that says so."""
     if endpoint in SITE_FILES:
         return url_for(endpoint, **values)
-    if endpoint in SITE_PAGES:
+    if endpoint in SITE_PAGES or (current_app.config.get("SITE_SCORING") and endpoint in views.VIEWS):
         url = url_for(endpoint, **values)
         path, hash_, fragment = url.partition("#")
         return (path if path.endswith("/") else path + "/") + hash_ + fragment
@@ -64,14 +65,32 @@ def _check(out: Path, base_url: str, companion_url: str | None) -> None:
 
 
 def _urls() -> list[str]:
-    """Every page and file of one language's tree, as site paths."""
+    """Every page and file of one language's tree, as site paths (with scoring: the computing pages' forms too)."""
     urls = ["/", "/offline/", "/companion-needed/", "/manifest.webmanifest"]
     for card_set in service.catalogue():
         urls += [f"/rules/{card_set.game}/", f"/icons/{card_set.game}.css"]
         for c in card_set.components:
             if c.kind != "back":
                 urls += [f"/c/{card_set.game}/{c.id}/", f"/C/{c.id}/"]
+    if current_app.config.get("SITE_SCORING"):
+        urls += computing_pages()
     return urls
+
+
+def computing_pages() -> list[str]:
+    """The scoring, setup and solo pages of every game, as site paths (inside the app)."""
+    out = []
+    for rule in current_app.url_map.iter_rules():
+        if rule.endpoint not in views.VIEWS:
+            continue
+        if "game" not in rule.arguments:
+            out.append(url_for(rule.endpoint))
+            continue
+        for card_set in service.catalogue():
+            if rule.endpoint != "scoring.score" or views.has_score_page(card_set.game):
+                out.append(url_for(rule.endpoint, game=card_set.game))
+    root = url_for("pages.index").rstrip("/")  # this tree's own root (the English tree's ends in /en)
+    return [u.removeprefix(root).rstrip("/") + "/" for u in out]
 
 
 def _freeze(app, destination: Path, base_url: str) -> None:
@@ -96,15 +115,23 @@ def build(out: str | Path, base_url: str, companion_url: str | None = None, scor
     instance = tempfile.mkdtemp(prefix="companion-site-instance-")
     try:
         with written_whole(out) as staging:
+            tables = {}
             for lang in i18n.LANGS:
                 tree = staging if lang == i18n.DEFAULT_LANG else staging / lang
-                app = create_app({"STATIC_SITE": True, "STATIC_LANG": lang, "SITE_ROOT": root,
+                app = create_app({"STATIC_SITE": True, "STATIC_LANG": lang, "SITE_ROOT": root, "SITE_SCORING": scoring,
                                   "COMPANION_URL": companion_url, "INSTANCE_PATH": instance})
+                tree_url = base_url.rstrip("/") + ("/" if tree == staging else f"/{lang}/")
                 with app.app_context():
-                    _freeze(app, tree, base_url.rstrip("/") + ("/" if tree == staging else f"/{lang}/"))
+                    _freeze(app, tree, tree_url)
+                with app.test_request_context("/", base_url=tree_url):
+                    tables[lang] = render.url_table(site_url_for, app.url_map)
             files = sorted(p for p in staging.rglob("*") if p.is_file())
             site_urls = [root + "/" + p.relative_to(staging).as_posix().removesuffix("index.html") for p in files]
-            runtime = site_runtime.write(staging) if scoring else None  # kept by the worker when first used
+            parts = urlsplit(base_url)
+            site = {"urls": tables, "origin": f"{parts.scheme}://{parts.netloc}",
+                    "trees": {lang: root + ("" if lang == i18n.DEFAULT_LANG else f"/{lang}") for lang in i18n.LANGS},
+                    "service_worker": {"url": f"{root}/sw.js", "scope": f"{root}/"}}
+            runtime = site_runtime.write(staging, site) if scoring else None  # kept by the worker when first used
             (staging / "sw.js").write_text(_service_worker(root, site_urls), encoding="utf-8")
             (staging / MARKER).write_text(json.dumps({"base_url": base_url, "companion_url": companion_url}) + "\n")
             for path in [staging, *staging.rglob("*")]:

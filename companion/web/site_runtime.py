@@ -7,6 +7,7 @@ PyYAML) and `worker.js` (the Web Worker that loads both and answers `companion.b
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import io
 import json
@@ -66,19 +67,26 @@ def _integrity(data: bytes) -> str:
     return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
 
 
-def write(folder: Path) -> dict:
-    """Write `folder/py/` (runtime, code zip, worker); what it holds, for the service worker and the README."""
+def write(folder: Path, site: dict) -> dict:
+    """Write `folder/py/` (runtime, code zip, worker); what it holds, for the service worker and the README.
+    `site` is what the phone's page renderer needs to know of this site (its addresses: see web/render.py)."""
     py = folder / "py"
-    (py / "pyodide").mkdir(parents=True, exist_ok=True)
+    runtime = py / f"pyodide-{PYODIDE['version']}"  # named by version: a phone's kept copy never mixes two
+    runtime.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fetch_pyodide(), "r:gz") as tgz:
         for name in RUNTIME_FILES:
             member = tgz.extractfile(f"package/{name}")
-            (py / "pyodide" / name).write_bytes(member.read())
-    code = code_zip()
+            (runtime / name).write_bytes(member.read())
+    code = code_zip(site)
     (py / "companion.zip").write_bytes(code)
     version = hashlib.sha256(code).hexdigest()[:12]
-    (py / "worker.js").write_text(WORKER.read_text(encoding="utf-8").replace("__CODE_VERSION__", version),
-                                  encoding="utf-8")
+    files = [runtime / name for name in RUNTIME_FILES]
+    unpacked = sum(p.stat().st_size for p in files) + len(code)
+    transfer = sum(len(gzip.compress(p.read_bytes(), 6)) for p in files) + len(code)
+    worker = (WORKER.read_text(encoding="utf-8").replace("__CODE_VERSION__", version)
+              .replace("__PYODIDE_DIR__", runtime.name).replace("__RUNTIME_BYTES__", str(unpacked))
+              .replace("__TRANSFER_MB__", f"{transfer / 1e6:.1f}"))
+    (py / "worker.js").write_text(worker, encoding="utf-8")
     return {"pyodide": PYODIDE["version"], "code_bytes": len(code), "code_version": version}
 
 
@@ -92,9 +100,15 @@ def modules() -> list[str]:
     return json.loads(done.stdout)
 
 
-def code_zip() -> bytes:
-    """Our pure core (the modules the entry imports), the shipped card data, and PyYAML's pure-Python modules."""
+def code_zip(site: dict) -> bytes:
+    """Our pure core (the modules the entry imports), the shipped card data, the page templates with the
+    catalogues compiled, this site's addresses, and the pure-Python modules of PyYAML, Jinja2 and MarkupSafe."""
+    import jinja2
+    import markupsafe
     import yaml
+
+    from .. import i18n
+    from ..resources import templates_dir
 
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
@@ -104,7 +118,14 @@ def code_zip() -> bytes:
             z.write(source, source.relative_to(PACKAGE_DIR.parent).as_posix())
         for data in sorted(cards_dir().glob("*.yaml")):
             z.write(data, f"companion/cards/{data.name}")
-        yaml_dir = Path(yaml.__file__).parent
-        for source in sorted(yaml_dir.glob("*.py")):
-            z.write(source, f"yaml/{source.name}")
+        for template in sorted(templates_dir().rglob("*.html")):
+            z.write(template, f"companion/templates/{template.relative_to(templates_dir()).as_posix()}")
+        for lang in i18n.LANGS:
+            if i18n.po_path(lang).exists():
+                z.writestr(f"companion/translations/{lang}.mo", i18n.compiled(lang))
+        z.writestr("companion/web/site.json", json.dumps(site, ensure_ascii=False, sort_keys=True))
+        for package in (yaml, jinja2, markupsafe):
+            folder = Path(package.__file__).parent
+            for source in sorted(folder.glob("*.py")):
+                z.write(source, f"{folder.name}/{source.name}")
     return buffer.getvalue()

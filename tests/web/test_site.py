@@ -94,7 +94,9 @@ def test_a_second_build_replaces_a_previous_site(tmp_path):
                  "--companion-url", "https://companion.example.org"]) == 0
     assert not (out / "stale.html").exists()
     page = (out / "rules" / "gemas" / "index.html").read_text(encoding="utf-8")
-    assert 'href="/deck/en/rules/gemas/"' in page and "https://companion.example.org/score/gemas" in page
+    assert 'href="/deck/en/rules/gemas/"' in page and "https://companion.example.org/sheets" in page
+    # The phones score on the site itself; only the saved sheets need the companion.
+    assert 'href="/deck/score/gemas/"' in page and "companion.example.org/score" not in page
 
 
 CHROMIUM = "/usr/bin/chromium"

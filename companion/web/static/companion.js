@@ -1,8 +1,9 @@
 // Progressive help for the score forms; every page also works without it.
 "use strict";
-document.addEventListener("DOMContentLoaded", () => {
+// What a page's forms get once shown; again for a static site's page that its own Python has just drawn anew.
+function enhance(page) {
   // Card pickers: show how many are picked, and stop at the most a hand holds.
-  for (const grid of document.querySelectorAll(".cards[data-max]")) {
+  for (const grid of page.querySelectorAll(".cards[data-max]")) {
     const max = Number(grid.dataset.max);
     const boxes = [...grid.querySelectorAll("input")];
     const counter = grid.parentElement.querySelector(".count");
@@ -17,11 +18,13 @@ document.addEventListener("DOMContentLoaded", () => {
     update();
   }
   // Copy buttons (shareable setup links).
-  for (const button of document.querySelectorAll("[data-copy]")) {
+  for (const button of page.querySelectorAll("[data-copy]")) {
     button.hidden = !navigator.clipboard;
     button.addEventListener("click", () => navigator.clipboard.writeText(button.dataset.copy));
   }
-});
+}
+window.companionEnhance = enhance;
+document.addEventListener("DOMContentLoaded", () => enhance(document));
 
 // --- Offline: once visited, pages keep working without signal (service workers need localhost or https). ---
 const root = document.documentElement;
