@@ -1,6 +1,8 @@
 """Card data: one loader and one schema for every game's `cards/<game>.yaml`, with errors as file:line."""
 from __future__ import annotations
 
+import os
+import posixpath
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path as FsPath
@@ -12,14 +14,36 @@ from yaml.constructor import ConstructorError, SafeConstructor
 
 from . import games, resources
 from .components import BACK, CARD_SIZES, DEFAULT_SIZE, SIZES, ComponentType
-from .look import LOOK, Look, build_look
+from .look import ART_DPI, LOOK, Look, art_window_mm, build_look
 from .schema import (
     INVALID, Bool, Enum, Field, Int, ListOf, MapOf, Path, Problem, Problems, Record, Str, Texts, TextsField,
-    fmt_path,
+    describe, fmt_path,
 )
 
 ID_PATTERN = r"[A-Z0-9]+(?:-[A-Z0-9]+)*"
 SLUG = Str(r"[a-z][a-z0-9-]*", max_len=40, hint="lower-case letters, digits and '-'")
+ART_SUFFIXES = (".svg", ".png", ".jpg", ".jpeg")
+
+
+class ArtPath(Field):
+    """An art file's path, relative to the data file's folder and inside it, naming an SVG, PNG or JPEG file.
+    Only the path is checked here (no file is read): `check_art` reads the files."""
+
+    def check(self, value, path, problems):
+        if not isinstance(value, str) or not value.strip():
+            return problems.add(path, f"must be a file's path like art/king.svg, got {describe(value)}")
+        if "\\" in value or "\0" in value or len(value) > 200:
+            return problems.add(path, f"{value!r} is not a path like art/king.svg (forward slashes, at most 200 "
+                                      f"characters)")
+        normal = posixpath.normpath(value)
+        if posixpath.isabs(value) or normal == ".." or normal.startswith("../") or ":" in value.split("/")[0]:
+            return problems.add(path, f"{value!r} leads outside the data file's folder; an art file must be in "
+                                      f"that folder or below it, given relative to it")
+        if not normal.lower().endswith(ART_SUFFIXES):
+            return problems.add(path, f"{value!r} is not an SVG, PNG or JPEG file (by its name: .svg, .png, .jpg "
+                                      f"or .jpeg)")
+        return normal
+
 
 # The fields every component may have, whatever its game and type.
 COMMON_FIELDS: dict[str, Field] = {
@@ -32,6 +56,7 @@ COMMON_FIELDS: dict[str, Field] = {
     "back": Str(rf"{ID_PATTERN}|none", max_len=14, hint="the id of a back component, or none"),
     "size": Enum(SIZES, "size"),
     "reconstructed": Bool(),
+    "art": ArtPath(),  # a designer's picture for the face's art window
 }
 
 HEADER = Record(
@@ -60,6 +85,15 @@ HEADER = Record(
 
 
 @dataclass(frozen=True)
+class Art:
+    """A component's art file: its path as written in the data, that path on disk, and the line that names it."""
+
+    given: str
+    path: str
+    line: int
+
+
+@dataclass(frozen=True)
 class Component:
     """One unique printed thing (printed `qty` times): a card, tile, token, reference card or back."""
 
@@ -76,6 +110,7 @@ class Component:
     reconstructed: bool
     data: Mapping[str, Any]  # the game's own fields (stones, wish, gem, suit, rank...)
     line: int
+    art: Art | None = None  # a designer's picture (SVG, PNG or JPEG) for its face
 
     def name_in(self, lang: str, default: str | None = None) -> str | None:
         return self.name.get(lang) if self.name else default
@@ -102,6 +137,7 @@ class CardSet:
     look: Look = Look()
     needs: tuple[Texts, ...] = ()
     setup: Mapping[str, Any] = field(default_factory=dict)  # a data-only game's deal: hand_size, market, steps
+    warnings: tuple[str, ...] = ()  # `file:line: card id: field: warning: ...` lines that do not stop a build
 
     def component(self, component_id: str) -> Component:
         for c in self.components:
@@ -248,6 +284,10 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
         problems = Problems()
         line = line_of(lines, base)
         component = _check_component(raw, types, sets, header, line, problems)
+        if isinstance(component, Component) and "art" in raw and not problems:
+            folder = os.path.abspath(os.path.dirname(filename) or ".")
+            component = replace(component, art=Art(raw["art"], os.path.join(folder, posixpath.normpath(raw["art"])),
+                                                   line_of(lines, (*base, "art"))))
         raw_id = raw.get("id") if isinstance(raw, dict) else None
         if isinstance(raw_id, str) and raw_id in seen:
             problems.add(("id",), f"{raw_id} is already used at line {seen[raw_id]}")
@@ -325,8 +365,9 @@ def _resolve_back(c: Component, backs: Mapping[str, Component]) -> str | None:
     return next((b.id for b in backs.values() if c.kind in b.data["for"]), None)
 
 
-def check_file(path: str | FsPath) -> tuple[CardSet | None, list[str]]:
-    """Check one data file on disk (see `check_text`); unreadable files are errors too."""
+def check_file(path: str | FsPath, art: bool = True) -> tuple[CardSet | None, list[str]]:
+    """Check one data file on disk (see `check_text`); unreadable files are errors too. With `art`, also every art
+    file it names (`check_art`): errors stop it, warnings come with the card set."""
     name = str(path)
     try:
         text = FsPath(path).read_text(encoding="utf-8")
@@ -338,11 +379,63 @@ def check_file(path: str | FsPath) -> tuple[CardSet | None, list[str]]:
         return None, [f"{name}:0: -: -: not UTF-8 text ({e.reason} at byte {e.start})"]
     except OSError as e:
         return None, [f"{name}:0: -: -: cannot be read ({e.strerror})"]
-    return check_text(text, name)
+    card_set, errors = check_text(text, name)
+    if card_set is None or not art:
+        return card_set, errors
+    errors, warnings = check_art(card_set)
+    return (None, errors) if errors else (replace(card_set, warnings=tuple(warnings)), [])
+
+
+ASPECT_TOLERANCE = 1.1  # an art file this much wider or taller than its square window is warned about
+
+
+def check_art(card_set: CardSet) -> tuple[list[str], list[str]]:
+    """Read every art file a card set names, once each: errors (no such file, a folder, a link leading outside the
+    data file's folder, not a readable SVG, PNG or JPEG, no room for art) and warnings (not square like the art
+    window; more than ART_DPI in it, so the build scales it down), each as `file:line: card id: art: ...`.
+    The files are read here and by the PDF build only: loading card data never opens them."""
+    from .pnp import art as art_files  # reportlab, svglib and Pillow: only where art is read
+
+    errors: list[str] = []
+    warnings: list[str] = []
+    folder = os.path.realpath(os.path.dirname(card_set.path) or ".")
+    for c in card_set.components:
+        if c.art is None:
+            continue
+        where = f"{card_set.path}:{c.art.line}: {c.id}: art"
+        given = repr(c.art.given)
+        trim = SIZES[c.size]
+        window = art_window_mm(*trim)
+        if window is None:
+            errors.append(f"{where}: a {c.size} ({trim[0]:g} mm) prints no art; remove {given}")
+            continue
+        if os.path.lexists(c.art.path) and os.path.commonpath([folder, os.path.realpath(c.art.path)]) != folder:
+            errors.append(f"{where}: {given} leads outside the data file's folder (through a link); an art file "
+                          f"must be in that folder or below it")
+            continue
+        try:
+            info = art_files.inspect(c.art.path)
+        except art_files.ArtError as e:
+            errors.append(f"{where}: {given} {e}")
+            continue
+        ratio = info.width / info.height
+        if not 1 / ASPECT_TOLERANCE <= ratio <= ASPECT_TOLERANCE:
+            bands = "above and below it" if ratio > 1 else "beside it"
+            warnings.append(f"{where}: warning: {given} is {info.size} ({ratio:.2f}:1) but the "
+                            f"art window is square ({window:.1f} × {window:.1f} mm on a {c.size}): it is fitted "
+                            f"whole, with empty bands {bands}")
+        shrink = art_files.scaled_pixels(info, window / 25.4 * 72)
+        if shrink:
+            dpi = max(info.width, info.height) / (window / 25.4)
+            warnings.append(f"{where}: warning: {given} is {info.size}, {dpi:.0f} DPI in the "
+                            f"{window:.1f} mm art window of a {c.size}: the build scales it down once to "
+                            f"{shrink[0]} × {shrink[1]} px ({ART_DPI} DPI)")
+    return errors, warnings
 
 
 def load_file(path: str | FsPath) -> CardSet:
-    card_set, errors = check_file(path)
+    """A card data file's card set (DataError if it is broken). Its art files are not read: see `check_art`."""
+    card_set, errors = check_file(path, art=False)
     if errors:
         raise DataError(errors)
     return card_set

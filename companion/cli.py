@@ -28,8 +28,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
         for line in errors:
             print(line, file=sys.stderr)
         if card_set:
+            for line in card_set.warnings:  # worth a look, but the file prints (exit 0)
+                print(line, file=sys.stderr)
             printed = sum(c.qty for c in card_set.components if c.kind != "back")
-            print(f"{name}: ok — {len(card_set.components)} entries, {printed} printed components")
+            warned = f", {len(card_set.warnings)} warning{'s' * (len(card_set.warnings) != 1)}" if card_set.warnings else ""
+            print(f"{name}: ok — {len(card_set.components)} entries, {printed} printed components{warned}")
         failed |= bool(errors)
     return EXIT_BAD_INPUT if failed else EXIT_OK
 

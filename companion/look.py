@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from .schema import Enum, Field, ListOf, MapOf, Path, Problems, Record, Str, describe
+from .schema import Bool, Enum, Field, ListOf, MapOf, Path, Problems, Record, Str, describe
 
 # The shapes the drawing code knows (companion/pnp/icons.py draws each; a test keeps the two lists equal).
 DRAWN_SHAPES = ("circle", "square", "triangle", "diamond", "star", "heart", "hexagon", "octagon", "cross", "spade",
@@ -24,6 +24,7 @@ class Icon:
     fill: str  # hex colour, or "rainbow"
     letter: str = ""  # drawn in the middle, for colour-blind players
     outline: str = "#2b2b2b"
+    gem: bool = False  # drawn as a cut stone: a lighter table facet and darker lower facets inside the same outline
 
 
 @dataclass(frozen=True)
@@ -33,11 +34,12 @@ class Term:
     colour: str
     shape: str | None = None
     letter: str = ""
+    gem: bool = False
 
     def icon(self) -> Icon:
         if self.shape is None:
             raise KeyError("this term has a colour but no shape")
-        return Icon(self.shape, self.colour, self.letter)
+        return Icon(self.shape, self.colour, self.letter, gem=self.gem)
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,25 @@ class Face:
     big_colour: str | None = None  # the large value's colour (default: the accent)
     listed: bool = False  # the text laid out as a list, each sentence an item (reference cards)
     background: str = "#fbf7ee"
+    art: str | None = None  # a designer's picture (an SVG, PNG or JPEG file's path) in the art window, for the icons
+    pips: bool = False  # the icons laid out as a playing card's pips (as many as the rank; the lower ones reversed)
+
+
+# The art window: a square in the body of a face where its picture goes (an `art:` file, fitted keeping its aspect).
+# Its side in mm on a poker card; other sizes scale it like the rest of the face (bridge 32.4, mini 25.2, a 50 mm
+# tile 20.2); a 25 mm token's window is the 10.5 mm inside its ring, and a marker has none.
+ART_WINDOW_MM = 36.0
+TOKEN_ART_MM = 10.5
+ART_DPI = 300  # the most pixels per inch a PNG or JPEG is printed at: a larger file is scaled down once per build
+
+
+def art_window_mm(width_mm: float, height_mm: float) -> float | None:
+    """The side of the art window of a component of that trim size, in mm (None: no room for art)."""
+    if height_mm < 15:
+        return None
+    if height_mm < 30:
+        return TOKEN_ART_MM
+    return ART_WINDOW_MM * min(width_mm / 63.5, height_mm / 88.9)
 
 
 @dataclass(frozen=True)
@@ -93,7 +114,7 @@ class Back:
 # --- The `look:` section of a card data file --------------------------------------------------------------------
 
 COLOUR = Str(r"#[0-9A-Fa-f]{6}|rainbow", max_len=7, hint="a colour like #5b2a6e (or rainbow)")
-TERM = Record({"colour": COLOUR, "shape": Enum(DRAWN_SHAPES, "shape"), "letter": Str(max_len=2)},
+TERM = Record({"colour": COLOUR, "shape": Enum(DRAWN_SHAPES, "shape"), "letter": Str(max_len=2), "gem": Bool()},
               required=("colour",))
 SLUG_KEY = Str(r"[a-z][a-z0-9-]*", max_len=40, hint="lower-case letters, digits and '-'")
 
@@ -101,8 +122,8 @@ SLUG_KEY = Str(r"[a-z][a-z0-9-]*", max_len=40, hint="lower-case letters, digits 
 class EmblemIcon(Field):
     """One icon of the back's emblem: a term's name (a term with a shape) or an inline `{shape, colour}`."""
 
-    inline = Record({"shape": Enum(DRAWN_SHAPES, "shape"), "colour": COLOUR, "letter": Str(max_len=2)},
-                    required=("shape", "colour"))
+    inline = Record({"shape": Enum(DRAWN_SHAPES, "shape"), "colour": COLOUR, "letter": Str(max_len=2),
+                     "gem": Bool()}, required=("shape", "colour"))
 
     def check(self, value: Any, path: Path, problems: Problems) -> Any:
         if isinstance(value, str):
@@ -119,7 +140,8 @@ def build_look(raw: Mapping | None, path: Path, problems: Problems, required_ter
     """A Look from an already-checked `look:` section; names every emblem term that is missing or has no shape,
     and every term the game's faces draw that the section does not declare."""
     raw = raw or {}
-    terms = {name: Term(t["colour"], t.get("shape"), t.get("letter", "")) for name, t in raw.get("terms", {}).items()}
+    terms = {name: Term(t["colour"], t.get("shape"), t.get("letter", ""), t.get("gem", False))
+             for name, t in raw.get("terms", {}).items()}
     emblem = []
     for i, item in enumerate(raw.get("emblem", ())):
         if isinstance(item, str):
@@ -129,7 +151,7 @@ def build_look(raw: Mapping | None, path: Path, problems: Problems, required_ter
                 continue
             emblem.append(term.icon())
         else:
-            emblem.append(Icon(item["shape"], item["colour"], item.get("letter", "")))
+            emblem.append(Icon(item["shape"], item["colour"], item.get("letter", ""), gem=item.get("gem", False)))
     for name in required_terms:
         if name not in terms:
             problems.add((*path, "terms"), f"is missing {name!r}: this game's faces draw it")

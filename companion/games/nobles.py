@@ -167,23 +167,25 @@ INDEX = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 
 def face(c, s, lang: str) -> Face:
-    """A number or noble card: its index, suit and what it does in a duel; a joker or token: its picture."""
+    """A number card: its pips in the traditional layout, its index in two corners and what it does in a duel; a
+    noble: its court picture (the data's art) or else a big letter and its suit; a joker or token: its picture."""
     if c.type in ("number", "noble"):
         suit, rank = c.data["suit"], c.data["rank"]
         pip = s.look.icon(suit)
         index = INDEX.get(rank, str(rank))
-        if c.type == "noble":
-            kind = NOBLE_RANKS[rank]
-            title = f"{s.label(kind, lang)} · {s.label(suit, lang)}"
-            text = _("Strength %(s)s · %(w)s wounds", lang, s=BASE[kind], w=WOUNDS[kind])
-        else:
-            title = s.label(suit, lang)
+        corners = dict(corner=index, corner_icon=pip, corner_twice=True)
+        if c.type == "number":
             text = (_("Critical hit: wins the duel", lang) if rank == ACE
                     else _("Permanent weapon +%(n)s", lang, n=rank) if rank in (2, 3)
                     else _("Adds %(n)s in a duel", lang, n=rank))
-        return Face(title, s.look.accent, (pip,), big=index, text=text, corner=index, corner_icon=pip,
-                    corner_twice=True, big_colour=pip.fill)
-    art = (s.look.icon(c.type),) if c.type in ART else ()
+            return Face(s.label(suit, lang), s.look.accent, (pip,) * rank, text=text, pips=True, **corners)
+        kind = NOBLE_RANKS[rank]
+        title = f"{s.label(kind, lang)} · {s.label(suit, lang)}"
+        text = _("Strength %(s)s · %(w)s wounds", lang, s=BASE[kind], w=WOUNDS[kind])
+        if c.art is not None:  # the court's picture; its letter stays in the two indices
+            return Face(title, s.look.accent, text=text, art=c.art.path, **corners)
+        return Face(title, s.look.accent, (pip,), big=index, text=text, big_colour=pip.fill, **corners)
+    art = (s.look.icon(c.type),) if c.type in ART and c.art is None else ()
     text = c.text_in(lang)
     if c.type == "joker":  # what the rules give it, on the card
         text = _("Strength %(s)s · %(w)s wound · defending, a die of 1–3 cancels the attack", lang,

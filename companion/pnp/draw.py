@@ -17,7 +17,8 @@ from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.platypus import Frame, Paragraph
 
 from ..components import SIZES
-from ..look import Back, Face
+from ..look import Back, Face, art_window_mm
+from . import art
 from .geometry import MM
 from .icons import draw_icon
 
@@ -312,25 +313,66 @@ def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: floa
         return
     size = 7.6 * max(k, 0.8)
     needed = _paragraph(face.text, size).wrap(bw - 2 * MM, bh)[1] if face.text else 0.0
-    art = bool(face.icons or face.big)
-    # A short text on a card without art leaves room for a medallion with the title's initial.
-    monogram = bool(face.text) and not art and needed < bh * 0.45
-    art = art or monogram
+    picture = bool(face.art or face.icons or face.big)
     if face.text:  # the paragraph takes the bottom of the body: what it needs, or all of it on long texts
-        box = min(bh * 0.5, needed + 2 * MM) if art else bh
-        fit_text(c, face.text, bw - 2 * MM, box, by + box, bx + 1 * MM, size, align=1 if art else 0)
+        box = min(bh * 0.5, needed + 2 * MM) if picture else bh
+        fit_text(c, face.text, bw - 2 * MM, box, by + box, bx + 1 * MM, size, align=1 if picture else 0)
         by, bh = by + box + 1 * MM, bh - box - 1 * MM
-    if face.big:  # a large value above the icons, or alone in the middle
-        big_h = bh * 0.45 if face.icons else bh
+    if face.big:  # a large value above the picture, or alone in the middle
+        big_h = min(bh * 0.3, 12 * MM * k) if face.art else bh * 0.45 if face.icons else bh
         size = fit_line(c, face.big, BOLD, min(big_h * 0.8, (26 if compact else 40) * k), bw)
         c.setFillColor(HexColor(face.big_colour) if face.big_colour else accent)
         c.setFont(BOLD, size)
         c.drawCentredString(bx + bw / 2, by + bh - big_h / 2 - size * 0.35, face.big)
         bh -= big_h
-    if monogram:
-        _medallion(c, face.title[:1].upper(), bx + bw / 2, by + bh / 2, min(bw, bh) * 0.36, accent)
-    _icon_grid(c, face.icons, face.captions, bx, by, bw, bh, k)
+    if face.art:  # the designer's picture in the art window, for the icons
+        window = art_window_mm(w / MM, h / MM) * MM
+        side = max(0.0, min(bw, bh, window))
+        art.place(c, face.art, bx + (bw - side) / 2, by + (bh - side) / 2, side, side, window_pt=window)
+    elif face.pips:
+        _pips(c, face.icons, bx, by, bw, bh)
+    else:
+        _icon_grid(c, face.icons, face.captions, bx, by, bw, bh, k)
     c.restoreState()
+
+
+# A playing card's pips, as (column, row): column 0 left, 1 middle, 2 right; row 0 top to 1 bottom. Pips below the
+# middle are printed upside down, as on a French deck, so the card reads the same either way up.
+PIPS = {
+    2: ((1, 0), (1, 1)),
+    3: ((1, 0), (1, 0.5), (1, 1)),
+    4: ((0, 0), (2, 0), (0, 1), (2, 1)),
+    5: ((0, 0), (2, 0), (1, 0.5), (0, 1), (2, 1)),
+    6: ((0, 0), (2, 0), (0, 0.5), (2, 0.5), (0, 1), (2, 1)),
+    7: ((0, 0), (2, 0), (1, 0.25), (0, 0.5), (2, 0.5), (0, 1), (2, 1)),
+    8: ((0, 0), (2, 0), (1, 0.25), (0, 0.5), (2, 0.5), (1, 0.75), (0, 1), (2, 1)),
+    9: ((0, 0), (2, 0), (0, 1 / 3), (2, 1 / 3), (1, 0.5), (0, 2 / 3), (2, 2 / 3), (0, 1), (2, 1)),
+    10: ((0, 0), (2, 0), (1, 1 / 6), (0, 1 / 3), (2, 1 / 3), (0, 2 / 3), (2, 2 / 3), (1, 5 / 6), (0, 1), (2, 1)),
+}
+
+
+def _pips(c, icons, x, y, w, h) -> None:
+    """A number card's pips in the traditional layout for their count (an ace: one large pip)."""
+    n = len(icons)
+    if not n or h <= 0:
+        return
+    if n not in PIPS:  # an ace, or a count no deck lays out: one pip
+        draw_icon(c, icons[0], x + w / 2, y + h / 2, min(w, h) * 0.3)
+        return
+    r = min(w / 7.5, h / (9.5 if n >= 9 else 8.0))
+    left, right = x + w / 2 - min(w / 2 - r * 1.3, r * 3.2), x + w / 2 + min(w / 2 - r * 1.3, r * 3.2)
+    top, bottom = y + h - r * 1.15, y + r * 1.15
+    for icon, (col, row) in zip(icons, PIPS[n]):
+        px = (left, x + w / 2, right)[col]
+        py = top - row * (top - bottom)
+        if row > 0.5:  # the lower half reversed
+            c.saveState()
+            c.translate(px, py)
+            c.rotate(180)
+            draw_icon(c, icon, 0, 0, r)
+            c.restoreState()
+        else:
+            draw_icon(c, icon, px, py, r)
 
 
 def _index(c, face: Face, left: float, top: float, k: float) -> None:
@@ -343,22 +385,6 @@ def _index(c, face: Face, left: float, top: float, k: float) -> None:
         draw_icon(c, face.corner_icon, left + 2.1 * MM, top - 11 * k - 3.6 * MM, 2.2 * MM * k)
 
 
-def _medallion(c, letter: str, cx: float, cy: float, r: float, accent) -> None:
-    """The art of a text card: a ringed medallion with the title's initial."""
-    c.setFillColor(mix(accent, PAPER, 0.12))
-    c.setStrokeColor(accent)
-    c.setLineWidth(1.4)
-    c.circle(cx, cy, r, stroke=1, fill=1)
-    c.setLineWidth(0.6)
-    c.circle(cx, cy, r * 0.86, stroke=1, fill=0)
-    for i in range(12):
-        a = math.radians(i * 30)
-        c.circle(cx + r * 0.93 * math.cos(a), cy + r * 0.93 * math.sin(a), r * 0.035, stroke=0, fill=1)
-    c.setFillColor(accent)
-    c.setFont(BOLD, r * 1.05)
-    c.drawCentredString(cx, cy - r * 0.37, letter)
-
-
 def _token(c, face: Face, x, y, w, h, accent, card_id: str) -> None:
     """A round piece: a ring inside the safe zone, its art, and its id small inside the ring's foot."""
     r = min(w, h) / 2
@@ -367,7 +393,10 @@ def _token(c, face: Face, x, y, w, h, accent, card_id: str) -> None:
     c.setStrokeColor(accent)
     c.setLineWidth(0.8)
     c.circle(cx, cy, ring, stroke=1, fill=0)
-    if face.icons:
+    if face.art:
+        side = art_window_mm(w / MM, h / MM) * MM
+        art.place(c, face.art, cx - side / 2, cy + 1.3 * MM - side / 2, side, side, window_pt=side)
+    elif face.icons:
         draw_icon(c, face.icons[0], cx, cy + 1.3 * MM, ring * 0.5)
     elif face.big:
         c.setFillColor(accent)

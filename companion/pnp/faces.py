@@ -10,8 +10,11 @@ from ..look import Back, Face
 
 
 def face(c: Component, s: CardSet, lang: str) -> Face:
-    """The game's face; a reference card's text is printed as a list."""
+    """The game's face, with the component's art file (if its data names one) in its art window; a reference
+    card's text is printed as a list."""
     made = games.for_data(s.game).face(c, s, lang)
+    if c.art is not None and made.art is None:
+        made = replace(made, art=c.art.path)
     return replace(made, listed=True) if c.kind == "reference" and made.text else made
 
 
