@@ -2,6 +2,7 @@
 is distinct and may carry a letter. A gem's icon is drawn as a cut stone inside the same outline."""
 from __future__ import annotations
 
+import hashlib
 import math
 
 from reportlab.lib.colors import Color, HexColor, black, white
@@ -175,7 +176,25 @@ def _cut(c, icon: Icon, cx: float, cy: float, r: float):
 
 def draw_icon(c, icon: Icon, cx: float, cy: float, r: float, font: str = "NotoSerif-Bold", outline_only: bool = False) -> None:
     """Draw one icon centred at (cx, cy), about 2r wide, in points; outline_only draws its shape in a line of its
-    colour (or dark, for a light colour) with no fill, to save ink."""
+    colour (or dark, for a light colour) with no fill, to save ink. Each different icon (and size) is drawn once
+    per document as a form XObject and placed wherever it recurs: a deck's pips and gems are a few dozen forms."""
+    r = round(r, 2)
+    key = repr((icon.shape, icon.fill, icon.letter, icon.outline, icon.gem, r, font, outline_only))
+    name = "I" + hashlib.sha1(key.encode()).hexdigest()[:14]
+    if not c.hasForm(name):
+        pad = 1.4 * r + 2
+        c.beginForm(name, lowerx=-pad, lowery=-pad, upperx=pad, uppery=pad)
+        paint_icon(c, icon, 0, 0, r, font, outline_only)
+        c.endForm()
+    c.saveState()
+    c.translate(cx, cy)
+    c.doForm(name)
+    c.restoreState()
+
+
+def paint_icon(c, icon: Icon, cx: float, cy: float, r: float, font: str = "NotoSerif-Bold",
+               outline_only: bool = False) -> None:
+    """Draw one icon's paths and letter centred at (cx, cy) (draw_icon places it as a form instead)."""
     c.saveState()
     c.setLineWidth(max(0.4, r * 0.07))
     c.setStrokeColor(HexColor(icon.outline))

@@ -9,7 +9,7 @@ from companion import cards
 from companion.look import Icon
 from companion.pnp import draw, faces
 from companion.pnp.geometry import MM
-from companion.pnp.icons import draw_icon
+from companion.pnp.icons import draw_icon, paint_icon
 
 GEM_SHAPES = ("diamond", "hexagon", "heart", "star", "octagon", "triangle", "square", "circle")
 
@@ -33,8 +33,8 @@ class Recording(Canvas):
 @pytest.mark.parametrize("shape", GEM_SHAPES)
 def test_a_gem_is_a_cut_stone_inside_the_same_outline(shape):
     plain, cut = Recording(), Recording()
-    draw_icon(plain, Icon(shape, "#1e9e5a"), 100, 100, 20)
-    draw_icon(cut, Icon(shape, "#1e9e5a", gem=True), 100, 100, 20)
+    paint_icon(plain, Icon(shape, "#1e9e5a"), 100, 100, 20)
+    paint_icon(cut, Icon(shape, "#1e9e5a", gem=True), 100, 100, 20)
     assert len(plain.fills) == 1 and len(cut.fills) >= 4  # the stone, a lighter table, lighter and darker facets
     outline = [code for code, stroked, _filled in plain.paths if stroked]
     last = [code for code, stroked, filled in cut.paths if stroked and not filled][-1]
@@ -52,10 +52,21 @@ def test_every_gem_of_the_shipped_games_is_cut_and_nothing_else_is():
 def test_a_cut_gems_letter_is_drawn_over_its_facets_in_a_colour_for_its_table():
     draw.register_fonts()
     c = Recording()
-    draw_icon(c, Icon("hexagon", "#2e9e4f", "4", gem=True), 100, 100, 20)  # Gemas' green: a light green table
+    paint_icon(c, Icon("hexagon", "#2e9e4f", "4", gem=True), 100, 100, 20)  # Gemas' green: a light green table
     text = next(i for i, op in enumerate(c._code) if "(4) Tj" in op)
     assert text > max(i for i, op in enumerate(c._code) if op in ("f", "f*", "B", "B*"))  # over every facet
     assert c._code[text - 1] == ".113725 .113725 .113725 rg"  # dark ink on the light green table
+
+
+def test_an_icon_is_drawn_once_per_document_and_placed_where_it_recurs():
+    draw.register_fonts()
+    c = Recording()
+    ruby = Icon("heart", "#c0392b", gem=True)
+    for x in range(10):
+        draw_icon(c, ruby, 20 + 30 * x, 100, 12)
+    draw_icon(c, ruby, 100, 200, 6)  # another size: another form
+    assert len(c.paths) == 2 * (1 + 1 + 1)  # each form: the stone, its table, the outline over them
+    assert sum(" Do" in op for op in c._code) == 11
 
 
 def pips(face, monkeypatch):
