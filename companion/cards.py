@@ -14,37 +14,14 @@ from yaml.constructor import ConstructorError, SafeConstructor
 
 from . import games, resources
 from .components import BACK, CARD_SIZES, DEFAULT_SIZE, SIZES, ComponentType
-from .look import ART_DPI, LOOK, Look, art_window_mm, build_look
+from .look import ART_DPI, LOOK, Art, ArtPath, Look, art_window_mm, build_look
 from .schema import (
     INVALID, Bool, Enum, Field, Int, ListOf, MapOf, Path, Problem, Problems, Record, Str, Texts, TextsField,
-    describe, fmt_path,
+    fmt_path,
 )
 
 ID_PATTERN = r"[A-Z0-9]+(?:-[A-Z0-9]+)*"
 SLUG = Str(r"[a-z][a-z0-9-]*", max_len=40, hint="lower-case letters, digits and '-'")
-ART_SUFFIXES = (".svg", ".png", ".jpg", ".jpeg")
-
-
-class ArtPath(Field):
-    """An art file's path, relative to the data file's folder and inside it, naming an SVG, PNG or JPEG file.
-    Only the path is checked here (no file is read): `check_art` reads the files."""
-
-    def check(self, value, path, problems):
-        if not isinstance(value, str) or not value.strip():
-            return problems.add(path, f"must be a file's path like art/king.svg, got {describe(value)}")
-        if "\\" in value or "\0" in value or len(value) > 200:
-            return problems.add(path, f"{value!r} is not a path like art/king.svg (forward slashes, at most 200 "
-                                      f"characters)")
-        normal = posixpath.normpath(value)
-        if posixpath.isabs(value) or normal == ".." or normal.startswith("../") or ":" in value.split("/")[0]:
-            return problems.add(path, f"{value!r} leads outside the data file's folder; an art file must be in "
-                                      f"that folder or below it, given relative to it")
-        if not normal.lower().endswith(ART_SUFFIXES):
-            return problems.add(path, f"{value!r} is not an SVG, PNG or JPEG file (by its name: .svg, .png, .jpg "
-                                      f"or .jpeg)")
-        return normal
-
-
 # The fields every component may have, whatever its game and type.
 COMMON_FIELDS: dict[str, Field] = {
     "id": Str(ID_PATTERN, max_len=14, hint="upper-case letters, digits and '-', at most 14 characters"),
@@ -82,15 +59,6 @@ HEADER = Record(
     },
     required=("game", "title", "prefix", "players"),
 )  # plus `components`, a list checked entry by entry against the game's component types
-
-
-@dataclass(frozen=True)
-class Art:
-    """A component's art file: its path as written in the data, that path on disk, and the line that names it."""
-
-    given: str
-    path: str
-    line: int
 
 
 @dataclass(frozen=True)
@@ -274,6 +242,13 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
     look = build_look(header.get("look"), ("look",), problems, games.for_data(header["game"]).terms)
     for p in problems:
         report(p)
+    folder = os.path.abspath(os.path.dirname(filename) or ".")
+    raw_terms = (header.get("look") or {}).get("terms", {})
+    pictured = {name: replace(term, art=Art(raw_terms[name]["art"], os.path.join(folder, raw_terms[name]["art"]),
+                                            line_of(lines, ("look", "terms", name, "art"))))
+                for name, term in look.terms.items() if "art" in raw_terms.get(name, {})}
+    if pictured:  # a term drawn as a picture: its icon everywhere on the faces (the backs' emblem keeps shapes)
+        look = replace(look, terms=MappingProxyType({**look.terms, **pictured}))
     sets = dict(header.get("sets") or {"base": Texts("Juego básico", "Base game")})
     types = _component_types(header["game"])
     components: list[Component] = []
@@ -285,7 +260,6 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
         line = line_of(lines, base)
         component = _check_component(raw, types, sets, header, line, problems)
         if isinstance(component, Component) and "art" in raw and not problems:
-            folder = os.path.abspath(os.path.dirname(filename) or ".")
             component = replace(component, art=Art(raw["art"], os.path.join(folder, posixpath.normpath(raw["art"])),
                                                    line_of(lines, (*base, "art"))))
         raw_id = raw.get("id") if isinstance(raw, dict) else None
@@ -399,22 +373,23 @@ def check_art(card_set: CardSet) -> tuple[list[str], list[str]]:
     errors: list[str] = []
     warnings: list[str] = []
     folder = os.path.realpath(os.path.dirname(card_set.path) or ".")
-    for c in card_set.components:
-        if c.art is None:
-            continue
-        where = f"{card_set.path}:{c.art.line}: {c.id}: art"
-        given = repr(c.art.given)
-        trim = SIZES[c.size]
+    named = [(c.art, f"{c.id}: art", c.size) for c in card_set.components if c.art is not None]
+    named += [(term.art, f"-: look.terms.{name}.art", "poker") for name, term in card_set.look.terms.items()
+              if term.art is not None]  # an icon's picture: checked against a poker card's window
+    for art, label, size in named:
+        where = f"{card_set.path}:{art.line}: {label}"
+        given = repr(art.given)
+        trim = SIZES[size]
         window = art_window_mm(*trim)
         if window is None:
-            errors.append(f"{where}: a {c.size} ({trim[0]:g} mm) prints no art; remove {given}")
+            errors.append(f"{where}: a {size} ({trim[0]:g} mm) prints no art; remove {given}")
             continue
-        if os.path.lexists(c.art.path) and os.path.commonpath([folder, os.path.realpath(c.art.path)]) != folder:
+        if os.path.lexists(art.path) and os.path.commonpath([folder, os.path.realpath(art.path)]) != folder:
             errors.append(f"{where}: {given} leads outside the data file's folder (through a link); an art file "
                           f"must be in that folder or below it")
             continue
         try:
-            info = art_files.inspect(c.art.path)
+            info = art_files.inspect(art.path)
         except art_files.ArtError as e:
             errors.append(f"{where}: {given} {e}")
             continue
@@ -422,13 +397,16 @@ def check_art(card_set: CardSet) -> tuple[list[str], list[str]]:
         if not 1 / ASPECT_TOLERANCE <= ratio <= ASPECT_TOLERANCE:
             bands = "above and below it" if ratio > 1 else "beside it"
             warnings.append(f"{where}: warning: {given} is {info.size} ({ratio:.2f}:1) but the "
-                            f"art window is square ({window:.1f} × {window:.1f} mm on a {c.size}): it is fitted "
+                            f"art window is square ({window:.1f} × {window:.1f} mm on a {size}): it is fitted "
                             f"whole, with empty bands {bands}")
+        if info.text:
+            warnings.append(f"{where}: warning: {given} has <text>, which prints in a font the PDF does not embed; "
+                            f"convert the text to paths in your drawing program")
         shrink = art_files.scaled_pixels(info, window / 25.4 * 72)
         if shrink:
             dpi = max(info.width, info.height) / (window / 25.4)
             warnings.append(f"{where}: warning: {given} is {info.size}, {dpi:.0f} DPI in the "
-                            f"{window:.1f} mm art window of a {c.size}: the build scales it down once to "
+                            f"{window:.1f} mm art window of a {size}: the build scales it down once to "
                             f"{shrink[0]} × {shrink[1]} px ({ART_DPI} DPI)")
     return errors, warnings
 

@@ -4,6 +4,7 @@ suit...), read from the `look:` section of its card data; and the Face and Back 
 Pure data, no drawing: `companion/pnp` draws these on paper and `companion/web/icons.py` as SVG."""
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -19,12 +20,22 @@ DEFAULT_EMBLEM_ICON = ("star", "#d4af37")
 
 
 @dataclass(frozen=True)
+class Art:
+    """A component's art file: its path as written in the data, that path on disk, and the line that names it."""
+
+    given: str
+    path: str
+    line: int
+
+
+@dataclass(frozen=True)
 class Icon:
     shape: str  # one of DRAWN_SHAPES
     fill: str  # hex colour, or "rainbow"
     letter: str = ""  # drawn in the middle, for colour-blind players
     outline: str = "#2b2b2b"
     gem: bool = False  # drawn as a cut stone: a lighter table facet and darker lower facets inside the same outline
+    art: str | None = None  # a picture (an art file's path) drawn instead of the shape, fitted in its square
 
 
 @dataclass(frozen=True)
@@ -35,11 +46,12 @@ class Term:
     shape: str | None = None
     letter: str = ""
     gem: bool = False
+    art: Art | None = None  # a picture drawn for its icon (its shape still names it where pictures are not drawn)
 
     def icon(self) -> Icon:
         if self.shape is None:
             raise KeyError("this term has a colour but no shape")
-        return Icon(self.shape, self.colour, self.letter, gem=self.gem)
+        return Icon(self.shape, self.colour, self.letter, gem=self.gem, art=self.art.path if self.art else None)
 
 
 @dataclass(frozen=True)
@@ -85,6 +97,7 @@ class Face:
     background: str = "#fbf7ee"
     art: str | None = None  # a designer's picture (an SVG, PNG or JPEG file's path) in the art window, for the icons
     pips: bool = False  # the icons laid out as a playing card's pips (as many as the rank; the lower ones reversed)
+    framed: bool = False  # the art is a frame filling the body, the icons drawn in its empty middle (60 %)
 
 
 # The art window: a square in the body of a face where its picture goes (an `art:` file, fitted keeping its aspect).
@@ -113,9 +126,32 @@ class Back:
 
 # --- The `look:` section of a card data file --------------------------------------------------------------------
 
+ART_SUFFIXES = (".svg", ".png", ".jpg", ".jpeg")
+
+
+class ArtPath(Field):
+    """An art file's path, relative to the data file's folder and inside it, naming an SVG, PNG or JPEG file.
+    Only the path is checked here (no file is read): `check_art` reads the files."""
+
+    def check(self, value, path, problems):
+        if not isinstance(value, str) or not value.strip():
+            return problems.add(path, f"must be a file's path like art/king.svg, got {describe(value)}")
+        if "\\" in value or "\0" in value or len(value) > 200:
+            return problems.add(path, f"{value!r} is not a path like art/king.svg (forward slashes, at most 200 "
+                                      f"characters)")
+        normal = posixpath.normpath(value)
+        if posixpath.isabs(value) or normal == ".." or normal.startswith("../") or ":" in value.split("/")[0]:
+            return problems.add(path, f"{value!r} leads outside the data file's folder; an art file must be in "
+                                      f"that folder or below it, given relative to it")
+        if not normal.lower().endswith(ART_SUFFIXES):
+            return problems.add(path, f"{value!r} is not an SVG, PNG or JPEG file (by its name: .svg, .png, .jpg "
+                                      f"or .jpeg)")
+        return normal
+
+
 COLOUR = Str(r"#[0-9A-Fa-f]{6}|rainbow", max_len=7, hint="a colour like #5b2a6e (or rainbow)")
-TERM = Record({"colour": COLOUR, "shape": Enum(DRAWN_SHAPES, "shape"), "letter": Str(max_len=2), "gem": Bool()},
-              required=("colour",))
+TERM = Record({"colour": COLOUR, "shape": Enum(DRAWN_SHAPES, "shape"), "letter": Str(max_len=2), "gem": Bool(),
+               "art": ArtPath()}, required=("colour",))
 SLUG_KEY = Str(r"[a-z][a-z0-9-]*", max_len=40, hint="lower-case letters, digits and '-'")
 
 

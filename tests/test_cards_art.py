@@ -152,3 +152,11 @@ def _jpeg() -> bytes:
     out = io.BytesIO()
     Image.new("RGB", (64, 64), "#8a4b12").save(out, "JPEG")
     return out.getvalue()
+
+
+def test_an_svg_with_text_is_warned_about(capsys, folder):
+    (folder / "art" / "words.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200">'
+                                              '<text x="10" y="100">Rey</text></svg>')
+    path, (line,) = game(folder, "art/words.svg")
+    code, _out, err = validate(capsys, path)
+    assert code == 0 and f"{path}:{line}: TY-0: art: warning: 'art/words.svg' has <text>" in err

@@ -105,11 +105,12 @@ def setup(card_set, rng: Random, players: int, options: Mapping) -> dict:
 
 
 def face(c, s, lang: str) -> Face:
-    """A pair card: its shape in its colour; the turn summary: its text."""
-    if c.type == "pair-card":
+    """A pair card: its shape in its colour (in its frame, when the data gives one as art); the turn summary: its
+    text."""
+    if c.type == "pair-card":  # with art, the data's picture frames the shape
         shape, colour = c.data["shape"], c.data["colour"]
         return Face(f"{s.label(shape, lang)} · {s.label(colour, lang)}", s.look.accent,
-                    (Icon(shape, s.look.colour(colour)),))
+                    (Icon(shape, s.look.colour(colour)),), art=c.art.path if c.art else None, framed=c.art is not None)
     return Face(c.name_in(lang, c.id), s.look.accent, text=c.text_in(lang))
 
 

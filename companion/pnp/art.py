@@ -27,6 +27,7 @@ class ArtInfo:
     height: float
     digest: str  # of the file's bytes: names its form, so the same picture is embedded once whatever its path
     size: str = ""  # its size as its author gave it: an SVG's viewBox ("200 × 200"), an image's pixels
+    text: bool = False  # an SVG with <text>: set in a font the PDF does not embed (convert text to paths)
 
 
 def inspect(path: str | Path) -> ArtInfo:
@@ -68,6 +69,7 @@ def _svg(path: str, _mtime: int, _size: int):
     if root.tag != "{http://www.w3.org/2000/svg}svg":
         raise ArtError(f"is not valid SVG: its root element is <{etree.QName(root).localname}>, not <svg> in the "
                        f"SVG namespace")
+    text = next(root.iter("{http://www.w3.org/2000/svg}text"), None) is not None
     try:
         drawing = SvgRenderer(path).render(root)
     except Exception as e:  # svglib raises whatever its parts raise on what it cannot draw
@@ -77,7 +79,10 @@ def _svg(path: str, _mtime: int, _size: int):
     digest = hashlib.sha1(data).hexdigest()[:16]
     box = (root.get("viewBox") or "").replace(",", " ").split()
     shown = f"{float(box[2]):g} × {float(box[3]):g}" if len(box) == 4 else f"{drawing.width:g} × {drawing.height:g} pt"
-    return ArtInfo("SVG", float(drawing.width), float(drawing.height), digest, shown), drawing
+    from .draw import FONT
+
+    drawing.initialFontName = FONT  # renderPDF starts each drawing with a font: ours, embedded, not Helvetica
+    return ArtInfo("SVG", float(drawing.width), float(drawing.height), digest, shown, text), drawing
 
 
 @lru_cache(maxsize=256)

@@ -18,7 +18,7 @@ from reportlab.platypus import Frame, Paragraph
 
 from ..components import SIZES
 from ..look import Back, Face, art_window_mm
-from . import art
+from . import art, lists
 from .geometry import MM
 from .icons import draw_icon
 
@@ -121,57 +121,6 @@ def fit_text(c, text: str, width: float, height: float, top: float, left: float,
             para.drawOn(c, left, top - h)
             return h
         size -= 0.25
-
-
-LIST_SIZE, LIST_MIN = 8.6, 8.0  # points: reference cards stay readable across the table
-
-
-def list_items(text: str) -> list[tuple[int, str]]:
-    """A reference text as list items (level, text): one a sentence; a sentence of four or more clauses split at
-    its semicolons into sub-items under its first."""
-    out = []
-    for sentence in re.split(r"(?<=\.)\s+(?=\S)", text.strip()):
-        clauses = sentence.split("; ")
-        if len(clauses) >= 4:
-            out.append((0, clauses[0]))
-            out += [(1, clause) for clause in clauses[1:]]
-        else:
-            out.append((0, sentence))
-    return out
-
-
-def draw_list(c, items: list[tuple[int, str]], frames, size: float = LIST_SIZE) -> float:
-    """Draw bulleted items through `frames` (x, y, w, h), largest size from `size` down to LIST_MIN that fits
-    (at LIST_MIN the rest is cut rather than shrunk below it); returns the size used."""
-    def story(s: float) -> list:
-        out = []
-        for level, text in items:
-            style = ParagraphStyle("li", fontName=FONT, fontSize=s, leading=s * 1.18, textColor=INK,
-                                   leftIndent=(6 + 7 * level) * s / 8, bulletIndent=7 * level * s / 8,
-                                   spaceAfter=s * 0.15, bulletFontName=FONT, bulletFontSize=s)
-            out.append(Paragraph(escape(text), style, bulletText="•" if level == 0 else "–"))
-        return out
-
-    def place(canvas, s: float) -> bool:
-        flow = story(s)
-        for fx, fy, fw, fh in frames:
-            if fw <= 0 or fh <= 0:
-                continue
-            frame = Frame(fx, fy, fw, fh, 0, 0, 0, 0)
-            while flow:  # an item that does not fit whole goes on in the next frame
-                if frame.add(flow[0], canvas, trySplit=1):
-                    flow.pop(0)
-                    continue
-                parts = frame.split(flow[0], canvas)
-                if len(parts) < 2 or not frame.add(parts[0], canvas):
-                    break
-                flow[0:1] = parts[1:]
-        return not flow
-
-    while size > LIST_MIN and not place(rl_canvas.Canvas(io.BytesIO()), size):
-        size = max(LIST_MIN, size - 0.2)
-    place(c, size)
-    return size
 
 
 def fit_line(c, text: str, font: str, size: float, max_width: float) -> float:
@@ -303,12 +252,8 @@ def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: floa
         by += panel_h + 1.5 * MM
         bh -= panel_h + 1.5 * MM
     if face.listed and face.text:  # a reference card: its sentences as a list, beside the code where it runs long
-        frames = [(bx + 1 * MM, by, bw - 2 * MM, bh)]
-        if qr_left is not None:
-            frames.append((bx + 1 * MM, fy + 4 * MM, qr_left - bx - 2.5 * MM, by - fy - 4 * MM))
-        else:
-            frames[0] = (bx + 1 * MM, fy + 4 * MM, bw - 2 * MM, by + bh - fy - 4 * MM)
-        draw_list(c, list_items(face.text), frames)
+        window = art_window_mm(w / MM, h / MM) * MM if face.art else 0.0
+        lists.reference(c, face, bx, by, bw, bh, fy, qr_left, window, k)
         c.restoreState()
         return
     size = 7.6 * max(k, 0.8)
@@ -325,10 +270,13 @@ def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: floa
         c.setFont(BOLD, size)
         c.drawCentredString(bx + bw / 2, by + bh - big_h / 2 - size * 0.35, face.big)
         bh -= big_h
-    if face.art:  # the designer's picture in the art window, for the icons
+    if face.art:  # the designer's picture in the art window, for the icons (or a frame around them)
         window = art_window_mm(w / MM, h / MM) * MM
-        side = max(0.0, min(bw, bh, window))
-        art.place(c, face.art, bx + (bw - side) / 2, by + (bh - side) / 2, side, side, window_pt=window)
+        side = max(0.0, min(bw, bh) if face.framed else min(bw, bh, window))
+        ax, ay = bx + (bw - side) / 2, by + (bh - side) / 2
+        art.place(c, face.art, ax, ay, side, side, window_pt=window)
+        if face.framed:
+            _icon_grid(c, face.icons, face.captions, ax + side * 0.22, ay + side * 0.22, side * 0.56, side * 0.56, k)
     elif face.pips:
         _pips(c, face.icons, bx, by, bw, bh)
     else:

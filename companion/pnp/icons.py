@@ -179,7 +179,7 @@ def draw_icon(c, icon: Icon, cx: float, cy: float, r: float, font: str = "NotoSe
     colour (or dark, for a light colour) with no fill, to save ink. Each different icon (and size) is drawn once
     per document as a form XObject and placed wherever it recurs: a deck's pips and gems are a few dozen forms."""
     r = round(r, 2)
-    key = repr((icon.shape, icon.fill, icon.letter, icon.outline, icon.gem, r, font, outline_only))
+    key = repr((icon.shape, icon.fill, icon.letter, icon.outline, icon.gem, icon.art, r, font, outline_only))
     name = "I" + hashlib.sha1(key.encode()).hexdigest()[:14]
     if not c.hasForm(name):
         pad = 1.4 * r + 2
@@ -194,7 +194,16 @@ def draw_icon(c, icon: Icon, cx: float, cy: float, r: float, font: str = "NotoSe
 
 def paint_icon(c, icon: Icon, cx: float, cy: float, r: float, font: str = "NotoSerif-Bold",
                outline_only: bool = False) -> None:
-    """Draw one icon's paths and letter centred at (cx, cy) (draw_icon places it as a form instead)."""
+    """Draw one icon's paths and letter centred at (cx, cy) (draw_icon places it as a form instead); an icon with
+    a picture draws it fitted in a square 2.3 r wide (in outline, to save ink, its shape)."""
+    if icon.art and not outline_only:
+        from . import art
+        from .geometry import MM
+        from ..look import ART_WINDOW_MM
+
+        side = 2.3 * r
+        art.place(c, icon.art, cx - side / 2, cy - side / 2, side, side, window_pt=ART_WINDOW_MM * MM)
+        return
     c.saveState()
     c.setLineWidth(max(0.4, r * 0.07))
     c.setStrokeColor(HexColor(icon.outline))
