@@ -151,7 +151,7 @@ def _icon_grid(c, icons, captions, x, y, w, h, k):
         cy = y + h - (row + 0.5) * cell_h + caption_h / 2
         draw_icon(c, icon, cx, cy, r)
         if captions and i < len(captions):
-            size = fit_line(c, captions[i], FONT, 6.2 * k, cell_w - 2)
+            size = fit_line(c, captions[i], FONT, max(6.2 * k, TEXT_MIN), cell_w - 2)
             c.setFont(FONT, size)
             c.setFillColor(INK)
             c.drawCentredString(cx, cy - r * 1.25 - size, captions[i])
@@ -260,8 +260,11 @@ def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: floa
     needed = _paragraph(face.text, size).wrap(bw - 2 * MM, bh)[1] if face.text else 0.0
     picture = bool(face.art or face.icons or face.big)
     if face.text:  # the paragraph takes the bottom of the body: what it needs, or all of it on long texts
-        box = min(bh * 0.5, needed + 2 * MM) if picture else bh
-        fit_text(c, face.text, bw - 2 * MM, box, by + box, bx + 1 * MM, size, align=1 if picture else 0)
+        box = min(needed + 2 * MM, max(bh * 0.5, bh - 12 * MM * k)) if picture else bh
+        if picture and box < needed + 2 * MM:  # the picture yields before the text goes under 6 pt
+            box = max(box, min(bh, _paragraph(face.text, TEXT_MIN).wrap(bw - 2 * MM, bh)[1] + 2 * MM))
+        fit_text(c, face.text, bw - 2 * MM, box, by + box, bx + 1 * MM, size, align=1 if picture else 0,
+                 min_size=TEXT_MIN if picture else 5.0)
         by, bh = by + box + 1 * MM, bh - box - 1 * MM
     if face.big:  # a large value above the picture, or alone in the middle
         big_h = min(bh * 0.3, 12 * MM * k) if face.art else bh * 0.45 if face.icons else bh
@@ -274,7 +277,8 @@ def draw_face(c, face: Face, x: float, y: float, w: float, h: float, bleed: floa
         window = art_window_mm(w / MM, h / MM) * MM
         side = max(0.0, min(bw, bh) if face.framed else min(bw, bh, window))
         ax, ay = bx + (bw - side) / 2, by + (bh - side) / 2
-        art.place(c, face.art, ax, ay, side, side, window_pt=window)
+        if side >= 4 * MM:  # a card too small for its text and its picture keeps the text
+            art.place(c, face.art, ax, ay, side, side, window_pt=window)
         if face.framed:
             _icon_grid(c, face.icons, face.captions, ax + side * 0.22, ay + side * 0.22, side * 0.56, side * 0.56, k)
     elif face.pips:
@@ -387,7 +391,7 @@ def _panel(c, face: Face, x, y, w, h, k, accent):
     c.setLineWidth(0.8)
     c.roundRect(x, y, w, h, 2 * MM, stroke=1, fill=1)
     c.setFillColor(accent)
-    label_size = fit_line(c, face.lower_label, ITALIC, 7 * k, w - 4 * MM)
+    label_size = fit_line(c, face.lower_label, ITALIC, max(7 * k, TEXT_MIN), w - 4 * MM)
     c.setFont(ITALIC, label_size)
     c.drawCentredString(x + w / 2, y + h - label_size - 1.2 * MM, face.lower_label)
     inner_h = h - label_size - 2.4 * MM
@@ -403,10 +407,11 @@ def _panel(c, face: Face, x, y, w, h, k, accent):
         c.setFont(BOLD, size)
         vx = x + w - value_w / 2 - 1.5 * MM
         c.drawCentredString(vx, y + inner_h / 2 - size * 0.1, face.lower_value)
-        c.setFont(FONT, 6 * k)
-        c.drawCentredString(vx, y + inner_h / 2 - size * 0.1 - 6.5 * k, face.lower_unit or "")
+        c.setFont(FONT, max(6 * k, TEXT_MIN))
+        c.drawCentredString(vx, y + inner_h / 2 - size * 0.1 - max(6.5 * k, TEXT_MIN + 0.5), face.lower_unit or "")
 
 
+TEXT_MIN = 6.0  # points: a face's text never goes smaller to make room for its picture
 LOW_INK_TINT = 0.10  # --ink low: a back is its accent at a tenth, its pattern and emblem drawn in lines
 
 

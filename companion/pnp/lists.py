@@ -89,7 +89,9 @@ def reference(c, face: Face, bx, by, bw, bh, fy, qr_left, window: float, k: floa
         out = [(left, by + below, bw - 2 * MM - side - 1.5 * MM, side + 1.5 * MM)] if side and corner else []
         if qr_left is None:
             return out + [(left, fy + 4 * MM, bw - 2 * MM, by + below - fy - 4 * MM)]
-        return out + [(left, by, bw - 2 * MM, below), (left, fy + 4 * MM, qr_left - bx - 2.5 * MM, by - fy - 4 * MM)]
+        beside = qr_left - bx - 2.5 * MM  # the column beside the code: none where only a word a line would fit
+        return out + [(left, by, bw - 2 * MM, below)] + ([(left, fy + 4 * MM, beside, by - fy - 4 * MM)]
+                                                         if beside >= 15 * MM else [])
 
     side, corner = 0.0, False
     if face.art:
