@@ -127,6 +127,33 @@ def page(args: dict) -> dict:
     return {"html": renderer.render(template, here, query, **context), "status": status}
 
 
+def phone_sheets(args: dict) -> dict:
+    """The page of sheets kept on this phone (`kept`: [{id, sheet, log}] from its storage), each re-checked as an
+    import is; `open` names the sheet shown whole, `problems` what the last change was refused for. A kept sheet
+    that no longer reads (storage edited by hand) is listed with its problem, not dropped."""
+    from .web import forms
+
+    renderer = _renderer(args.get("lang", ""))
+    kept = args.get("kept") if isinstance(args.get("kept"), list) else []
+    shown = []
+    for item in kept[:200]:
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            continue
+        try:
+            shown.append({"id": item["id"], **_state(*_kept(item))})
+        except InputError as e:
+            shown.append({"id": item["id"], "damaged": str(e)})
+    shown.sort(key=lambda k: k.get("sheet", {}).get("updated", ""), reverse=True)
+    opened = next((k for k in shown if k["id"] == args.get("open") and "state" in k), None)
+    problems = [str(p) for p in args.get("problems", []) if isinstance(p, str)] \
+        if isinstance(args.get("problems"), list) else []
+    here = renderer.url_for("phone_sheets.index")
+    context = {"kept": shown, "opened": opened, "problems_text": problems, "form": forms.Fields([]),
+               "choices": [(s.game, s.title, s.players) for s in service.catalogue()],
+               "titles": {s.game: s.title for s in service.catalogue()}}
+    return {"html": renderer.render("sheets/phone.html", here, **context), "status": 400 if problems else 200}
+
+
 def warm() -> None:
     """Load every module a call may need (the static site's zip is made from what is loaded after this)."""
     from . import games
@@ -143,7 +170,9 @@ CALLS: dict[str, Callable[[dict], Any]] = {
     "sheet_new": sheet_new,
     "sheet_change": sheet_change,
     "sheet_export": lambda a: sheets.export_json(*_kept(a)),
-    "sheet_import": lambda a: _state(*sheets.import_json(a.get("export"))),
+    "sheet_import": lambda a: _state(*sheets.import_json(
+        service.parse_json(a["text"]) if isinstance(a.get("text"), str) else a.get("export"))),
+    "phone_sheets": phone_sheets,
     "score": lambda a: service.score(a["game"], a.get("request")),
     "setup": lambda a: service.setup(a["game"], a.get("players"), a.get("seed"), a.get("options") or {}),
     "solo_turn": lambda a: service.solo_turn(a["game"], a.get("request")),

@@ -55,6 +55,10 @@ def create_app(config: dict | None = None) -> Flask:
 
         app.jinja_env.globals["url_for"] = site_url_for
     own = [game_pages(g).blueprint() for g in games.GAMES if game_pages(g).blueprint]  # a game's pages of its own
+    if app.config.get("STATIC_SITE") and app.config.get("SITE_SCORING"):  # sheets kept on the phone itself
+        from . import phone_sheets
+
+        own.append(phone_sheets.bp)
     for blueprint in (api.bp, pages.bp, scoring.bp, setup_page.bp, scan.bp, sheets_api.bp, sheet_pages.bp, offline.bp,
                       *own):
         app.register_blueprint(blueprint)

@@ -32,7 +32,10 @@ def site_url_for(endpoint: str, **values) -> str:
     pages that need the server lead to the companion (`COMPANION_URL`) or to a page that says so."""
     if endpoint in SITE_FILES:
         return url_for(endpoint, **values)
-    if endpoint in SITE_PAGES or (current_app.config.get("SITE_SCORING") and endpoint in views.VIEWS):
+    if current_app.config.get("SITE_SCORING") and endpoint == "sheet_pages.index":
+        endpoint = "phone_sheets.index"  # the site's own sheets, kept on the phone
+    if endpoint in SITE_PAGES or (current_app.config.get("SITE_SCORING") and endpoint in (*views.VIEWS,
+                                                                                         "phone_sheets.index")):
         url = url_for(endpoint, **values)
         path, hash_, fragment = url.partition("#")
         return (path if path.endswith("/") else path + "/") + hash_ + fragment
@@ -73,7 +76,7 @@ def _urls() -> list[str]:
             if c.kind != "back":
                 urls += [f"/c/{card_set.game}/{c.id}/", f"/C/{c.id}/"]
     if current_app.config.get("SITE_SCORING"):
-        urls += computing_pages()
+        urls += [*computing_pages(), "/phone-sheets/"]
     return urls
 
 

@@ -85,7 +85,7 @@ def write(folder: Path, site: dict) -> dict:
     transfer = sum(len(gzip.compress(p.read_bytes(), 6)) for p in files) + len(code)
     worker = (WORKER.read_text(encoding="utf-8").replace("__CODE_VERSION__", version)
               .replace("__PYODIDE_DIR__", runtime.name).replace("__RUNTIME_BYTES__", str(unpacked))
-              .replace("__TRANSFER_MB__", f"{transfer / 1e6:.1f}"))
+              .replace("__TRANSFER_MB__", f"{transfer / 1e6:.1f}").replace("__RUNTIME_FILES__", json.dumps(RUNTIME_FILES)))
     (py / "worker.js").write_text(worker, encoding="utf-8")
     return {"pyodide": PYODIDE["version"], "code_bytes": len(code), "code_version": version}
 

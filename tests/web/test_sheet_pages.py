@@ -207,3 +207,14 @@ def test_a_long_sheet_shows_its_newest_entries_and_pages_back(started):
     assert 'start="5"' in older and totals(older)["Ana"] == sum(range(1, 56))
     for bad in ("x", "0", "99999", "%C2%B2"):
         assert client.get(f"{path}?before={bad}").status_code == 200  # a bad page number shows the newest
+
+
+def test_a_sheet_finished_with_nothing_that_counts_says_finished_and_names_nobody(started):
+    """Finished with no entry, or every entry undone: no "Won by" with an empty name (issue 13)."""
+    client, path, token = started
+    client.post(f"{path}/entries", data={"_csrf": token, "points.0": "4"})
+    client.post(f"{path}/entries/1/undo", data={"_csrf": token, "base": "1"})
+    client.post(f"{path}/finish", data={"_csrf": token})
+    for page in (client.get(path, headers={"Accept-Language": "en"}).get_data(as_text=True),
+                 client.get("/sheets", headers={"Accept-Language": "en"}).get_data(as_text=True)):
+        assert "Finished." in page and "Won by" not in page and "data-winners" not in page

@@ -195,3 +195,209 @@ def test_the_phone_runs_the_same_rules_as_the_server(site):
     dealt = [a["answer"]["result"] for (call, _), a in zip(calls, answers["out"]) if call == "setup"]
     assert dealt == golden
     print(f"Python ready in the worker after {answers['ready']['ms']} ms")
+
+
+# --- The static site's own pages, drawn by the phone's Python (issue 16) ---
+
+def _wait_drawn(page, count: int = 1, timeout: float = 60000) -> None:
+    try:
+        page.wait_for_function(f"Number(document.documentElement.dataset.drawn || 0) >= {count}", timeout=timeout)
+    except Exception:
+        said = page.evaluate("document.querySelector('.python-status')?.textContent")
+        pytest.fail(f"not drawn: {page.url} says {said}")
+
+
+def _text(html_or_page, selector: str, drop: str = "") -> str:
+    """An element's text, spaces folded (`drop`: parts left out, e.g. a link that names the host)."""
+    import html as _html
+    if isinstance(html_or_page, str):
+        from html.parser import HTMLParser
+
+        class Grab(HTMLParser):
+            def __init__(self):
+                super().__init__(convert_charrefs=True)
+                self.depth, self.out, self.skip = 0, [], 0
+
+            def handle_starttag(self, tag, attrs):
+                a = dict(attrs)
+                if self.depth:
+                    self.depth += tag not in ("br", "input", "img", "meta", "link")
+                    if drop and drop.lstrip(".") in (a.get("class") or "").split():
+                        self.skip = self.depth
+                elif a.get("id") == selector.lstrip("#") or (selector == "main" and tag == "main"):
+                    self.depth = 1
+
+            def handle_endtag(self, tag):
+                if self.depth:
+                    if self.skip == self.depth:
+                        self.skip = 0
+                    self.depth -= 1
+
+            def handle_data(self, data):
+                if self.depth and not self.skip:
+                    self.out.append(data)
+        grab = Grab()
+        grab.feed(html_or_page)
+        text = "".join(grab.out)
+    else:
+        text = html_or_page.evaluate("([s, d]) => { const e = document.querySelector(s).cloneNode(true); "
+                                     "if (d) e.querySelectorAll(d).forEach((x) => x.remove()); return e.textContent; }",
+                                     [selector, drop])
+    return " ".join(_html.unescape(text).split())
+
+
+@pytest.fixture(scope="module")
+def server_pages(tmp_path_factory):
+    """The server's own pages (the app as `companion serve` runs it), to hold the phone's drawing against."""
+    from companion.web import create_app
+
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path_factory.mktemp("instance"))})
+    return app.test_client()
+
+
+def test_the_static_sites_pages_score_and_deal_as_the_servers_pages(site, server_pages):
+    """Each game's example form, opened on the static site, is scored by the phone's Python and shows the same
+    result, word for word, as the server's page; in English too; a seeded setup deals what the server deals; the
+    form is sent without leaving the page, and a refused form names its problem as the server does."""
+    from test_browser import CHROMIUM, PHONE, playwright_api
+
+    base = site[0]
+    forms = sorted((Path(__file__).parent / "forms").glob("*.txt"))
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = chromium.new_context(**PHONE, locale="es-ES").new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        for lang, tree in (("es", ""), ("en", "/en")):
+            page.goto(f"{base}/")
+            page.evaluate("(lang) => localStorage.setItem('companion-lang', lang)", lang)  # as the switch does
+            for form in forms:
+                query = form.read_text().strip()
+                page.goto(f"{base}{tree}/score/{form.stem}/?{query}")
+                _wait_drawn(page)
+                assert page.url.endswith(query)
+                server = server_pages.get(f"/score/{form.stem}?{query}&lang={lang}").get_data(as_text=True)
+                assert _text(page, "#result") == _text(server, "#result"), (lang, form.stem)
+                assert _text(page, "#result")  # (a result, not two empty pages)
+        page.evaluate("localStorage.setItem('companion-lang', 'es')")
+        for game in GAME_IDS:
+            page.goto(f"{base}/setup/{game}/?seed=golden-42")
+            _wait_drawn(page)
+            server = server_pages.get(f"/setup/{game}?seed=golden-42&lang=es").get_data(as_text=True)
+            assert _text(page, "#result", ".share") == _text(server, "#result", ".share"), game
+            assert page.locator(".share a").inner_text() == f"{base}/setup/{game}/?seed=golden-42"
+        # A setup opened bare gets its seed in the address first, so the link deals the same game elsewhere.
+        page.goto(f"{base}/setup/gemas/")
+        _wait_drawn(page)
+        seed = re.search(r"seed=([0-9a-f]{8})", page.url).group(1)
+        assert page.locator("[data-seed]").inner_text() == seed
+        # The form is sent without leaving the page; the answer is drawn in place, and the address keeps it.
+        page.goto(f"{base}/score/gemas/")
+        page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=60000)
+        page.fill("input[name='players.0.name']", "Ana")
+        page.fill("input[name='players.0.gems.green:int']", "3")
+        page.click("form.form button[type=submit]")
+        _wait_drawn(page)
+        assert "players.0.gems.green%3Aint=3" in page.url and "Ana" in _text(page, "#result")
+        assert page.locator("#result td[data-points]").first.inner_text() == "12"  # 3 green × 4
+        page.goto(f"{base}/score/gemas/?players.0.name=Ana&players.0.gems.green:int=9&players.1.name=Bo")
+        _wait_drawn(page)
+        assert page.evaluate("document.documentElement.dataset.drawnStatus") == "400"
+        server = server_pages.get("/score/gemas?players.0.name=Ana&players.0.gems.green:int=9&players.1.name=Bo"
+                                  "&lang=es").get_data(as_text=True)
+        assert _text(page, ".problems") == _text(server.replace('class="problems"', 'id="problems"'), "#problems")
+        assert not errors, errors
+        chromium.close()
+
+
+def test_a_sheet_kept_on_the_phone_survives_a_reload_and_imports_into_a_companion(site, tmp_path):
+    """No server: a two-entry sheet kept in the phone's storage, reloaded, refused bad points, exported in the
+    server's format, and imported into a running `companion serve` with the same totals."""
+    from conftest import start_server
+    from test_browser import CHROMIUM, PHONE, playwright_api
+
+    base = site[0]
+    companion, proc = start_server(instance=tmp_path / "instance")
+    try:
+        with playwright_api.sync_playwright() as p:
+            chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            page = chromium.new_context(**PHONE, locale="es-ES", accept_downloads=True).new_page()
+            page.goto(f"{base}/")
+            page.click("header a.home.sub")  # "Hojas": this phone's sheets on a static site
+            _wait_drawn(page)
+            assert "solo en este móvil" in page.locator("[data-kept=phone]").inner_text()
+            page.select_option("select[name=game]", "duplicon")
+            names = page.locator("input[name=players]")
+            names.nth(0).fill("Ana")
+            names.nth(1).fill("Bruno")
+            page.click("form[data-phone=new] button[type=submit]")
+            _wait_drawn(page, 2)
+            for drawn, (a, b) in enumerate(((5, 3), (2, 7)), start=3):
+                page.fill("input[data-player=Ana]", str(a))
+                page.fill("input[data-player=Bruno]", str(b))
+                page.click("form[data-phone=add] button[type=submit]")
+                _wait_drawn(page, drawn)
+            page.reload()
+            _wait_drawn(page)
+            shown = dict(page.eval_on_selector_all("#totals td[data-total]",
+                                                   "els => els.map((e) => [e.dataset.player, Number(e.dataset.total)])"))
+            assert shown == {"Ana": 7, "Bruno": 10}
+            page.eval_on_selector("input[data-player=Ana]", "e => { e.value = '1e3'; }")
+            page.click("form[data-phone=add] button[type=submit]")
+            _wait_drawn(page, 2)
+            assert "points.Ana" in page.locator(".problems").inner_text()
+            with page.expect_download() as download:
+                page.click("button[data-phone=export]")
+            exported = download.value.path()
+            page.goto(f"{companion}/sheets")
+            page.set_input_files("input[type=file][name=file]", exported)
+            page.click("form[enctype] button[type=submit]")
+            page.wait_for_url(re.compile(r".*/s/.*"))
+            on_server = dict(page.eval_on_selector_all(
+                "#totals td[data-total]", "els => els.map((e) => [e.dataset.player, Number(e.dataset.total)])"))
+            assert on_server == {"Ana": 7, "Bruno": 10}
+            assert page.locator("li[data-seq]").count() == 2
+            chromium.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_after_one_visit_a_scoring_page_scores_with_the_server_stopped(site):
+    """One visit to a scoring page keeps the phone's Python; with the file server stopped, another game's page
+    (never opened) still scores."""
+    from test_browser import CHROMIUM, PHONE, playwright_api
+
+    _, folder, _ = site
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+                            cwd=folder / "site", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        with playwright_api.sync_playwright() as p:
+            chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            page = chromium.new_context(**PHONE, locale="es-ES").new_page()
+            for _ in range(100):
+                try:
+                    page.goto(f"{base}/score/duquesa/")
+                    break
+                except Exception:
+                    time.sleep(0.05)
+            page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=60000)
+            page.wait_for_function("""async () => {
+                const runtime = await caches.open("companion-runtime");
+                const kept = (await runtime.keys()).map((r) => r.url);
+                const site = (await caches.keys()).find((k) => k.startsWith("companion-site-"));
+                return kept.some((u) => u.includes("companion.zip")) && kept.some((u) => u.endsWith(".wasm"))
+                    && kept.some((u) => u.endsWith("worker.js")) && site
+                    && (await (await caches.open(site)).keys()).length > 600;
+            }""", timeout=60000)
+            proc.terminate()
+            proc.wait(timeout=10)
+            query = (Path(__file__).parent / "forms" / "nobles.txt").read_text().strip()
+            page.goto(f"{base}/en/score/nobles/?{query}")
+            _wait_drawn(page)
+            assert page.locator("#result").count() == 1 and page.locator(".problems").count() == 0
+            chromium.close()
+    finally:
+        proc.kill()

@@ -41,7 +41,8 @@ if (root.dataset.static) {
   try { wanted = localStorage.getItem("companion-lang"); } catch {}
   wanted = wanted || (navigator.language || "").slice(0, 2);
   const other = document.querySelector(`link[rel=alternate][hreflang="${wanted}"]`);
-  if (other && wanted !== root.lang) location.replace(other.href);
+  // (keeping the query: a shared setup's seed, a scoring page's form)
+  if (other && wanted !== root.lang) location.replace(other.href.split("?")[0] + location.search + location.hash);
 }
 
 // --- Saved sheets: entries are kept on the phone first, then sent; other phones' changes appear by themselves. ---

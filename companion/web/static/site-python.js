@@ -6,6 +6,7 @@
   const root = document.documentElement;
   const config = JSON.parse(root.dataset.python);
   const here = location.pathname;
+  const SHEETS = config.endpoint === "phone_sheets.index";
   const main = document.querySelector("main");
   const status = document.createElement("div");
   status.className = "python-status";
@@ -47,9 +48,12 @@
       ready = true;
       status.hidden = true;
       try { localStorage.setItem("companion-python", "ready"); } catch {}
+      // The site's service worker keeps the runtime now (this first visit's downloads did not pass through it).
+      navigator.serviceWorker?.ready.then((r) => r.active?.postMessage({ keep: data.files })).catch(() => {});
       root.dataset.pythonReady = String(data.ms);
       const query = wanted ?? location.search.slice(1);
-      if (query || config.endpoint === "setup.setup") show(query);
+      if (SHEETS) showSheets();
+      else if (query || config.endpoint === "setup.setup") show(query);
       else ask("page", { endpoint: config.endpoint, values: config.values, lang: config.lang, fields: [] })
         .catch(() => {});  // the templates compiled now, so the first answer is as quick as the next
       return;
@@ -92,7 +96,12 @@
       return failed(e.message);
     }
     if (answer.error) return failed(answer.error);
-    const drawn = new DOMParser().parseFromString(answer.result.html, "text/html");
+    draw(answer.result, started);
+    if (scroll) (document.getElementById("result") || main).scrollIntoView({ block: "start" });
+  }
+
+  function draw(result, started) {
+    const drawn = new DOMParser().parseFromString(result.html, "text/html");
     main.replaceChildren(...drawn.querySelector("main").childNodes);
     document.title = drawn.title;
     for (const link of document.querySelectorAll(".langs a[hreflang]")) {
@@ -102,8 +111,8 @@
     window.companionEnhance?.(main);
     fresh();
     root.dataset.drawnIn = String(Math.round(performance.now() - started));
-    root.dataset.drawnStatus = String(answer.result.status);
-    if (scroll) (document.getElementById("result") || main).scrollIntoView({ block: "start" });
+    root.dataset.drawnStatus = String(result.status);
+    root.dataset.drawn = String(Number(root.dataset.drawn || 0) + 1);
   }
 
   function go(query) {
@@ -123,6 +132,7 @@
   // This page's own forms and links are drawn here, not fetched: the static host would send the empty form back.
   main.addEventListener("submit", (event) => {
     const form = event.target;
+    if (SHEETS) return;
     if (new URL(form.action, location.href).pathname !== here || form.method.toLowerCase() !== "get") return;
     event.preventDefault();
     const data = new FormData(form, event.submitter);
@@ -130,11 +140,134 @@
   });
   main.addEventListener("click", (event) => {
     const link = event.target.closest("a[href]");
+    if (SHEETS && link && new URL(link.href, location.href).pathname === here) {
+      event.preventDefault();  // a sheet of this phone, or the list: drawn here
+      history.pushState(null, "", link.href);
+      return showSheets();
+    }
     if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey) return;
     const url = new URL(link.href, location.href);
     if (url.origin !== location.origin || url.pathname !== here || url.hash) return;
     event.preventDefault();
     go(url.search.slice(1));
   });
-  window.addEventListener("popstate", () => show(location.search.slice(1)));
+  window.addEventListener("popstate", () => (SHEETS ? showSheets() : show(location.search.slice(1))));
+
+  // --- Sheets kept on this phone: its storage holds each sheet and its log; every change is made by the same
+  // sheet rules as the server's, in the phone's Python, and the sheet exports in the server's format. ---
+  const KEY = "companion-phone-sheets";
+  function keptSheets() {
+    try { return JSON.parse(localStorage.getItem(KEY) || "{}"); } catch { return {}; }
+  }
+  function keep(all) { localStorage.setItem(KEY, JSON.stringify(all)); }
+  function randomId(bytes = 8) {
+    return [...crypto.getRandomValues(new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  const opened = () => new URLSearchParams(location.search).get("id");
+
+  async function showSheets(problems = []) {
+    if (!ready) { wanted = ""; return; }
+    const started = performance.now();
+    const all = keptSheets();
+    const kept = Object.entries(all).map(([id, k]) => ({ id, sheet: k.sheet, log: k.log }));
+    let answer;
+    try {
+      answer = await ask("phone_sheets", { lang: config.lang, kept, open: opened(), problems });
+    } catch (e) {
+      return failed(e.message);
+    }
+    if (answer.error) return failed(answer.error);
+    draw(answer.result, started);
+  }
+
+  function refused(answer) {
+    return answer.problems && answer.problems.length ? answer.problems : [answer.error];
+  }
+
+  async function change(action, data, target) {
+    const all = keptSheets();
+    const id = opened();
+    const k = all[id];
+    if (!k) return showSheets();
+    const answer = await ask("sheet_change", { sheet: k.sheet, log: k.log, action, target, data });
+    if (answer.error) return showSheets(refused(answer));
+    all[id] = { sheet: answer.result.sheet, log: answer.result.log };
+    keep(all);
+    return showSheets();
+  }
+
+  if (SHEETS) {
+    main.addEventListener("submit", async (event) => {
+      const form = event.target.closest("form[data-phone]");
+      if (!form) return;
+      event.preventDefault();
+      if (!ready) return;
+      const kind = form.dataset.phone;
+      const data = new FormData(form);
+      if (kind === "new") {
+        const sheet = { game: data.get("game"), players: data.getAll("players").map((n) => n.trim()).filter(Boolean) };
+        if (String(data.get("title") || "").trim()) sheet.title = data.get("title");
+        const answer = await ask("sheet_new", { sheet });
+        if (answer.error) return showSheets(refused(answer));
+        return made(answer.result);
+      }
+      if (kind === "import") {
+        const file = data.get("file");
+        const text = file && file.size ? await file.text() : "";
+        const answer = await ask("sheet_import", { text });
+        if (answer.error) return showSheets(refused(answer));
+        return made(answer.result);
+      }
+      if (kind === "add") {
+        const points = {};
+        for (const input of form.querySelectorAll("input[data-player]")) {
+          const typed = input.value.trim();
+          points[input.dataset.player] = typed === "" ? 0 : (/^[+-]?\d{1,9}$/.test(typed) ? Number(typed) : typed);
+        }
+        const entry = { points, client_id: randomId() };
+        if (String(data.get("note") || "").trim()) entry.note = data.get("note");
+        return change("add", entry);
+      }
+    });
+    main.addEventListener("click", async (event) => {
+      const button = event.target.closest("button[data-phone]");
+      if (!button || !ready) return;
+      if (button.dataset.confirm && !confirm(button.dataset.confirm)) return;
+      const kind = button.dataset.phone;
+      if (kind === "change") {
+        const base = button.dataset.base ? Number(button.dataset.base) : undefined;
+        return change(button.dataset.action, base === undefined ? {} : { base },
+                      button.dataset.target ? Number(button.dataset.target) : undefined);
+      }
+      if (kind === "delete") {
+        const all = keptSheets();
+        delete all[button.dataset.id || opened()];
+        keep(all);
+        history.pushState(null, "", here);
+        return showSheets();
+      }
+      if (kind === "export") {
+        const k = keptSheets()[opened()];
+        const answer = await ask("sheet_export", { sheet: k.sheet, log: k.log });
+        if (answer.error) return showSheets(refused(answer));
+        const blob = new Blob([JSON.stringify(answer.result, null, 1)], { type: "application/json" });
+        const link = document.createElement("a");
+        link.href = URL.createObjectURL(blob);
+        link.download = `${(k.sheet.title || k.sheet.game).replace(/[^\p{L}\p{N}_-]+/gu, "-")}-${k.sheet.updated.slice(0, 10)}.json`;
+        document.body.append(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+      }
+    });
+  }
+
+  function made(state) {
+    const all = keptSheets();
+    const id = randomId();
+    all[id] = { sheet: state.sheet, log: state.log };
+    keep(all);
+    history.pushState(null, "", `${here}?id=${id}`);
+    return showSheets();
+  }
 })();

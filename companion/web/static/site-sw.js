@@ -17,6 +17,21 @@ self.addEventListener("activate", (event) => {
     .then(() => self.clients.claim()));
 });
 
+// A scoring page, once its Python is up, names the runtime's files: kept now, so the next visit needs no network.
+self.addEventListener("message", (event) => {
+  const files = (event.data && event.data.keep) || [];
+  const ours = files.filter((f) => typeof f === "string" && new URL(f).origin === self.location.origin
+                                   && new URL(f).pathname.startsWith(ROOT + "py/"));
+  event.waitUntil(caches.open(RUNTIME).then(async (cache) => {
+    for (const file of ours) {
+      if (!(await cache.match(file))) {
+        const fresh = await fetch(file);
+        if (fresh.ok) await cache.put(file, fresh);
+      }
+    }
+  }).catch(() => {}));
+});
+
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
