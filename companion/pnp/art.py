@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -129,9 +130,7 @@ def place(c, path: str, x: float, y: float, w: float, h: float, window_pt: float
     if not c.hasForm(name):
         c.beginForm(name, lowerx=0, lowery=0, upperx=info.width, uppery=info.height)
         if kind == "SVG":
-            from reportlab.graphics import renderPDF
-
-            renderPDF.draw(payload, c, 0, 0)
+            _draw_svg(c, info, payload)
         else:
             c.drawImage(_reader(payload, kind, shrink), 0, 0, info.width, info.height, mask="auto")
         c.endForm()
@@ -141,6 +140,27 @@ def place(c, path: str, x: float, y: float, w: float, h: float, window_pt: float
     c.scale(s, s)
     c.doForm(name)
     c.restoreState()
+
+
+_SVG_CODE: dict[str, list[str]] = {}  # an SVG's PDF operators by digest, kept when they name no document resource
+_RESOURCE_OPS = re.compile(r"\b(?:Tf|gs|Do|sh|cs|CS|scn|SCN)\b")
+
+
+def _draw_svg(c, info: ArtInfo, drawing) -> None:
+    """An SVG's vectors into the form being defined: rendered by reportlab's renderPDF the first time in a process,
+    then (when they use no font, image or graphics state, whose names belong to one document) the same operators
+    again in the next game's PDF: a build renders each picture once, not once per game."""
+    code = _SVG_CODE.get(info.digest)
+    if code is not None:
+        c._code.extend(code)  # reportlab's canvas keeps a form's operators in _code until endForm
+        return
+    from reportlab.graphics import renderPDF
+
+    start = len(c._code)
+    renderPDF.draw(drawing, c, 0, 0)
+    drawn = c._code[start:]
+    if not any(_RESOURCE_OPS.search(op) for op in drawn):
+        _SVG_CODE[info.digest] = list(drawn)
 
 
 def _reader(data: bytes, kind: str, shrink: tuple[int, int] | None):

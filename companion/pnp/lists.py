@@ -76,6 +76,21 @@ def draw_list(c, items: list[tuple[int, str]], frames, size: float = LIST_SIZE) 
 ART_MAX, ART_MIN = 0.6, 11.0  # a reference card's art: at most 0.6 of its window, at least 11 mm, or none
 
 
+def _largest(sizes: list[float], ok) -> float:
+    """The largest of `sizes` (largest first) for which ok() holds, ok() holding for every size below one that
+    passes: a binary search, each try a trial setting of the list. 0.0 if none."""
+    lo, hi = 0, len(sizes) - 1  # sizes[hi] is the smallest
+    if not sizes or not ok(sizes[hi]):
+        return 0.0
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ok(sizes[mid]):
+            hi = mid
+        else:
+            lo = mid + 1
+    return sizes[lo]
+
+
 def reference(c, face: Face, bx, by, bw, bh, fy, qr_left, window: float, k: float) -> None:
     """A reference card's body: its art (if any) above the list, or in the top right corner with the list running
     beside it, then the list on beside the QR code. The first that lets the list keep its size wins, the art as
@@ -97,8 +112,14 @@ def reference(c, face: Face, bx, by, bw, bh, fy, qr_left, window: float, k: floa
     if face.art:
         largest, smallest = min(window * ART_MAX, bh * 0.45), ART_MIN * MM * k
         sizes = [largest - i * 1.5 * MM for i in range(int((largest - smallest) / (1.5 * MM)) + 1)]
-        side, corner = next(((s, at) for size in (LIST_SIZE, LIST_MIN) for at in (False, True) for s in sizes
-                             if fits(items, frames(s, at), size)), (0.0, False))
+        for size in (LIST_SIZE, LIST_MIN):
+            for at in (False, True):
+                side = _largest(sizes, lambda s: fits(items, frames(s, at), size))
+                if side:
+                    corner = at
+                    break
+            if side:
+                break
     if side:
         x = bx + bw - side if corner else bx + (bw - side) / 2
         art.place(c, face.art, x, by + bh - side, side, side, window_pt=window)
