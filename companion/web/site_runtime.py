@@ -33,6 +33,13 @@ PYODIDE = {
 # The runtime files the worker loads (the package also holds source maps, type files and a console page).
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 ENTRY = "companion.browser"
+# Parts of Pyodide's standard library that scoring, dealing and pages never load (mail, XML, debuggers, test
+# frameworks, servers, process pools): left out of the phone's copy, about 0.6 MB of its first download. The browser
+# tests load every page and call through this very runtime, so a part that turns out to be needed shows there.
+STDLIB_LEFT_OUT = ("email", "multiprocessing", "xml", "xmlrpc", "unittest", "doctest.py", "pdb.py", "pydoc.py",
+                   "pydoc_data", "wsgiref", "imaplib.py", "pickletools.py", "http", "mailbox.py", "smtplib.py",
+                   "ftplib.py", "poplib.py", "nntplib.py", "sqlite3", "dbm", "curses", "tkinter", "turtle.py",
+                   "idlelib", "lib2to3", "ensurepip", "venv")
 WORKER = Path(__file__).parent / "runtime" / "worker.js"
 
 
@@ -75,8 +82,8 @@ def write(folder: Path, site: dict) -> dict:
     runtime.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fetch_pyodide(), "r:gz") as tgz:
         for name in RUNTIME_FILES:
-            member = tgz.extractfile(f"package/{name}")
-            (runtime / name).write_bytes(member.read())
+            member = tgz.extractfile(f"package/{name}").read()
+            (runtime / name).write_bytes(_trimmed(member) if name == "python_stdlib.zip" else member)
     code = code_zip(site)
     (py / "companion.zip").write_bytes(code)
     version = hashlib.sha256(code).hexdigest()[:12]
@@ -88,6 +95,17 @@ def write(folder: Path, site: dict) -> dict:
               .replace("__TRANSFER_MB__", f"{transfer / 1e6:.1f}").replace("__RUNTIME_FILES__", json.dumps(RUNTIME_FILES)))
     (py / "worker.js").write_text(worker, encoding="utf-8")
     return {"pyodide": PYODIDE["version"], "code_bytes": len(code), "code_version": version}
+
+
+def _trimmed(stdlib: bytes) -> bytes:
+    """Pyodide's standard library without STDLIB_LEFT_OUT."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(stdlib)) as source, \
+            zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as kept:
+        for item in source.infolist():
+            if item.filename.split("/")[0] not in STDLIB_LEFT_OUT:
+                kept.writestr(item, source.read(item), compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+    return out.getvalue()
 
 
 def modules() -> list[str]:

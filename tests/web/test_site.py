@@ -71,7 +71,16 @@ def test_every_page_links_only_to_files_of_the_site_or_the_companion_page(site):
     for link in set(re.findall(r'href="(/[^"#]*)', page)):
         path = folder / "site" / link.lstrip("/")
         assert path.is_file() or (path / "index.html").is_file(), link
-    assert "/en/companion-needed/" in page  # scoring needs the server: it says so
+    assert "/en/score/duquesa/" in page and "companion-needed" not in page  # the phone scores on the site
+
+
+def test_the_light_site_says_scoring_needs_the_companion(tmp_path):
+    """`--no-scoring`: no Python for the phones, and the scoring and sheet links say the companion is needed."""
+    out = tmp_path / "light"
+    assert main(["site", "--out", str(out), "--base-url", "https://you.github.io/deck", "--no-scoring"]) == 0
+    page = (out / "en" / "rules" / "duquesa" / "index.html").read_text(encoding="utf-8")
+    assert 'href="/deck/en/companion-needed/"' in page and "/score/" not in page
+    assert not (out / "py").exists() and not (out / "score").exists() and not (out / "phone-sheets").exists()
 
 
 def test_bad_arguments_exit_2_and_never_touch_a_folder_that_is_not_a_site(tmp_path, capsys):
@@ -94,9 +103,10 @@ def test_a_second_build_replaces_a_previous_site(tmp_path):
                  "--companion-url", "https://companion.example.org"]) == 0
     assert not (out / "stale.html").exists()
     page = (out / "rules" / "gemas" / "index.html").read_text(encoding="utf-8")
-    assert 'href="/deck/en/rules/gemas/"' in page and "https://companion.example.org/sheets" in page
-    # The phones score on the site itself; only the saved sheets need the companion.
-    assert 'href="/deck/score/gemas/"' in page and "companion.example.org/score" not in page
+    assert 'href="/deck/en/rules/gemas/"' in page
+    # The phones score and keep sheets on the site itself.
+    assert 'href="/deck/score/gemas/"' in page and 'href="/deck/phone-sheets/"' in page
+    assert "companion.example.org/score" not in page
 
 
 CHROMIUM = "/usr/bin/chromium"
@@ -391,7 +401,7 @@ def test_after_one_visit_a_scoring_page_scores_with_the_server_stopped(site):
                 return kept.some((u) => u.includes("companion.zip")) && kept.some((u) => u.endsWith(".wasm"))
                     && kept.some((u) => u.endsWith("worker.js")) && site
                     && (await (await caches.open(site)).keys()).length > 600;
-            }""", timeout=60000)
+            }""", timeout=180000)
             proc.terminate()
             proc.wait(timeout=10)
             query = (Path(__file__).parent / "forms" / "nobles.txt").read_text().strip()

@@ -25,7 +25,7 @@ self.addEventListener("message", (event) => {
   event.waitUntil(caches.open(RUNTIME).then(async (cache) => {
     for (const file of ours) {
       if (!(await cache.match(file))) {
-        const fresh = await fetch(file);
+        const fresh = await fetch(file, { cache: "force-cache" });  // the browser's copy of this visit's download
         if (fresh.ok) await cache.put(file, fresh);
       }
     }

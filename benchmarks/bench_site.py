@@ -1,0 +1,149 @@
+"""The static site's budgets for scoring on the phone (issue 16), measured in Debian's chromium against the site
+served on 127.0.0.1 by a small static server that compresses (gzip, as most static hosts do at least):
+
+- first visit: bytes sent for a scoring page and its Python (counted by the server, after compression);
+- Python ready: the first visit, then from the service worker's copy (a second visit);
+- tap to new total: a sent form until the answer is drawn (median of 20 taps);
+- the page stays responsive while Python loads: the longest main-thread task (PerformanceObserver 'longtask');
+- all of it again with the CPU throttled ×4 (Chrome's DevTools throttling).
+
+Budgets: first visit ≤ 6.5 MB; ready from cache ≤ 2 s (unthrottled); tap ≤ 100 ms; no long task over 200 ms.
+Run: .venv/bin/python benchmarks/bench_site.py [--taps 20]   (needs npm reachable the first time, for Pyodide)
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import http.server
+import statistics
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.web import site  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+FORM = (Path(__file__).resolve().parents[1] / "tests" / "web" / "forms" / "gemas.txt").read_text().strip()
+LONG_TASKS = """
+window.__long = [];
+new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push(e.duration); })
+  .observe({ type: "longtask", buffered: true });
+"""
+
+
+class Compressing(http.server.SimpleHTTPRequestHandler):
+    """A static file server that gzips what the phone asks gzipped and lets it keep files ten minutes (as GitHub
+    Pages does), and counts the bytes it sends: the phones' Python (py/) and everything else apart."""
+
+    sent = {"py": 0, "site": 0}
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm",
+                      ".mjs": "text/javascript", ".js": "text/javascript"}
+
+    def log_message(self, *args):
+        pass
+
+    def send_head(self):
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        if "gzip" not in self.headers.get("Accept-Encoding", "") or not path.is_file():
+            return super().send_head()
+        body = _gzipped(str(path), path.stat().st_mtime)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "max-age=600")
+        self.send_header("Last-Modified", self.date_time_string(int(path.stat().st_mtime)))
+        self.end_headers()
+        Compressing.sent["py" if "/py/" in self.path else "site"] += len(body)
+        self.wfile.write(body)
+        return None
+
+
+@functools.lru_cache(maxsize=None)
+def _gzipped(path: str, _mtime: float) -> bytes:
+    return gzip.compress(Path(path).read_bytes(), 9)
+
+
+def visit(browser, base: str, throttle: float, taps: int) -> dict:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  locale="es-ES")
+    context.add_init_script(LONG_TASKS)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+    out = {}
+    Compressing.sent.update(py=0, site=0)
+    page.goto(f"{base}/score/gemas/")
+    page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=180000)
+    out["first_ready_ms"] = int(page.evaluate("document.documentElement.dataset.pythonReady"))
+    out["first_long_ms"] = max(page.evaluate("window.__long"), default=0)
+    page.wait_for_function("async () => (await (await caches.open('companion-runtime')).keys()).length >= 7",
+                           timeout=180000)  # the service worker has kept the runtime
+    out["first_visit_bytes"] = dict(Compressing.sent)
+    Compressing.sent.update(py=0, site=0)
+    page.goto(f"{base}/score/gemas/?{FORM}")  # a second visit: from the service worker's copy
+    page.wait_for_function("document.documentElement.dataset.drawn", timeout=180000)
+    out["cached_ready_ms"] = int(page.evaluate("document.documentElement.dataset.pythonReady"))
+    out["cached_long_ms"] = max(page.evaluate("window.__long"), default=0)
+    out["second_visit_bytes"] = sum(Compressing.sent.values())
+    times = []
+    for i in range(taps):
+        before = int(page.evaluate("document.documentElement.dataset.drawn"))
+        page.fill("input[name='players.0.gems.green:int']", str(i % 4))
+        page.click("form.form button[type=submit]")
+        page.wait_for_function(f"Number(document.documentElement.dataset.drawn) > {before}")
+        times.append(int(page.evaluate("document.documentElement.dataset.drawnIn")))
+    out["tap_median_ms"] = statistics.median(times)
+    out["tap_max_ms"] = max(times)
+    context.close()
+    return out
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--taps", type=int, default=20)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "site"
+        httpd = None
+        try:
+            import socket
+
+            with socket.socket() as s:  # the site's base URL must be the address it is served from
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+            built = site.build(folder, f"http://127.0.0.1:{port}")
+            httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port),
+                                                    functools.partial(Compressing, directory=str(folder)))
+            threading.Thread(target=httpd.serve_forever, daemon=True).start()
+            base = f"http://127.0.0.1:{port}"
+            print(f"site: {built['files']} files, {built['bytes'] / 1e6:.1f} MB on disk; our code zip "
+                  f"{built['runtime']['code_bytes'] / 1e3:.0f} KB")
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+                for throttle in (1, 4):
+                    r = visit(browser, base, throttle, args.taps)
+                    sent = r["first_visit_bytes"]
+                    print(f"CPU ×{throttle}: first visit {sent['py'] / 1e6:.2f} MB sent for the phone's Python "
+                          f"(gzip -9) + {sent['site'] / 1e6:.2f} MB for the page and the service worker's copy of "
+                          f"the whole site; "
+                          f"Python ready {r['first_ready_ms'] / 1000:.2f} s; from cache ready "
+                          f"{r['cached_ready_ms'] / 1000:.2f} s ({r['second_visit_bytes'] / 1e3:.0f} KB sent); "
+                          f"tap to total median {r['tap_median_ms']} ms (max {r['tap_max_ms']}); longest main-thread "
+                          f"task {r['first_long_ms']:.0f} ms first visit, {r['cached_long_ms']:.0f} ms from cache")
+                browser.close()
+        finally:
+            if httpd:
+                httpd.shutdown()
+
+
+if __name__ == "__main__":
+    main()
