@@ -4,6 +4,7 @@
 import { loadPyodide } from "./__PYODIDE_DIR__/pyodide.mjs";
 
 const started = performance.now();
+const phases = {};  // when the runtime, our code and the entry were up (ms after the worker started)
 const TOTAL = __RUNTIME_BYTES__;  // what the runtime and our code weigh unpacked (the bar's end)
 const TRANSFER_MB = __TRANSFER_MB__;  // about what the first visit downloads, compressed
 
@@ -33,17 +34,21 @@ self.fetch = async (input, init) => {
 
 const python = (async () => {
   const py = await loadPyodide({ indexURL: new URL("./__PYODIDE_DIR__/", import.meta.url).href });
+  phases.runtime = Math.round(performance.now() - started);
   const code = await fetch(new URL("./companion.zip?v=__CODE_VERSION__", import.meta.url));
   if (!code.ok) throw new Error(`companion.zip: ${code.status}`);
   py.unpackArchive(await code.arrayBuffer(), "zip", { extractDir: "/home/pyodide/companion-site" });
   py.runPython("import sys; sys.path.insert(0, '/home/pyodide/companion-site')");
-  return py.pyimport("companion.browser");
+  phases.code = Math.round(performance.now() - started);
+  const entry = py.pyimport("companion.browser");
+  phases.imported = Math.round(performance.now() - started);
+  return entry;
 })();
 // What the page asks the site's service worker to keep, so the next visit scores with no network at all.
 const FILES = [...__RUNTIME_FILES__.map((name) => `./__PYODIDE_DIR__/${name}`), "./companion.zip?v=__CODE_VERSION__",
                "./worker.js"]
   .map((path) => new URL(path, import.meta.url).href);
-python.then(() => postMessage({ ready: true, ms: Math.round(performance.now() - started), files: FILES }),
+python.then(() => postMessage({ ready: true, ms: Math.round(performance.now() - started), files: FILES, phases }),
             (e) => postMessage({ ready: false, failure: String(e) }));
 
 self.onmessage = async ({ data }) => {

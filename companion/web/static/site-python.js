@@ -51,6 +51,7 @@
       // The site's service worker keeps the runtime now (this first visit's downloads did not pass through it).
       navigator.serviceWorker?.ready.then((r) => r.active?.postMessage({ keep: data.files })).catch(() => {});
       root.dataset.pythonReady = String(data.ms);
+      root.dataset.pythonPhases = JSON.stringify(data.phases || {});
       const query = wanted ?? location.search.slice(1);
       if (SHEETS) showSheets();
       else if (query || config.endpoint === "setup.setup") show(query);
