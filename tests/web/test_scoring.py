@@ -175,3 +175,20 @@ def test_every_rule_link_on_a_result_points_at_a_rules_section(client, shipped):
             assert anchor in {s["id"] for s in shipped[game].rules}, (path, anchor)
             seen += 1
     assert seen >= 25
+
+
+def test_gemas_who_and_against_follow_names_typed_after_the_page_was_drawn(client):
+    """Issue 13's bug: with names typed on a fresh form, "Who" and "Against" still offered the drawn page's
+    "Player 1–3", and scoring failed ("no player is called 'Jugador 1'"). They now name a seat."""
+    page = client.get("/score/gemas?_n=3&lang=es").get_data(as_text=True)
+    who = re.search(r'<select name="lay_down.player">.*?</select>', page, re.S).group(0)
+    against = re.search(r'<select name="lay_down.target">.*?</select>', page, re.S).group(0)
+    first = re.findall(r'<option value="([^"]+)"', who)[0]
+    second = re.findall(r'<option value="([^"]+)"', against)[1]
+    typed = q(("_n", "3"), ("players.0.name", "Ana"), ("players.0.gems.green:int", "1"),
+              ("players.1.name", "Bruno"), ("players.1.gems.blue:int", "2"), ("players.2.name", "Carla"),
+              ("lay_down.player", first), ("lay_down.set", "chipote"), ("lay_down.target", second), ("lang", "es"))
+    r = client.get(f"/score/gemas?{typed}")
+    shown = r.get_data(as_text=True)
+    assert r.status_code == 200, re.findall(r"<li><code>.*?</li>", shown)
+    assert "Bruno</bdi> pierde una curita" in shown  # the bump hit the second seat, by its typed name

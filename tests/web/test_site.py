@@ -38,6 +38,14 @@ def site(tmp_path_factory):
     proc.wait(timeout=10)
 
 
+def static_server(folder: Path) -> tuple[str, subprocess.Popen]:
+    """Python's plain static file server on a free port for `folder` (the caller stops it)."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+                            cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return f"http://127.0.0.1:{port}", proc
+
+
 def fetch(url: str) -> str:
     with urllib.request.urlopen(url, timeout=10) as r:  # follows the static server's 301 to the folder
         assert r.status == 200
@@ -117,11 +125,7 @@ CHROMIUM = "/usr/bin/chromium"
 def test_after_one_visit_a_card_page_never_opened_still_opens_offline(site):
     from playwright.sync_api import sync_playwright
 
-    _, folder, _ = site
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-                            cwd=folder / "site", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base, proc = static_server(site[1] / "site")
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -378,11 +382,7 @@ def test_after_one_visit_a_scoring_page_scores_with_the_server_stopped(site):
     (never opened) still scores."""
     from test_browser import CHROMIUM, PHONE, playwright_api
 
-    _, folder, _ = site
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-                            cwd=folder / "site", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base, proc = static_server(site[1] / "site")
     try:
         with playwright_api.sync_playwright() as p:
             chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
