@@ -149,7 +149,8 @@ def phone_sheets(args: dict) -> dict:
         if isinstance(args.get("problems"), list) else []
     here = renderer.url_for("phone_sheets.index")
     context = {"kept": shown, "opened": opened, "problems_text": problems, "form": forms.Fields([]),
-               "choices": [(s.game, s.title, s.players) for s in service.catalogue()],
+               "choices": [(s.game, s.title) for s in service.catalogue()],
+               "limits": {s.game: s.players for s in service.catalogue()},
                "titles": {s.game: s.title for s in service.catalogue()}}
     return {"html": renderer.render("sheets/phone.html", here, **context), "status": 400 if problems else 200}
 

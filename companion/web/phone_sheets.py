@@ -16,5 +16,5 @@ ENDPOINT = "phone_sheets.index"
 def index():
     catalogue = service.catalogue()
     return render_template("sheets/phone.html", kept=[], opened=None, problems_text=[], form=forms.Fields([]),
-                           choices=[(s.game, s.title, s.players) for s in catalogue],
+                           choices=[(s.game, s.title) for s in catalogue], limits={s.game: s.players for s in catalogue},
                            titles={s.game: s.title for s in catalogue})

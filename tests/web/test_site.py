@@ -341,9 +341,8 @@ def test_a_sheet_kept_on_the_phone_survives_a_reload_and_imports_into_a_companio
             _wait_drawn(page)
             assert "solo en este móvil" in page.locator("[data-kept=phone]").inner_text()
             page.select_option("select[name=game]", "duplicon")
-            names = page.locator("input[name=players]")
-            names.nth(0).fill("Ana")
-            names.nth(1).fill("Bruno")
+            page.fill("input[name='players.0']", "Ana")
+            page.fill("input[name='players.1']", "Bruno")
             page.click("form[data-phone=new] button[type=submit]")
             _wait_drawn(page, 2)
             for drawn, (a, b) in enumerate(((5, 3), (2, 7)), start=3):

@@ -206,7 +206,8 @@
       const kind = form.dataset.phone;
       const data = new FormData(form);
       if (kind === "new") {
-        const sheet = { game: data.get("game"), players: data.getAll("players").map((n) => n.trim()).filter(Boolean) };
+        const names = [...data].filter(([name]) => /^players\.\d+$/.test(name)).map(([, v]) => String(v).trim());
+        const sheet = { game: data.get("game"), players: names.filter(Boolean) };
         if (String(data.get("title") || "").trim()) sheet.title = data.get("title");
         const answer = await ask("sheet_new", { sheet });
         if (answer.error) return showSheets(refused(answer));
