@@ -192,3 +192,11 @@ def test_gemas_who_and_against_follow_names_typed_after_the_page_was_drawn(clien
     shown = r.get_data(as_text=True)
     assert r.status_code == 200, re.findall(r"<li><code>.*?</li>", shown)
     assert "Bruno</bdi> pierde una curita" in shown  # the bump hit the second seat, by its typed name
+
+
+def test_counts_take_the_singular_and_plural_of_the_pages_language(client):
+    """Issue 13: "1 wounds" / "1 heridas". The Nobles example's defender takes one wound: singular in both
+    languages, through the catalogue's plural forms (ngettext)."""
+    for lang, one, many in (("en", "1 wound", "1 wounds"), ("es", "1 herida", "1 heridas")):
+        page = client.get(f"/score/nobles?{NOBLES}&lang={lang}").get_data(as_text=True)
+        assert one in page and many not in page, lang
