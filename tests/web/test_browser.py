@@ -117,3 +117,29 @@ def test_switch_language(server, phone):
     assert phone.locator("html").get_attribute("lang") == "es"
     assert phone.get_by_role("button", name="Puntuar").is_visible()
     shot(phone, "gemas-es")
+
+
+def test_the_targets_a_thumb_aims_at_are_44_px(server, phone):
+    """Issue 13: the player-count links were 9×16 px, the bar's links 26 px high, Edit/Undo 26 px, the language
+    switch 37×28 px. Each is measured on a scoring page and on a sheet with an entry."""
+    base = server[0]
+    phone.goto(f"{base}/score/gemas?_n=3")
+    targets = ".bar a, .bar strong, .tabs a, .seats a, .seats strong"
+    phone.goto(f"{base}/sheets")
+    phone.select_option("select[name=game]", "gemas")
+    phone.fill("input[name='players.0']", "Ana")
+    phone.fill("input[name='players.1']", "Bruno")
+    phone.click("form[action$='/sheets'] button[type=submit]")
+    phone.fill("input[name='points.0']", "3")
+    phone.click("form[data-queue] button[type=submit]")
+    phone.wait_for_selector("li[data-seq='1'] .actions")
+    small = []
+    for url, selector in ((f"{base}/score/gemas?_n=3", targets), (phone.url, ".bar a, .bar strong, .entries .actions a, "
+                                                                             ".entries .actions button")):
+        phone.goto(url)
+        boxes = phone.eval_on_selector_all(selector, "els => els.map((e) => { const r = e.getBoundingClientRect(); "
+                                                     "return [e.textContent.trim(), r.width, r.height]; })")
+        assert len(boxes) >= 5, (url, boxes)
+        small += [(url, *b) for b in boxes if b[1] < 44 or b[2] < 44]
+    shot(phone, "sheet-targets")
+    assert not small, small
