@@ -120,9 +120,7 @@ def page(args: dict) -> dict:
     except views.NotFound:
         raise refused from None
     here = renderer.url_for(endpoint, **values)
-    if "reroll" in context:  # the setup page's new deal and shared link
-        context.update(reroll_url=f"{here}?{urlencode(context['reroll'])}",
-                       share_url=f"{renderer.site['origin']}{here}?{urlencode(context['share'])}")
+    views.with_links(context, here, renderer.site["origin"] + here)
     query = urlencode(list(fields.items(multi=True)))
     return {"html": renderer.render(template, here, query, **context), "status": status}
 
@@ -131,7 +129,7 @@ def phone_sheets(args: dict) -> dict:
     """The page of sheets kept on this phone (`kept`: [{id, sheet, log}] from its storage), each re-checked as an
     import is; `open` names the sheet shown whole, `problems` what the last change was refused for. A kept sheet
     that no longer reads (storage edited by hand) is listed with its problem, not dropped."""
-    from .web import forms
+    from .web import forms, views
 
     renderer = _renderer(args.get("lang", ""))
     kept = args.get("kept") if isinstance(args.get("kept"), list) else []
@@ -147,11 +145,9 @@ def phone_sheets(args: dict) -> dict:
     opened = next((k for k in shown if k["id"] == args.get("open") and "state" in k), None)
     problems = [str(p) for p in args.get("problems", []) if isinstance(p, str)] \
         if isinstance(args.get("problems"), list) else []
-    here = renderer.url_for("phone_sheets.index")
+    here = renderer.url_for(views.PHONE_SHEETS)
     context = {"kept": shown, "opened": opened, "problems_text": problems, "form": forms.Fields([]),
-               "choices": [(s.game, s.title) for s in service.catalogue()],
-               "limits": {s.game: s.players for s in service.catalogue()},
-               "titles": {s.game: s.title for s in service.catalogue()}}
+               **views.sheet_choices()}
     return {"html": renderer.render("sheets/phone.html", here, **context), "status": 400 if problems else 200}
 
 

@@ -33,6 +33,11 @@ class ArtInfo:
 
 def inspect(path: str | Path) -> ArtInfo:
     """What an art file is and its size; ArtError if it is not a readable SVG, PNG or JPEG."""
+    return _loaded(path)[1]
+
+
+def _loaded(path: str | Path):
+    """(kind, ArtInfo, payload: the SVG's drawing or the image's bytes), read once per file version in a process."""
     kind = FORMATS.get(Path(path).suffix.lower())
     if kind is None:
         raise ArtError("is not an SVG, PNG or JPEG file (by its name: .svg, .png, .jpg or .jpeg)")
@@ -42,7 +47,7 @@ def inspect(path: str | Path) -> ArtInfo:
         raise ArtError("no such file") from None
     except OSError as e:
         raise ArtError(f"cannot be read ({e.strerror})") from None
-    return (_svg if kind == "SVG" else _image)(str(path), st.st_mtime_ns, st.st_size)[0]
+    return (kind, *(_svg if kind == "SVG" else _image)(str(path), st.st_mtime_ns, st.st_size))
 
 
 def _read(path: str) -> bytes:
@@ -122,9 +127,7 @@ def place(c, path: str, x: float, y: float, w: float, h: float, window_pt: float
     """Draw the art file fitted in the box (points), keeping its aspect, centred. The first use in a document
     defines its form XObject (the SVG's vectors, or the image at most ART_DPI in a `window_pt` wide window);
     every use places that one form."""
-    st = os.stat(path)
-    kind = FORMATS[Path(path).suffix.lower()]
-    info, payload = (_svg if kind == "SVG" else _image)(path, st.st_mtime_ns, st.st_size)
+    kind, info, payload = _loaded(path)
     shrink = scaled_pixels(info, window_pt or max(w, h))
     name = f"ART{info.digest}" + (f"_{shrink[0]}x{shrink[1]}" if shrink else "")
     if not c.hasForm(name):

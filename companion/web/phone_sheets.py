@@ -5,16 +5,12 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from .. import service
-from . import forms
+from . import forms, views
 
 bp = Blueprint("phone_sheets", __name__)
-ENDPOINT = "phone_sheets.index"
 
 
 @bp.get("/phone-sheets")
 def index():
-    catalogue = service.catalogue()
     return render_template("sheets/phone.html", kept=[], opened=None, problems_text=[], form=forms.Fields([]),
-                           choices=[(s.game, s.title) for s in catalogue], limits={s.game: s.players for s in catalogue},
-                           titles={s.game: s.title for s in catalogue})
+                           **views.sheet_choices())

@@ -24,5 +24,5 @@ def setup(game: str):
     except views.NotFound:
         abort(404)
     here = url_for("setup.setup", game=game)
-    context.update(reroll_url=with_query(here, context["reroll"]), share_url=with_query(absolute(here), context["share"]))
+    views.with_links(context, here, absolute(here))
     return render_template(template, **context), status

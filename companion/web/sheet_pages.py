@@ -10,7 +10,7 @@ from flask_babel import lazy_gettext as _l
 
 from .. import cards, service, sheet_service, sheets
 from ..schema import InputError, Problem, Problems, whole_number
-from . import errors, saved, sheets_api
+from . import errors, saved, sheets_api, views
 from .errors import wants_json as _wants_json
 from .instance import store
 
@@ -29,10 +29,8 @@ CONFLICTS = {  # what a 409 means, said on the page (the API's message is in Eng
 
 @bp.get("/sheets")
 def index(problems=(), status=200):
-    known = service.catalogue()
-    choices = [(s.game, s.title) for s in known]
-    return render_template("sheets/index.html", choices=choices, titles=dict(choices), history=saved.history(),
-                           problems=problems, form=request.form, limits={s.game: s.players for s in known}), status
+    return render_template("sheets/index.html", history=saved.history(), problems=problems, form=request.form,
+                           **views.sheet_choices()), status
 
 
 @bp.post("/sheets")

@@ -32,10 +32,10 @@ def site_url_for(endpoint: str, **values) -> str:
     pages that need the server lead to the companion (`COMPANION_URL`) or to a page that says so."""
     if endpoint in SITE_FILES:
         return url_for(endpoint, **values)
-    if current_app.config.get("SITE_SCORING") and endpoint == "sheet_pages.index":
-        endpoint = "phone_sheets.index"  # the site's own sheets, kept on the phone
-    if endpoint in SITE_PAGES or (current_app.config.get("SITE_SCORING") and endpoint in (*views.VIEWS,
-                                                                                         "phone_sheets.index")):
+    scoring = current_app.config.get("SITE_SCORING")
+    if scoring and endpoint == "sheet_pages.index":
+        endpoint = views.PHONE_SHEETS  # the site's own sheets, kept on the phone
+    if endpoint in SITE_PAGES or (scoring and endpoint in views.DRAWN_ON_THE_PHONE):
         url = url_for(endpoint, **values)
         path, hash_, fragment = url.partition("#")
         return (path if path.endswith("/") else path + "/") + hash_ + fragment
@@ -76,15 +76,16 @@ def _urls() -> list[str]:
             if c.kind != "back":
                 urls += [f"/c/{card_set.game}/{c.id}/", f"/C/{c.id}/"]
     if current_app.config.get("SITE_SCORING"):
-        urls += [*computing_pages(), "/phone-sheets/"]
+        urls += computing_pages()
     return urls
 
 
 def computing_pages() -> list[str]:
-    """The scoring, setup and solo pages of every game, as site paths (inside the app)."""
+    """The pages the phones draw (every game's scoring, setup and solo pages, and the phone's sheets), as site paths
+    (inside the app)."""
     out = []
     for rule in current_app.url_map.iter_rules():
-        if rule.endpoint not in views.VIEWS:
+        if rule.endpoint not in views.DRAWN_ON_THE_PHONE:
             continue
         if "game" not in rule.arguments:
             out.append(url_for(rule.endpoint))

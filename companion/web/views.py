@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 from typing import Any, Callable
+from urllib.parse import urlencode
 
 from .. import cards, games, i18n, service
 from ..schema import InputError, Problem
@@ -120,6 +121,22 @@ def setup(game: str, form: MultiDict, lang: str) -> View:
         reroll=[*kept, ("seed", new_seed())], share=[*kept, ("seed", form.get("seed") or "")]), status
 
 
+def with_links(context: dict[str, Any], here: str, absolute_here: str) -> dict[str, Any]:
+    """A view's context with the addresses it names as query strings made whole: the setup page's new deal
+    (`reroll_url`, beside `here`) and its shared link (`share_url`, from `absolute_here`, for another phone)."""
+    if "reroll" in context:
+        context.update(reroll_url=f"{here}?{urlencode(context['reroll'])}",
+                       share_url=f"{absolute_here}?{urlencode(context['share'])}")
+    return context
+
+
+def sheet_choices() -> dict[str, Any]:
+    """What a new-sheet form offers and a list of sheets names: each game's title and player counts."""
+    known = service.catalogue()
+    choices = [(s.game, s.title) for s in known]
+    return {"choices": choices, "titles": dict(choices), "limits": {s.game: s.players for s in known}}
+
+
 def duquesa_solo(form: MultiDict, lang: str) -> View:
     """The Duquesa's solo rank from a final hand (four cards and the common card) or from the florins."""
     from ..games.duquesa import GAME
@@ -147,3 +164,6 @@ VIEWS: dict[str, Callable[..., View]] = {
     "duquesa_pages.solo": lambda form, lang: duquesa_solo(form, lang),
     "duquesa_pages.solo_turn": lambda form, lang: duquesa_turn(form, lang),
 }
+
+PHONE_SHEETS = "phone_sheets.index"  # a static site's sheets, kept in the phone's storage (web/phone_sheets.py)
+DRAWN_ON_THE_PHONE = (*VIEWS, PHONE_SHEETS)  # a static site's pages its phones draw in their own Python

@@ -28,6 +28,11 @@
   let ready = false;
   let wanted = null;  // the last form asked for before Python was ready
 
+  // Hex from the phone's own randomness: a seed (4 bytes, as the server's) or a sheet's id (8).
+  function randomId(bytes = 8) {
+    return [...crypto.getRandomValues(new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
   function ask(call, args) {
     const id = ++next;
     worker.postMessage({ id, call, args });
@@ -78,9 +83,8 @@
   // A setup opened without a seed gets one first, so its link deals the same game on another phone.
   function seeded(query) {
     if (config.endpoint !== "setup.setup" || new URLSearchParams(query).get("seed")) return query;
-    const bytes = crypto.getRandomValues(new Uint8Array(4));
     const params = new URLSearchParams(query);
-    params.set("seed", [...bytes].map((b) => b.toString(16).padStart(2, "0")).join(""));
+    params.set("seed", randomId(4));
     history.replaceState(null, "", `${here}?${params}`);
     return params.toString();
   }
@@ -123,10 +127,7 @@
 
   // A dice seed baked into the frozen page would roll the same dice for everyone: each phone gets its own.
   function fresh() {
-    for (const input of main.querySelectorAll("input[data-fresh-seed]")) {
-      const bytes = crypto.getRandomValues(new Uint8Array(4));
-      input.value = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-    }
+    for (const input of main.querySelectorAll("input[data-fresh-seed]")) input.value = randomId(4);
   }
   fresh();
 
@@ -161,9 +162,6 @@
     try { return JSON.parse(localStorage.getItem(KEY) || "{}"); } catch { return {}; }
   }
   function keep(all) { localStorage.setItem(KEY, JSON.stringify(all)); }
-  function randomId(bytes = 8) {
-    return [...crypto.getRandomValues(new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
-  }
   const opened = () => new URLSearchParams(location.search).get("id");
 
   async function showSheets(problems = []) {
