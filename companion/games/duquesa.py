@@ -62,6 +62,7 @@ def gold_florins(ingots: int) -> int:
 
 
 MAX_RAINBOW_CARDS, MAX_GOLD_CARDS = 2, 4  # what the expansions contain
+HAND_SIZE = 4  # a player's necklace: four cards in hand and the common card
 RANKS = (("aprendiz", 0), ("artista", 27), ("oficial", 31), ("magister", 34))  # [R] solo ranks, lowest florins
 
 _BITS = 5  # each stone type counts in its own 5-bit field of one integer
@@ -176,7 +177,7 @@ def score(request: Mapping, card_set) -> dict:
     if isinstance(request, Mapping) and "florins" in request:
         return solo_rank(checked(Record({"florins": Int(0, 500)}, required=("florins",)), request)["florins"])
     card = CardRef(card_set.catalogue(), Record(CARD_FIELDS, required=("stones",)), check_card)
-    player = Record({"name": NAME, "hand": ListOf(card, 4, 4)}, required=("name", "hand"))
+    player = Record({"name": NAME, "hand": ListOf(card, HAND_SIZE, HAND_SIZE)}, required=("name", "hand"))
     req = checked(Record({"common": card, "players": ListOf(player, 1, 2)}, required=("common", "players")), request)
     check_unique_names(req["players"])
     placed = [(("common",), req["common"])] + [
@@ -267,7 +268,7 @@ def solo_turn(request: Mapping, card_set) -> dict:
     already seen and gone (discarded or out of play face up). The unseen pool is the base deck minus all of those."""
     ids = tuple(c.id for c in card_set.deck(sets=("base",)))
     card_id = Enum(sorted(set(ids)), "base-game card id")
-    req = checked(Record({"hand": ListOf(card_id, 4, 4), "common": card_id, "seen": card_id,
+    req = checked(Record({"hand": ListOf(card_id, HAND_SIZE, HAND_SIZE), "common": card_id, "seen": card_id,
                           "gone": ListOf(card_id, 0, len(ids))}, required=("hand", "common", "seen")), request)
     placed = [(("hand", i), c) for i, c in enumerate(req["hand"])] + [(("common",), req["common"]), (("seen",), req["seen"])]
     placed += [(("gone", i), c) for i, c in enumerate(req.get("gone", ()))]

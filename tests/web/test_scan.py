@@ -37,3 +37,15 @@ def test_a_card_of_another_game_or_a_bad_target_is_refused(client):
     assert add_links(client.get("/c/gemas/GM-BLUE").get_data(as_text=True)) == []
     assert client.get("/scan/add/duquesa/DQ07?to=players.5.hand:list").status_code == 400
     assert client.get("/scan/add/duquesa/XX99?to=common").status_code == 404
+
+
+def test_a_full_hand_is_not_offered(client):
+    """Issue 13: with Ana's four cards chosen, scanning a fifth offered "Add to Ana" and the hand became 5/4."""
+    full = "".join(f"&players.0.hand:list=DQ0{k}" for k in (1, 2, 3, 4))
+    client.get(f"/score/duquesa?players.0.name=Ana&players.1.name=Bruno{full}&players.1.hand:list=DQ05")
+    links = add_links(client.get("/C/DQ07", follow_redirects=True).get_data(as_text=True))
+    assert len(links) == 2 and not any("players.0.hand" in link for link in links)  # the common card, Bruno
+    assert client.get("/scan/add/duquesa/DQ07?to=players.0.hand:list").status_code == 400
+    # a card already in a hand is not offered to that hand again
+    links = add_links(client.get("/C/DQ05", follow_redirects=True).get_data(as_text=True))
+    assert not any("players.1.hand" in link for link in links)

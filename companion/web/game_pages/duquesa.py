@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...cards import Component
-from ...games.duquesa import GAME
+from ...games.duquesa import GAME, HAND_SIZE
 from ...i18n import N_
 from ..forms import MultiDict
 from . import GamePages
@@ -20,7 +20,10 @@ def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
 
     if c.type != "necklace":
         return []
-    return [("common", "common")] + [(f"players.{i}.hand:list", name) for i, name in scan.players(form)]
+    hands = [(f"players.{i}.hand:list", name) for i, name in scan.players(form)]
+    # a full hand is not offered, nor a hand or common card that already holds this card
+    return [(field, whose) for field, whose in [("common", "common"), *hands]
+            if c.id not in form.getlist(field) and (field == "common" or len(form.getlist(field)) < HAND_SIZE)]
 
 
 def add(c: Component, form: MultiDict, target: str) -> None:
