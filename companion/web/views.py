@@ -11,7 +11,7 @@ from typing import Any, Callable
 from urllib.parse import urlencode
 
 from .. import cards, games, i18n, service
-from ..schema import InputError, Problem
+from ..schema import InputError, Problem, whole_number
 from . import forms
 from .forms import MultiDict
 from .game_pages import pages
@@ -60,6 +60,13 @@ def bad_fields(problems: list[Problem]) -> set[str]:
     return out
 
 
+def seat_count(form: MultiDict, low: int, high: int, default: int) -> int:
+    """How many players a form is for: the player-count button just pressed (`_seats`, which sends the whole form,
+    so what was typed stays), else the form's own (`_n`), else the game's default; within the game's counts."""
+    chosen = whole_number(form.get("_seats") or form.get("_n") or "", signed=False, digits=2)
+    return min(max(chosen or default, low), high)
+
+
 def scoring(game: str, form: MultiDict, lang: str, template: str | None = None,
             compute: Callable[[dict], dict] | None = None, **context: Any) -> View:
     """A scoring page: when the form was sent, prepared by the game's page glue, scored, and shown with why; what
@@ -69,7 +76,7 @@ def scoring(game: str, form: MultiDict, lang: str, template: str | None = None,
         raise NotFound(game)
     glue = pages(game)
     req, result, problems, status = None, None, [], 200
-    if forms.is_submitted(form):
+    if forms.is_submitted(form) and "_seats" not in form:  # players added or removed: scored when sent again
         req = glue.prepare(forms.request_from_form(form), form)
         try:
             result = (compute or (lambda r: service.score(game, r)))(req)
@@ -79,8 +86,9 @@ def scoring(game: str, form: MultiDict, lang: str, template: str | None = None,
     if template is None and glue.extras:
         context.update(glue.extras(req, result, form))
     low, high = card_set.players  # player counts come from the card data, the default from the game
+    default = games.for_data(game).players_by_default(card_set)
     context.update(card_set=card_set, result=result, problems=problems, form=form, bad=bad_fields(problems),
-                   seats=range(low, high + 1), default_seats=games.for_data(game).players_by_default(card_set),
+                   seats=range(low, high + 1), n=seat_count(form, low, high, default),
                    player_names=player_names(form, lang), request_made=req)
     return template or glue.template, context, status
 

@@ -124,7 +124,7 @@ def test_the_targets_a_thumb_aims_at_are_44_px(server, phone):
     switch 37×28 px. Each is measured on a scoring page and on a sheet with an entry."""
     base = server[0]
     phone.goto(f"{base}/score/gemas?_n=3")
-    targets = ".bar a, .bar strong, .tabs a, .seats a, .seats strong"
+    targets = ".bar a, .bar strong, .tabs a, .seats button, .seats strong"
     phone.goto(f"{base}/sheets")
     phone.select_option("select[name=game]", "gemas")
     phone.fill("input[name='players.0']", "Ana")
@@ -143,3 +143,22 @@ def test_the_targets_a_thumb_aims_at_are_44_px(server, phone):
         small += [(url, *b) for b in boxes if b[1] < 44 or b[2] < 44]
     shot(phone, "sheet-targets")
     assert not small, small
+
+
+def test_adding_a_player_keeps_what_was_typed(server, phone):
+    """Issue 13: the player-count links (`?_n=3`) wiped every typed name and score, a Duplicon round included."""
+    phone.goto(f"{server[0]}/score/duplicon?_n=2")
+    names = phone.locator("input[name='_names']")
+    names.nth(0).fill("Ana")
+    names.nth(1).fill("Bruno")
+    phone.fill("input[name='rounds.0.0.won:int']", "12")
+    phone.fill("input[name='rounds.0.1.won:int']", "8")
+    phone.locator(".seats").get_by_role("button", name="3").tap()
+    phone.wait_for_function("document.querySelectorAll(\"input[name='_names']\").length === 3")
+    assert [names.nth(i).input_value() for i in range(3)] == ["Ana", "Bruno", "Player 3"]
+    assert phone.input_value("input[name='rounds.0.0.won:int']") == "12"
+    assert phone.input_value("input[name='rounds.0.1.won:int']") == "8"
+    assert phone.locator(".problems").count() == 0  # still being filled: no complaint
+    phone.press("input[name='rounds.0.2.won:int']", "Enter")  # the keyboard's Enter scores, it adds no player
+    phone.wait_for_selector("#result")
+    assert phone.locator("#result th").all_inner_texts()[1:] == ["Ana", "Bruno", "Player 3"]

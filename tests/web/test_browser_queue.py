@@ -227,7 +227,7 @@ def test_a_refused_calculator_result_waits_on_the_scoring_page(phone, server):
     page.locator("form[action$='/calculator'] button").tap()  # this sheet is a Gemas one: its calculator
     page.wait_for_url("**/score/gemas**")
     page.goto(page.url.split("?")[0] + "?_n=2")  # two players, as on the sheet
-    page.locator("form:not([data-queue]) button[type=submit]").first.tap()  # score the empty hands: 0 each
+    page.locator("form:not([data-queue]) .go button[type=submit]").tap()  # score the empty hands: 0 each
     save = page.locator("form[data-queue]")
     save.wait_for()
     assert api.call("POST", f"/api/v1/sheets/{sheet['token']}/finish", {})[0] == 200

@@ -310,7 +310,7 @@ def test_the_static_sites_pages_score_and_deal_as_the_servers_pages(site, server
         page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=60000)
         page.fill("input[name='players.0.name']", "Ana")
         page.fill("input[name='players.0.gems.green:int']", "3")
-        page.click("form.form button[type=submit]")
+        page.click("form.form .go button[type=submit]")
         _wait_drawn(page)
         assert "players.0.gems.green%3Aint=3" in page.url and "Ana" in _text(page, "#result")
         assert page.locator("#result td[data-points]").first.inner_text() == "12"  # 3 green × 4
