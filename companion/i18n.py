@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 DEFAULT_LANG = "es"
 CATALOGUE_DIR = Path(__file__).parent / "translations"
+DECIMAL_MARK = {"es": ","}  # how a language writes 17.75 (English's "." where not listed)
 PRINTED = "printed"  # the auto-comment marking texts printed on cards (they must be in the embedded font)
 
 

@@ -12,6 +12,7 @@ import json
 from typing import Any, Callable, Mapping
 from urllib.parse import quote, urlencode
 
+from jinja2 import pass_context
 from markupsafe import Markup
 
 from .. import i18n, rulebook
@@ -27,12 +28,24 @@ def has_filled(form, prefix: str) -> bool:
     return any(name.startswith(prefix) and value.strip() for name, value in form.items(multi=True))
 
 
+def number(value: Any, lang: str) -> str:
+    """A number as the page's language writes it: whole numbers plainly, others to two places at most with the
+    language's decimal mark ("17,75" in Spanish, "17.75" in English)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, int) or value.is_integer():
+        return str(int(value))
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return text.replace(".", i18n.DECIMAL_MARK.get(lang, "."))
+
+
 def configure(env, has_score_page: Callable[[str], bool]) -> None:
     """The filters and globals of every page, on a Jinja environment (the Flask app's or the phone's)."""
     env.trim_blocks = env.lstrip_blocks = True
     env.filters["pair"] = lambda value: (value, value)  # a <select> choice shown as its own value
     env.filters["bdi"] = _bdi
     env.filters["label_of"] = lambda key, card_set, lang: (key, card_set.label(key, lang))
+    env.filters["number"] = pass_context(lambda context, value: number(value, context["lang"]))
     env.globals.update(has_score_page=has_score_page, has_filled=has_filled, rule_blocks=rulebook.blocks,
                        label_of_component=rulebook.component_label)
 

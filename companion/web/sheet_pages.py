@@ -29,7 +29,8 @@ CONFLICTS = {  # what a 409 means, said on the page (the API's message is in Eng
 
 @bp.get("/sheets")
 def index(problems=(), status=200):
-    return render_template("sheets/index.html", history=saved.history(), problems=problems, form=request.form,
+    return render_template("sheets/index.html", history=saved.history(), problems=problems,
+                           form=request.form or request.args,  # (a setup's "keep score" link names game and players)
                            **views.sheet_choices()), status
 
 
@@ -96,7 +97,7 @@ def _entry_fields(players: list[str], form, with_base: bool = False) -> dict[str
         try:
             data["request"] = service.parse_json(form["request"])
         except InputError as e:
-            problems.extend(Problem(("request", *p.path), p.message) for p in e.problems)
+            problems.extend(p.under("request") for p in e.problems)
         seats = [form.get(f"seats.{i}", "") for i in range(sheets.MAX_PLAYERS)]
         if any(seats):
             data["seats"] = [s for s in seats if s]
@@ -108,7 +109,7 @@ def _entry_fields(players: list[str], form, with_base: bool = False) -> dict[str
             if number is not None:
                 data["points"][name] = number
             else:
-                problems.add(("points", name), f"must be a whole number, got {value!r}")
+                problems.add(("points", name), "must be a whole number, got %(got)s", got=repr(value))
     for key in ("note", "client_id"):
         if form.get(key, "").strip():
             data[key] = form[key].strip()

@@ -7,6 +7,8 @@ returns (template, context, status); a problem in the form is a 400 with the pro
 from __future__ import annotations
 
 import secrets
+from collections import Counter
+from functools import cache
 from typing import Any, Callable
 from urllib.parse import urlencode
 
@@ -17,6 +19,9 @@ from .forms import MultiDict
 from .game_pages import pages
 
 View = tuple[str, dict[str, Any], int]
+# A form that is still being filled: a card just added from its QR code, or what a setup carried to the scoring
+# page (its names, fashion, common card). It is scored when it can be, but not refused.
+STILL_FILLING = ("_added", "_from")
 
 # What the fields every game's setup answer may have are called on the page; each game's own come from its glue.
 SETUP_WORDS = {
@@ -81,7 +86,7 @@ def scoring(game: str, form: MultiDict, lang: str, template: str | None = None,
         try:
             result = (compute or (lambda r: service.score(game, r)))(req)
         except InputError as e:
-            if "_added" not in form:  # a card just added from its QR code: the sheet is still being filled
+            if not any(mark in form for mark in STILL_FILLING):
                 problems, status = e.problems, 400
     if template is None and glue.extras:
         context.update(glue.extras(req, result, form))
@@ -107,25 +112,69 @@ def new_seed() -> str:
     return secrets.token_hex(4)
 
 
+@cache
+def card_faces(game: str, lang: str) -> dict[str, tuple[tuple[str, ...], str]]:
+    """Each card's id → how a list of cards shows it: the icons of the look terms its data names (stones, a gem
+    colour, a suit) and its printed face's title; where two cards share a title, with the face's corner index
+    ("4 · Hearts"), and where they still do, with the card's id."""
+    card_set, rules = card_set_of(game), games.for_data(game)
+    icons = card_set.look.icons()
+    listed = card_set.select(("card",))
+    faces = {c.id: rules.face(c, card_set, lang) for c in listed}
+    words = {c.id: faces[c.id].title or c.name_in(lang, c.id) for c in listed}
+    for disambiguate in (lambda cid: f"{faces[cid].corner} · {words[cid]}" if faces[cid].corner else words[cid],
+                         lambda cid: f"{words[cid]} ({cid})"):
+        counts = Counter(words.values())
+        words = {cid: disambiguate(cid) if counts[text] > 1 else text for cid, text in words.items()}
+    out = {}
+    for c in listed:
+        terms = [t for v in c.data.values() for t in ((v,) if isinstance(v, str) else v if isinstance(v, tuple) else ())]
+        out[c.id] = (tuple(dict.fromkeys(t for t in terms if isinstance(t, str) and t in icons)), words[c.id])
+    return out
+
+
+LEADS = ("first_player", "dealer", "direction")  # what a setup says first, before its public layout
+NOT_SHOWN = ("game", "seed", "players")
+
+
 def setup(game: str, form: MultiDict, lang: str) -> View:
     """The setup helper for a form that has its seed (the caller puts a fresh one in the address first, so the
     link deals the same game on another phone); without a seed (a static page before its script runs) only the
-    form. `reroll` and `share` are the query strings of a new deal and of this one."""
+    form. What the table sees comes first (`public`: who starts, then the layout); the hands and decks only in the
+    dealer's view (`hidden`, the game glue's `hidden` keys). `reroll` and `share` are the query strings of a new
+    deal and of this one; `to_score` and `to_sheet` those of the scoring page and a new sheet with these players
+    (and what the game's glue carries, e.g. the Queen's Necklace fashion)."""
     card_set = card_set_of(game)
     rules, glue = games.for_data(game), pages(game)
     words = {**SETUP_WORDS, **{o.key: o.label for o in rules.options}, **glue.setup_words}
     players = form.get("players") or str(rules.players_by_default(card_set))
+    low, high = card_set.players
+    count = min(max(whole_number(players, signed=False, digits=2) or low, low), high)
+    names = player_names(form, lang)(count)
     result, problems, status = None, [], 200
+    public, hidden, to_score, to_sheet = [], [], "", ""
     if form.get("seed"):
         try:
             result = service.setup(game, players, form.get("seed"), options_from(rules, form))
         except InputError as e:
             problems, status = e.problems, 400
+    if result:
+        shown = [(k, v) for k, v in result.items() if k not in NOT_SHOWN and v not in (None, [], {})]
+        public = sorted([(k, v) for k, v in shown if k not in glue.hidden],
+                        key=lambda kv: LEADS.index(kv[0]) if kv[0] in LEADS else len(LEADS))
+        hidden = [(k, v) for k, v in shown if k in glue.hidden]
+        named = [("_names", name) for name in names]
+        to_score = urlencode([("_n", count), *named, *(glue.to_score(result) if glue.to_score else []),
+                              ("_from", "setup")])
+        to_sheet = urlencode([("game", game), *((f"players.{i}", name) for i, name in enumerate(names))])
     kept = [(k, v) for k in form for v in form.getlist(k) if k not in ("lang", "seed")]
     return "setup.html", dict(
         card_set=card_set, options=rules.options, result=result, problems=problems, form=form, players=players,
-        per_player=glue.per_player, setup_label=lambda key: i18n._(words[key], lang) if key in words else key,
-        setup_words=words, card_ids=set(card_set.catalogue()), bad={".".join(map(str, p.path)) for p in problems},
+        names=names, public=public, hidden=hidden, to_score=to_score, to_sheet=to_sheet, per_player=glue.per_player,
+        setup_label=lambda key: i18n._(words[key], lang) if key in words else card_set.label(key, lang),
+        setup_words=words, card_faces=card_faces(game, lang),
+        icons=set(card_set.look.icons()),
+        bad={".".join(map(str, p.path)) for p in problems},
         reroll=[*kept, ("seed", new_seed())], share=[*kept, ("seed", form.get("seed") or "")]), status
 
 

@@ -200,3 +200,15 @@ def test_counts_take_the_singular_and_plural_of_the_pages_language(client):
     for lang, one, many in (("en", "1 wound", "1 wounds"), ("es", "1 herida", "1 heridas")):
         page = client.get(f"/score/nobles?{NOBLES}&lang={lang}").get_data(as_text=True)
         assert one in page and many not in page, lang
+
+
+def test_a_spanish_page_writes_decimals_with_a_comma(client):
+    """Issue 13: '17.75 florines' on a Spanish page; the language's decimal mark, two places at most."""
+    query = q(*[("hand:list", c) for c in ["DQ02", "DQ07", "DQ12", "DQ16"]], ("common", "DQ01"), ("seen", "DQ03"))
+    expected = service.solo_turn("duquesa", {"hand": ["DQ02", "DQ07", "DQ12", "DQ16"], "common": "DQ01", "seen": "DQ03"})
+    mean = expected["expected_unseen"]
+    assert mean != int(mean)  # (the example needs a mean that is not whole)
+    page = client.get("/solo/duquesa/turn?lang=es&" + query).get_data(as_text=True)
+    shown = f"{mean:.2f}".rstrip("0").replace(".", ",")
+    assert f"{shown} florines" in page and f"{mean} florines" not in page
+    assert f"{f'{mean:.2f}'.rstrip('0')} florins" in client.get("/solo/duquesa/turn?lang=en&" + query).get_data(as_text=True)

@@ -50,3 +50,56 @@ def test_bad_setups_are_400_with_a_message(client, query):
 
 def test_unknown_game_setup_is_404(client):
     assert client.get("/setup/chess").status_code == 404
+
+
+def _text(html):
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def _parts(page):
+    """(what the table sees, the dealer's view) of a setup page's answer, as text."""
+    result = page[page.index('id="result"'):]
+    public, _, dealer = result.partition('<details class="dealer">')
+    return _text(public), _text(dealer)
+
+
+def test_the_table_sees_the_layout_first_and_the_hands_only_in_the_dealers_view(client):
+    """Issue 13: every hand and the whole deck came before the reserve and the first player, as raw data on a
+    Spanish page ("green 3 / blue 4"), and Duplicon's opening cells as "1. 3 2. 7"."""
+    page = client.get("/setup/gemas?players=3&seed=abc&lang=es&_names=Ana&_names=Bruno&_names=Carla").get_data(as_text=True)
+    deal = service.setup("gemas", 3, "abc", {})
+    public, dealer = _parts(page)
+    starts = ["Ana", "Bruno", "Carla"][deal["first_player"]]
+    assert public.index("Empieza") < public.index(starts) < public.index("Reserva de gemas")
+    for colour, count in deal["reserve"].items():
+        label = {"green": "Verde", "blue": "Azul", "violet": "Violeta", "orange": "Naranja"}[colour]
+        assert f"{label} {count}" in public and colour not in public
+    assert "Manos" not in public and "Mazo" not in public and "GM-" not in public
+    assert "Manos" in dealer and "Carla" in dealer and dealer.count("/c/gemas/") == 0  # (links are markup, not text)
+    assert all(f'/c/gemas/{c}"' in page for c in deal["hands"][2])
+    page = client.get("/setup/duplicon?players=2&seed=abc&lang=es").get_data(as_text=True)
+    deal = service.setup("duplicon", 2, "abc", {})
+    public, dealer = _parts(page)
+    cells = ", ".join(map(str, deal["opening_turns"][0]["cells"]))
+    assert f"Casillas {cells}" in public and "Cuadrícula" not in public and "Cuadrícula" in dealer
+
+
+def test_a_setup_leads_into_scoring_and_a_sheet_with_its_players(client):
+    """Issue 13: nothing carried from setup to scoring: names, the Queen's Necklace fashion, the Duquesa's common card."""
+    page = client.get("/setup/queens-necklace?players=3&seed=abc&lang=en&_names=Ana&_names=Bruno&_names=Carla"
+                      ).get_data(as_text=True)
+    deal = service.setup("queens-necklace", 3, "abc", {})
+    play = re.search(r'href="(/score/queens-necklace\?[^"]+)"', page)[1].replace("&amp;", "&")
+    scoring = client.get(play).get_data(as_text=True)
+    assert re.findall(r'name="_names" value="([^"]*)"', scoring) == ["Ana", "Bruno", "Carla"]
+    for i, gem in enumerate(deal["fashion"]):  # the first sale's fashion as dealt
+        chosen = re.search(rf'name="sales\.0\.fashion\.{i}">.*?<option value="(\w+)" selected', scoring, re.S)
+        assert chosen and chosen[1] == gem
+    assert 'class="problems"' not in scoring  # an unplayed game is no error
+    sheet = re.search(r'href="(/sheets\?[^"]+)"', page)[1].replace("&amp;", "&")
+    new = client.get(sheet).get_data(as_text=True)
+    assert '<option value="queens-necklace" selected' in new
+    assert [re.search(rf'name="players\.{i}" maxlength="40" value="([^"]*)"', new)[1] for i in range(3)] == ["Ana", "Bruno", "Carla"]
+    page = client.get("/setup/duquesa?players=2&seed=abc&lang=en").get_data(as_text=True)
+    play = re.search(r'href="(/score/duquesa\?[^"]+)"', page)[1].replace("&amp;", "&")
+    assert parse_qs(urlsplit(play).query)["common"] == [service.setup("duquesa", 2, "abc", {})["common"]]

@@ -23,6 +23,7 @@ Prepare = Callable[[dict, MultiDict], dict]  # a score request from a form → t
 Extras = Callable[[dict | None, dict | None, MultiDict], dict]  # (request, result, form) → what the page shows beside the answer
 Targets = Callable[[Component, MultiDict], list[tuple[str, str]]]  # where a scanned card can go: (field, whose)
 Add = Callable[[Component, MultiDict, str], None]  # fill that field with the card
+ToScore = Callable[[dict], list[tuple[str, str]]]  # a setup's answer → the scoring form's fields it fills
 
 
 def players_filled(req: dict, _form: MultiDict) -> dict:
@@ -44,6 +45,8 @@ class GamePages:
     add: Add | None = None
     setup_words: Mapping[str, str] = field(default_factory=dict)  # setup answer keys → texts (N_, shown translated)
     per_player: tuple[str, ...] = ("hands",)  # setup answer keys holding one list per player
+    hidden: tuple[str, ...] = ("hands", "deck")  # setup answer keys the players must not see: the dealer's view
+    to_score: ToScore | None = None  # what a setup carries to the scoring page beside the names (fields, values)
     score_label: str = N_("Score")
     links: tuple[tuple[str, str], ...] = ()  # (label, endpoint) shown with the game on the home page
     blueprint: Callable[[], Blueprint] | None = None  # makes its pages of its own (the Duquesa's solo pages)

@@ -30,6 +30,7 @@ def extras(req: dict | None, result: dict | None, _form: MultiDict) -> dict:
 
 PAGES = GamePages(
     template="score/duplicon.html", prepare=prepare, extras=extras,
+    hidden=("hands", "deck", "grid"),  # a memory game: the face-down grid is what players must find
     setup_words={"grid": N_("Grid (3 × 3)"), "opening_turns": N_("Cards turned at the start"),
                  "non_scoring": N_("Non-scoring pile"), "cells": N_("Cells"), "cards": N_("Cards"), "pair": N_("Pair")},
 )

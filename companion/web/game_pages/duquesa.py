@@ -48,6 +48,8 @@ def blueprint() -> Blueprint:
 
 PAGES = GamePages(
     template="score/duquesa.html", targets=targets, add=add, blueprint=blueprint, links=((N_("Solo"), "duquesa_pages.solo"),),
+    hidden=("hands", "draw_pile", "out_of_play", "turns", "spare"),  # (a solo hand is the one player's own)
+    to_score=lambda deal: [("common", deal["common"])] if deal.get("common") else [],
     setup_words={"out_of_play": N_("Out of play (face down)"), "common": N_("Common card"),
                  "turns": N_("Solo turns (two cards each)"), "spare": N_("Left in the box"),
                  "draw_pile": N_("Draw pile (top first)")},

@@ -43,6 +43,7 @@ def extras(req: dict | None, result: dict | None, form: MultiDict) -> dict:
 
 PAGES = GamePages(
     template="score/nobles.html", prepare=prepare, extras=extras, score_label=N_("Duel"), per_player=("hands", "nobles_dealt"),
+    hidden=("hands", "nobles_dealt", "noble_deck", "number_deck"),
     setup_words={"keep": N_("Nobles each player keeps"),
                  "nobles_dealt": N_("Nobles dealt (keep some, shuffle the rest into the noble deck)"),
                  "noble_deck": N_("Noble deck"), "number_deck": N_("Number deck")},

@@ -37,6 +37,8 @@ def add(c: Component, form: MultiDict, target: str) -> None:
 
 PAGES = GamePages(
     template="score/queens-necklace.html", prepare=prepare, targets=targets, add=add,
+    hidden=("hands", "deck", "merchant_positions"),
+    to_score=lambda deal: [("_mode", "game")] + [(f"sales.0.fashion.{i}", gem) for i, gem in enumerate(deal.get("fashion", []))],
     setup_words={"fashion": N_("Fashion tiles, +30 to 0"), "market": N_("Market"),
                  "merchant_positions": N_("Merchants at deck positions")},
 )
