@@ -12,6 +12,7 @@ from .. import cards, service, sheet_service, sheets
 from ..schema import InputError, Problem, Problems, whole_number
 from . import errors, saved, sheets_api, views
 from .errors import wants_json as _wants_json
+from .locale import with_query
 from .instance import store
 
 bp = Blueprint("sheet_pages", __name__)
@@ -193,7 +194,9 @@ def calculator(token: str):
     this session's form token: a link from another site cannot point a phone's next save at someone's sheet."""
     access = saved.open_sheet(token, write=True)
     session[SAVING_TO] = token
-    return redirect(url_for("scoring.score", game=store().meta(access.sheet_id)["game"]), 303)
+    meta = store().meta(access.sheet_id)
+    return redirect(with_query(url_for("scoring.score", game=meta["game"]),
+                               {"_n": [str(len(meta["players"]))], "_names": meta["players"], "_from": ["sheet"]}), 303)
 
 
 def save_box(game: str, req: dict | None, result: dict | None) -> dict | None:

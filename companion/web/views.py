@@ -50,10 +50,14 @@ def has_score_page(game: str) -> bool:
 
 
 def player_names(form: MultiDict, lang: str) -> Callable[[int], list[str]]:
-    """The names typed once at the top of a form, or "Player k", for `n` seats."""
+    """The players' names for `n` seats: typed once at the top of a form or carried from a setup or a sheet
+    (`_names`), else typed in a player's own row (`players.N.name`), else "Player k"."""
     typed = forms.typed_names(form)
-    return lambda n: [typed[i] if i < len(typed) and typed[i] else i18n._("Player %(n)s", lang, n=i + 1)
-                      for i in range(n)]
+
+    def name(i: int) -> str:
+        given = (typed[i] if i < len(typed) else "") or (form.get(f"players.{i}.name") or "").strip()
+        return given or i18n._("Player %(n)s", lang, n=i + 1)
+    return lambda n: [name(i) for i in range(n)]
 
 
 def bad_fields(problems: list[Problem]) -> set[str]:

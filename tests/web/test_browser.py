@@ -162,3 +162,25 @@ def test_adding_a_player_keeps_what_was_typed(server, phone):
     phone.press("input[name='rounds.0.2.won:int']", "Enter")  # the keyboard's Enter scores, it adds no player
     phone.wait_for_selector("#result")
     assert phone.locator("#result th").all_inner_texts()[1:] == ["Ana", "Bruno", "Player 3"]
+
+
+def test_names_typed_once_fill_every_page(server, phone):
+    """Issue 13: names were typed on every page, and headings did not follow them as they were typed."""
+    base = server[0]
+    phone.goto(f"{base}/score/duquesa")
+    phone.fill("input[name='players.0.name']", "Ana")
+    assert phone.locator("details.pick summary").nth(1).inner_text().startswith("Hand of Ana")  # as it is typed
+    phone.fill("input[name='players.1.name']", "Bruno")
+    phone.goto(f"{base}/score/duplicon?_n=3")
+    names = phone.locator("input[name='_names']")
+    assert [names.nth(i).input_value() for i in range(3)] == ["Ana", "Bruno", "Player 3"]
+    assert phone.locator(".who").first.inner_text() == "Ana"
+    names.nth(2).fill("Carla")
+    phone.goto(f"{base}/score/gemas?_n=3")
+    assert [phone.input_value(f"input[name='players.{i}.name']") for i in range(3)] == ["Ana", "Bruno", "Carla"]
+    assert phone.locator("select[name='lay_down.player'] option").all_inner_texts()[1:] == ["Ana", "Bruno", "Carla"]
+    phone.goto(f"{base}/setup/queens-necklace?players=3&seed=s")
+    assert [phone.locator("input[name='_names']").nth(i).input_value() for i in range(3)] == ["Ana", "Bruno", "Carla"]
+    # names carried in the address (a setup's link, a sheet's calculator) win over the phone's
+    phone.goto(f"{base}/score/duplicon?_n=2&_names=Zoe&_names=Yago")
+    assert [names.nth(i).input_value() for i in range(2)] == ["Zoe", "Yago"]

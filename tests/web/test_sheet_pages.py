@@ -113,7 +113,12 @@ def test_a_calculator_result_is_saved_to_the_sheet_it_was_opened_from(client):
                                         "players.1": "Ana"}).headers["Location"]
     assert client.get(f"{path}/calculator").status_code == 405  # a GET changes nothing (issue 15, item 8)
     assert client.post(f"{path}/calculator").status_code == 400  # nor a POST without this session's token
-    assert client.post(f"{path}/calculator", data={"_csrf": token}).headers["Location"].endswith("/score/duquesa")
+    opened = client.post(f"{path}/calculator", data={"_csrf": token}).headers["Location"]
+    assert opened.startswith("/score/duquesa?")
+    # the sheet's players, in its seat order, name the calculator's rows (issue 13: it said Player 1 and 2)
+    page = client.get(opened).get_data(as_text=True)
+    assert re.findall(r'name="players\.\d\.name" value="([^"]*)"', page) == ["Bruno", "Ana"]
+    assert 'class="problems"' not in page
     query = {"common": "DQ01", "players.0.name": "Ana", "players.0.hand:list": ["DQ02", "DQ07", "DQ12", "DQ16"],
              "players.1.name": "Bruno", "players.1.hand:list": ["DQ03", "DQ05", "DQ19", "DQ14"]}
     page = client.get("/score/duquesa?" + urlencode(query, doseq=True)).get_data(as_text=True)

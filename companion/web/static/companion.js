@@ -17,6 +17,7 @@ function enhance(page) {
     grid.addEventListener("change", update);
     update();
   }
+  rememberNames(page);
   // Copy buttons (shareable setup links).
   for (const button of page.querySelectorAll("[data-copy]")) {
     button.hidden = !navigator.clipboard;
@@ -24,6 +25,39 @@ function enhance(page) {
   }
 }
 window.companionEnhance = enhance;
+
+// --- The table remembers: names typed once on this phone fill every page's players, in seat order. ---
+// A name field still showing its "Player k" takes the name kept for its seat; typing keeps it for the next page,
+// and the page's headings and choices for that seat ("Hand of Ana", Who / Against) follow as it is typed.
+const NAMES_KEY = "companion-names";
+function keptNames() {
+  try { const names = JSON.parse(localStorage.getItem(NAMES_KEY) || "[]"); return Array.isArray(names) ? names : []; }
+  catch { return []; }
+}
+function rememberNames(page) {
+  const fields = [...page.querySelectorAll("input[data-name-of]")];
+  const shown = (seat, name) => {
+    for (const el of page.querySelectorAll(`[data-seat="${seat}"]`)) el.textContent = name;
+    for (const option of page.querySelectorAll(`option[value="#${seat}"]`)) option.textContent = name;
+  };
+  const kept = keptNames();
+  for (const field of fields) {
+    const seat = Number(field.dataset.nameOf);
+    const name = kept[seat];
+    if (field.value === field.dataset.default && typeof name === "string" && name.trim()) {
+      field.value = name.slice(0, 40);
+      shown(seat, field.value);
+    }
+    field.addEventListener("input", () => {
+      const typed = field.value.trim();
+      shown(seat, typed || field.dataset.default);
+      const names = keptNames();
+      while (names.length < seat) names.push("");
+      names[seat] = typed;
+      try { localStorage.setItem(NAMES_KEY, JSON.stringify(names.slice(0, 12))); } catch {}
+    });
+  }
+}
 document.addEventListener("DOMContentLoaded", () => enhance(document));
 
 // --- Offline: once visited, pages keep working without signal (service workers need localhost or https). ---
