@@ -36,4 +36,4 @@ BACK = ComponentType("back", {"for": ListOf(Enum(KINDS[:-1], "kind"), 1)}, requi
 def check_descending(values, path: Path, problems: Problems) -> None:
     """A price track must go down from its first to its last step."""
     if any(a <= b for a, b in zip(values, values[1:])):
-        problems.add(path, f"must go down step by step, got {list(values)}")
+        problems.add(path, "must go down step by step, got %(got)s", got=str(list(values)))

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 Path = tuple  # of str keys and int indices
 INVALID = object()  # what a check returns after recording a problem
@@ -19,22 +19,145 @@ def fmt_path(path: Path) -> str:
     return out
 
 
+class Term(str):
+    """A game word as a message's parameter (a gem, a stone, a noble, a suit, a card kind): the card data's id,
+    said in English as it is; `Problem.say` names it in the page's language through the `term` it is given."""
+
+
+class Word(str):
+    """One of our English words as a message's parameter (what an Enum checks: "stone", "gem"; a Str's hint):
+    `Problem.say` translates it through the catalogue. Mark it for `make messages` where it is written
+    (Word("...") and an Enum's second argument are extracted)."""
+
+
+class Value:
+    """Any input value as a message's parameter: `str()` names it in English as `describe` does; `say` names it
+    in another language."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __str__(self) -> str:
+        return describe(self.value)
+
+    def __repr__(self) -> str:
+        return f"Value({self.value!r})"
+
+    def say(self, lang: str) -> str:
+        from .i18n import _
+
+        value = self.value
+        if value is None:
+            return _("nothing", lang)
+        if isinstance(value, bool):
+            return _("true", lang) if value else _("false", lang)
+        if isinstance(value, Mapping):
+            return _("a mapping", lang)
+        if isinstance(value, (list, tuple)):
+            return _("a list", lang)
+        if isinstance(value, str):
+            # TRANSLATORS: a text someone typed, in quotes: text 'abc'
+            return _("text %(quoted)s", lang, quoted=repr(value))
+        if type(value) is int:
+            # TRANSLATORS: a whole number someone typed where another kind of value was expected: int 3
+            return _("int %(number)s", lang, number=repr(value))
+        if type(value) is float:
+            # TRANSLATORS: a number with decimals someone typed where another kind of value was expected: float 2.5
+            return _("float %(number)s", lang, number=repr(value))
+        return describe(value)
+
+
+class Either:
+    """Alternatives as a message's parameter: `str()` says "2 or 3" (or "0 or 2 or 3"); `say` in another language."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Iterable[Any]):
+        self.items = tuple(items)
+
+    def __str__(self) -> str:
+        return " or ".join(map(str, self.items))
+
+    def __repr__(self) -> str:
+        return f"Either({self.items!r})"
+
+    def say(self, lang: str) -> str:
+        from .i18n import _
+
+        *head, out = map(str, self.items)
+        for item in reversed(head):
+            # TRANSLATORS: two alternatives, or the first of several and the rest: 0 or 2 or 3
+            out = _("%(either)s or %(other)s", lang, either=item, other=out)
+        return out
+
+
+def _said(param: Any, lang: str, term: Callable[[str], str]) -> Any:
+    """One parameter of a message as said in `lang`."""
+    if isinstance(param, Term):
+        return term(str(param))
+    if isinstance(param, Word):
+        from .i18n import _
+
+        return _(str(param), lang)
+    if isinstance(param, (Value, Either)):
+        return param.say(lang)
+    return param
+
+
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong in the input: which field, and what."""
+    """One thing wrong in the input: which field, and what.
+
+    `message` is the English text; `template` the English template it was filled from (the catalogue's msgid;
+    empty: `message` is its own) and `params` what filled it, so `say` can give it in another language."""
 
     path: Path
     message: str
+    template: str = field(default="", compare=False)
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self):
+        if not isinstance(self.params, MappingProxyType):
+            object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+
+    def __reduce__(self):  # a mappingproxy does not pickle (nor copy.deepcopy)
+        return Problem, (self.path, self.message, self.template, dict(self.params))
 
     def __str__(self) -> str:
         return f"{fmt_path(self.path) or 'request'}: {self.message}"
+
+    def say(self, lang: str, term: Callable[[str], str] = lambda word: word) -> str:
+        """The message in `lang`: `Term` parameters named by `term`, `Word`s translated, `Value`s said in `lang`.
+        A message the catalogue lacks is said in English, its parameters too (no sentence in two languages)."""
+        from .i18n import translations
+
+        template = self.template or self.message
+        said = translations(lang).gettext(template)
+        if not self.params:
+            return said
+        if said == template:
+            lang = "en"
+        return said % {k: _said(v, lang, term) for k, v in self.params.items()}
+
+    def under(self, *prefix: Any) -> Problem:
+        """The same problem, its path under `prefix` (a request inside a sheet's entry, a change in a log)."""
+        return replace(self, path=(*prefix, *self.path))
+
+
+def problem(path: Path, template: str, **params: Any) -> Problem:
+    """A problem from an English template with %(name)s parameters (wrap game words in Term, our words in Word,
+    input values in Value): its message is the template filled in English."""
+    return Problem(tuple(path), template % params if params else template, template, params)
 
 
 class Problems(list):
     """The problems found so far; checks append and carry on, so all are reported at once."""
 
-    def add(self, path: Path, message: str) -> object:
-        self.append(Problem(tuple(path), message))
+    def add(self, path: Path, template: str, **params: Any) -> object:
+        """Record a problem (see `problem`); returns INVALID, for a check to return."""
+        self.append(problem(path, template, **params))
         return INVALID
 
 
@@ -79,19 +202,20 @@ class Int(Field):
 
     def check(self, value, path, problems):
         if not isinstance(value, int) or isinstance(value, bool):
-            return problems.add(path, f"must be a whole number, got {describe(value)}")
+            return problems.add(path, "must be a whole number, got %(got)s", got=Value(value))
         if self.allowed is not None and value not in self.allowed:
             *head, last = map(str, self.allowed)
-            return problems.add(path, f"must be {', '.join(head)} or {last}, got {value}")
+            return problems.add(path, "must be %(head)s or %(last)s, got %(got)s", head=", ".join(head), last=last,
+                                got=value)
         if not self.lo <= value <= self.hi:
-            return problems.add(path, f"must be from {self.lo} to {self.hi}, got {value}")
+            return problems.add(path, "must be from %(lo)s to %(hi)s, got %(got)s", lo=self.lo, hi=self.hi, got=value)
         return value
 
 
 class Bool(Field):
     def check(self, value, path, problems):
         if not isinstance(value, bool):
-            return problems.add(path, f"must be true or false, got {describe(value)}")
+            return problems.add(path, "must be true or false, got %(got)s", got=Value(value))
         return value
 
 
@@ -112,13 +236,15 @@ class Str(Field):
 
     def check(self, value, path, problems):
         if not isinstance(value, str) or not value.strip():
-            return problems.add(path, f"must be a non-empty text, got {describe(value)}")
+            return problems.add(path, "must be a non-empty text, got %(got)s", got=Value(value))
         if _UNSTORABLE.search(value):
             return problems.add(path, "must be text without NUL characters or unpaired surrogates")
         if len(value) > self.max_len:
-            return problems.add(path, f"is {len(value)} characters long; at most {self.max_len}")
+            return problems.add(path, "is %(length)s characters long; at most %(most)s", length=len(value),
+                                most=self.max_len)
         if self.pattern and not self.pattern.fullmatch(value):
-            return problems.add(path, f"{value!r} is not valid: {self.hint or self.pattern.pattern}")
+            return problems.add(path, "%(got)s is not valid: %(hint)s", got=repr(value),
+                                hint=Word(self.hint) if self.hint else self.pattern.pattern)
         return value
 
 
@@ -153,12 +279,13 @@ class Name(Text):
 
 class Enum(Field):
     def __init__(self, values: Iterable[str], what: str = "value"):
-        self.values, self.what = tuple(values), what
+        self.values, self.what = tuple(values), Word(what)
 
     def check(self, value, path, problems):
         if not isinstance(value, str) or value not in self.values:
-            shown = repr(value) if isinstance(value, str) else describe(value)
-            return problems.add(path, f"unknown {self.what} {shown}; expected one of: {', '.join(self.values)}")
+            shown = repr(value) if isinstance(value, str) else Value(value)
+            return problems.add(path, "unknown %(what)s %(got)s; expected one of: %(expected)s", what=self.what,
+                                got=shown, expected=", ".join(self.values))
         return value
 
 
@@ -168,10 +295,12 @@ class ListOf(Field):
 
     def check(self, value, path, problems):
         if not isinstance(value, (list, tuple)):
-            return problems.add(path, f"must be a list, got {describe(value)}")
+            return problems.add(path, "must be a list, got %(got)s", got=Value(value))
         if not self.min_len <= len(value) <= self.max_len:
-            span = str(self.min_len) if self.min_len == self.max_len else f"{self.min_len} to {self.max_len}"
-            return problems.add(path, f"must have {span} items, has {len(value)}")
+            if self.min_len == self.max_len:
+                return problems.add(path, "must have %(n)s items, has %(has)s", n=self.min_len, has=len(value))
+            return problems.add(path, "must have %(lo)s to %(hi)s items, has %(has)s", lo=self.min_len,
+                                hi=self.max_len, has=len(value))
         items = [self.item.check(v, (*path, i), problems) for i, v in enumerate(value)]
         return INVALID if any(v is INVALID for v in items) else tuple(items)
 
@@ -185,12 +314,13 @@ class Record(Field):
 
     def check(self, value, path, problems):
         if not isinstance(value, Mapping):
-            return problems.add(path, f"must be a mapping, got {describe(value)}")
+            return problems.add(path, "must be a mapping, got %(got)s", got=Value(value))
         result, ok = {}, True
         for key, item in value.items():
             field = self.fields.get(key)
             if field is None:
-                problems.add((*path, key), f"unknown key; expected one of: {', '.join(self.fields)}")
+                problems.add((*path, key), "unknown key; expected one of: %(expected)s",
+                             expected=", ".join(self.fields))
                 ok = False
                 continue
             checked = field.check(item, (*path, key), problems)
@@ -211,7 +341,7 @@ class MapOf(Field):
 
     def check(self, value, path, problems):
         if not isinstance(value, Mapping):
-            return problems.add(path, f"must be a mapping, got {describe(value)}")
+            return problems.add(path, "must be a mapping, got %(got)s", got=Value(value))
         result, ok = {}, True
         for key, item in value.items():
             name = self.key.check(key, (*path, key), problems)  # the key as checked (a Name comes back normalised)
@@ -219,7 +349,7 @@ class MapOf(Field):
                 ok = False
                 continue
             if name in result:
-                problems.add((*path, key), f"is the same as {name!r}, given before")
+                problems.add((*path, key), "is the same as %(name)s, given before", name=repr(name))
                 ok = False
                 continue
             checked = self.value.check(item, (*path, key), problems)

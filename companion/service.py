@@ -8,7 +8,7 @@ from typing import Any, Mapping
 from . import cards, games
 from .games import Game
 from .rng import make_rng
-from .schema import InputError, Int, Problem, Problems, whole_number
+from .schema import InputError, Int, Problems, problem, whole_number
 
 MAX_REQUEST_BYTES = 256 * 1024
 
@@ -45,22 +45,32 @@ def resolve(game: str) -> tuple[Game, cards.CardSet]:
 def parse_json(text: str | bytes, limit: int = MAX_REQUEST_BYTES) -> Any:
     """A request body as plain data; InputError naming the line and column of bad JSON."""
     if len(text) > limit:
-        raise InputError([Problem((), f"the request is larger than {limit // 1024} KiB")])
+        raise InputError([problem((), "the request is larger than %(most)s KiB", most=limit // 1024)])
 
     def no_duplicates(pairs):
         out = {}
         for key, value in pairs:
             if key in out:
-                raise ValueError(f"the key {key!r} appears twice in one object")
+                raise _TwiceInOneObject(key)
             out[key] = value
         return out
 
     try:
         return json.loads(text, object_pairs_hook=no_duplicates)
     except json.JSONDecodeError as e:
-        raise InputError([Problem((), f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}")]) from None
+        raise InputError([problem((), "not valid JSON: %(error)s at line %(line)s, column %(column)s", error=e.msg,
+                                  line=e.lineno, column=e.colno)]) from None
+    except _TwiceInOneObject as e:
+        raise InputError([problem((), "not valid JSON: the key %(key)s appears twice in one object",
+                                  key=repr(e.key))]) from None
     except (ValueError, UnicodeDecodeError, RecursionError) as e:
-        raise InputError([Problem((), f"not valid JSON: {e}")]) from None
+        raise InputError([problem((), "not valid JSON: %(error)s", error=str(e))]) from None
+
+
+class _TwiceInOneObject(ValueError):
+    def __init__(self, key: str):
+        super().__init__(f"the key {key!r} appears twice in one object")
+        self.key = key
 
 
 def score(game: str, request: Any) -> dict:
@@ -82,10 +92,13 @@ def setup(game: str, players: Any = None, seed: Any = None, options: Mapping[str
     if problems:
         raise InputError(problems)
     if not low <= players <= high:
-        span = str(low) if low == high else f"{low} or {high}" if high == low + 1 else f"from {low} to {high}"
-        raise InputError([Problem(("players",), f"must be {span}")])
+        if low == high:
+            raise InputError([problem(("players",), "must be %(n)s", n=low)])
+        if high == low + 1:
+            raise InputError([problem(("players",), "must be %(lo)s or %(hi)s", lo=low, hi=high)])
+        raise InputError([problem(("players",), "must be from %(lo)s to %(hi)s", lo=low, hi=high)])
     if seed is not None and (not str(seed).strip() or len(str(seed)) > 64):
-        raise InputError([Problem(("seed",), "must be 1 to 64 characters, not only spaces")])
+        raise InputError([problem(("seed",), "must be 1 to 64 characters, not only spaces")])
     checked_options = rules.check_options(options)
     rng, seed_text = make_rng(seed)
     return {"game": data.game, "seed": seed_text, **rules.setup(data, rng, players, checked_options)}
@@ -95,7 +108,7 @@ def solo_turn(game: str, request: Any) -> dict:
     """A solo game's turn helper (the Duquesa's: keep the card turned up, or take the hidden one?)."""
     rules, data = resolve(game)
     if rules.solo is None:
-        raise InputError([Problem(("game",), f"{data.game} has no solo turn helper")])
+        raise InputError([problem(("game",), "%(game)s has no solo turn helper", game=data.game)])
     return rules.solo(request, data)
 
 
@@ -103,7 +116,10 @@ def simulate(game: str, games_count: int, seed: Any = None) -> dict:
     rules, data = resolve(game)
     if rules.simulate is None:
         with_one = [g.id for g in games.GAMES.values() if g.simulate]
-        raise InputError([Problem(("game",), f"{data.game} has no solo simulator (only {' and '.join(with_one)} "
-                                             f"{'has' if len(with_one) == 1 else 'have'} one)")])
+        if len(with_one) == 1:
+            raise InputError([problem(("game",), "%(game)s has no solo simulator (only %(with_one)s has one)",
+                                      game=data.game, with_one=with_one[0])])
+        raise InputError([problem(("game",), "%(game)s has no solo simulator (only %(with_one)s have one)",
+                                  game=data.game, with_one=" and ".join(with_one))])
     rng, seed_text = make_rng(seed)
     return {"game": data.game, "seed": seed_text, **rules.simulate(data, rng, games_count)}

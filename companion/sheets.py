@@ -16,7 +16,8 @@ from typing import Any, Iterable, Mapping
 
 from . import cards, games, service
 from .games.base import NAME, checked
-from .schema import INVALID, Enum, InputError, Int, ListOf, MapOf, Problem, Problems, Record, Str, Text, whole_number
+from .schema import (INVALID, Enum, InputError, Int, ListOf, MapOf, Problem, Problems, Record, Str, Text, Word, problem,
+                     whole_number)
 
 ACTIONS = ("add", "edit", "undo", "restore", "finish", "reopen")
 TARGETED = ("edit", "undo", "restore")  # actions that name an earlier `add`
@@ -24,7 +25,7 @@ WITH_BODY = ("add", "edit")
 MAX_PLAYERS = 12
 MAX_LOG = 2000  # changes a sheet may hold: an evening's play many times over, and a bounded fold
 POINTS = Int(-1_000_000, 1_000_000)
-CLIENT_ID = Str(pattern=r"[A-Za-z0-9_-]{8,64}", max_len=64, hint="8 to 64 letters, digits, - or _")
+CLIENT_ID = Str(pattern=r"[A-Za-z0-9_-]{8,64}", max_len=64, hint=Word("8 to 64 letters, digits, - or _"))
 FORMAT = "companion-sheet"
 
 NEW_SHEET = Record({"game": Str(max_len=40), "title": Text(max_len=80),
@@ -54,10 +55,12 @@ def new_sheet(data: Any) -> dict:
     problems = Problems()
     for i, name in enumerate(players):
         if name in players[:i]:
-            problems.add(("players", i), f"{name!r} is already player {players.index(name) + 1}")
+            problems.add(("players", i), "%(name)s is already player %(n)s", name=repr(name),
+                         n=players.index(name) + 1)
     fewest, most = known[sheet["game"]].players
     if not fewest <= len(players) <= most:
-        problems.add(("players",), f"{len(players)} players; {sheet['game']} is for {fewest} to {most}")
+        problems.add(("players",), "%(n)s players; %(game)s is for %(fewest)s to %(most)s", n=len(players),
+                     game=sheet["game"], fewest=fewest, most=most)
     if problems:
         raise InputError(problems)
     return {"game": sheet["game"], "title": sheet.get("title", "").strip(), "players": players}
@@ -74,28 +77,29 @@ def entry_body(game: str, players: list[str], data: Any) -> dict:
     players the result names, else the sheet's order). The body keeps the request and the points it gave.
     """
     if not isinstance(data, Mapping):
-        raise InputError([Problem((), "must be a mapping with points or a request")])
+        raise InputError([problem((), "must be a mapping with points or a request")])
     request = data.get("request")
     body = dict(checked(_ENTRY, {k: v for k, v in data.items() if k != "request"}))
     problems = Problems()
     if ("points" in body) == ("request" in data):
-        raise InputError([Problem((), "give either points or a request to score, not both")]
-                         if "points" in body else [Problem(("points",), "is missing (or give a request to score)")])
+        raise InputError([problem((), "give either points or a request to score, not both")]
+                         if "points" in body else [problem(("points",), "is missing (or give a request to score)")])
     if "request" in data:
         try:
             result = service.score(game, request)
         except InputError as e:
-            raise InputError([Problem(("request", *p.path), p.message) for p in e.problems]) from None
+            raise InputError([p.under("request") for p in e.problems]) from None
         labels, values = seat_points(game, result)
         seats = list(body.get("seats") or default_seats(labels, players))
         if len(seats) != len(labels):
-            problems.add(("seats",), f"names {len(seats)} players; the {_what(game)} has {len(labels)} seats "
-                                     f"({', '.join(labels)})")
+            problems.add(("seats",), "names %(n)s players; the %(what)s has %(seats)s seats (%(labels)s)",
+                         n=len(seats), what=_what(game), seats=len(labels), labels=", ".join(labels))
         for i, name in enumerate(seats):
             if name not in players:
-                problems.add(("seats", i), f"{name!r} is not a player of this sheet ({', '.join(players)})")
+                problems.add(("seats", i), "%(name)s is not a player of this sheet (%(players)s)", name=repr(name),
+                             players=", ".join(players))
             elif name in seats[:i]:
-                problems.add(("seats", i), f"{name!r} sits in two seats")
+                problems.add(("seats", i), "%(name)s sits in two seats", name=repr(name))
         if problems:
             raise InputError(problems)
         points = dict.fromkeys(players, 0)
@@ -104,7 +108,8 @@ def entry_body(game: str, players: list[str], data: Any) -> dict:
     else:
         for name in body["points"]:
             if name not in players:
-                problems.add(("points", name), f"is not a player of this sheet ({', '.join(players)})")
+                problems.add(("points", name), "is not a player of this sheet (%(players)s)",
+                             players=", ".join(players))
         if problems:
             raise InputError(problems)
         body = {"points": {name: body["points"].get(name, 0) for name in players}, **_note(body)}
@@ -134,7 +139,7 @@ def checked_change(sheet: Mapping | None, action: str, data: Any) -> tuple[dict 
     entry's body (an add or edit, for `sheet`'s game and players), `base` (the entry's revision seen, for an edit,
     undo or restore) and `client_id` (a retry's key). InputError naming each field at fault."""
     if not isinstance(data, Mapping):
-        raise InputError([Problem((), "must be a JSON object")])
+        raise InputError([problem((), "must be a JSON object")])
     fields = dict(data)
     client_id, base = fields.pop("client_id", None), fields.pop("base", None)
     problems = Problems()
@@ -153,7 +158,7 @@ def checked_change(sheet: Mapping | None, action: str, data: Any) -> tuple[dict 
             problems.extend(e.problems)
     elif fields:
         for key in fields:
-            problems.add((key,), f"unknown key; a {action} takes only base and client_id")
+            problems.add((key,), "unknown key; a %(action)s takes only base and client_id", action=action)
     if problems:
         raise InputError(problems)
     return body, base, client_id
@@ -169,8 +174,9 @@ def default_seats(labels: list[str], players: list[str]) -> list[str]:
     if all(label in players for label in labels) and len(set(labels)) == len(labels):
         return labels
     if len(labels) > len(players):
-        raise InputError([Problem(("seats",), f"the result has {len(labels)} seats ({', '.join(labels)}) and the "
-                                              f"sheet {len(players)} players; say who sat where")])
+        raise InputError([problem(("seats",), "the result has %(seats)s seats (%(labels)s) and the sheet %(n)s "
+                                              "players; say who sat where", seats=len(labels),
+                                  labels=", ".join(labels), n=len(players))])
     return players[: len(labels)]
 
 
@@ -189,7 +195,7 @@ def _note(body: Mapping) -> dict:
     return {"note": body["note"].strip()} if body.get("note", "").strip() else {}
 
 
-def _what(game: str) -> str:
+def _what(game: str) -> Word:
     return games.for_data(game).entry.kind
 
 
@@ -296,7 +302,7 @@ class Moment(Str):
             try:
                 datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ")
             except ValueError:
-                return problems.add(path, f"{value!r} is not a real date and time")
+                return problems.add(path, "%(got)s is not a real date and time", got=repr(value))
         return value
 
 
@@ -320,7 +326,7 @@ def _plain_record(record: Mapping) -> dict:
 def import_json(data: Any) -> tuple[dict, list[dict]]:
     """A sheet and its log from an export, every record checked as if it were made again; InputError names it."""
     if not isinstance(data, Mapping):
-        raise InputError([Problem((), "must be a sheet exported by companion (a JSON object)")])
+        raise InputError([problem((), "must be a sheet exported by companion (a JSON object)")])
     # an untitled sheet exports its title as "" (and must import again)
     head = checked(_EXPORT, {k: v for k, v in data.items() if k != "log" and not (k == "title" and v == "")}
                    | {"log": []})
@@ -328,7 +334,7 @@ def import_json(data: Any) -> tuple[dict, list[dict]]:
                        **({"title": head["title"]} if head.get("title") else {})})
     log_data = data.get("log")
     if not isinstance(log_data, list) or len(log_data) > MAX_LOG:
-        raise InputError([Problem(("log",), f"must be a list of at most {MAX_LOG} changes")])
+        raise InputError([problem(("log",), "must be a list of at most %(most)s changes", most=MAX_LOG)])
     log: list[dict] = []
     replay = Replay()  # the sheet as it is before each change
     seen_clients: set[str] = set()
@@ -338,21 +344,21 @@ def import_json(data: Any) -> tuple[dict, list[dict]]:
             record = dict(checked(_RECORD, {k: v for k, v in raw.items() if k != "body"} if isinstance(raw, Mapping)
                                   else raw))
             if record["seq"] != i + 1:
-                raise InputError([Problem(("seq",), f"must be {i + 1} (changes are numbered in order), got "
-                                                    f"{record['seq']}")])
+                raise InputError([problem(("seq",), "must be %(n)s (changes are numbered in order), got %(got)s",
+                                          n=i + 1, got=record["seq"])])
             action = record["action"]
             if (action in TARGETED) != ("target" in record):
-                raise InputError([Problem(("target",), "names the entry an edit, undo or restore changes, and only "
+                raise InputError([problem(("target",), "names the entry an edit, undo or restore changes, and only "
                                                        "those")])
             if (action in WITH_BODY) != ("body" in raw):
-                raise InputError([Problem(("body",), "is what an add or edit records, and only those")])
+                raise InputError([problem(("body",), "is what an add or edit records, and only those")])
             if record.get("client_id") in seen_clients:
-                raise InputError([Problem(("client_id",), "appears twice")])
+                raise InputError([problem(("client_id",), "appears twice")])
             replay.check(action, record.get("target"), None)
             if action in WITH_BODY:
                 record["body"] = entry_body(sheet["game"], sheet["players"], _body_input(raw["body"]))
         except InputError as e:
-            raise InputError([Problem((*path, *p.path), p.message) for p in e.problems]) from None
+            raise InputError([p.under(*path) for p in e.problems]) from None
         except (Conflict, NotFound) as e:
             raise InputError([Problem(path, str(e))]) from None
         if record.get("client_id"):
@@ -401,26 +407,30 @@ def import_csv(text: str) -> tuple[dict, list[dict]]:
             if not any(cell.strip() for cell in row):
                 blank += 1
                 if blank > CSV_MAX_BLANK:
-                    raise InputError([Problem((f"row {reader.line_num}",), f"is one of more than {CSV_MAX_BLANK} "
-                                                                         "blank rows: not a sheet's export")])
+                    raise InputError([problem((f"row {reader.line_num}",),
+                                              "is one of more than %(most)s blank rows: not a sheet's export",
+                                              most=CSV_MAX_BLANK)])
                 continue
             rows.append(row)
             lines.append(reader.line_num)
             if len(rows) > MAX_LOG + 2:
-                raise InputError([Problem((f"row {reader.line_num}",), f"a sheet holds at most {MAX_LOG} changes")])
+                raise InputError([problem((f"row {reader.line_num}",), "a sheet holds at most %(most)s changes",
+                                          most=MAX_LOG)])
     except csv.Error as e:  # an unterminated quote, a field too long, a stray line end inside a field
-        raise InputError([Problem((f"row {reader.line_num}",), f"is not readable CSV: {e}")]) from None
+        raise InputError([problem((f"row {reader.line_num}",), "is not readable CSV: %(error)s",
+                                  error=str(e))]) from None
     if not rows or tuple(rows[0][: len(CSV_HEAD)]) != CSV_HEAD:
-        raise InputError([Problem((), "the first row must be the column names: " + ",".join(CSV_HEAD) +
-                                      ", then one column per player")])
+        raise InputError([problem((), "the first row must be the column names: %(columns)s, then one column per "
+                                      "player", columns=",".join(CSV_HEAD))])
     players = rows[0][len(CSV_HEAD):]
     if len(rows) < 2 or len(rows[1]) < 4 or rows[1][3] != "create":
-        raise InputError([Problem(("row 2",), "must be the sheet's own row (action create) with its game and title")])
+        raise InputError([problem(("row 2",), "must be the sheet's own row (action create) with its game and title")])
     data: dict[str, Any] = {"format": FORMAT, "version": 1, "game": rows[1][0], "title": rows[1][1],
                             "players": players, "log": []}
     for number, row in zip(lines[2:], rows[2:]):
         if len(row) != len(rows[0]):
-            raise InputError([Problem((f"row {number}",), f"has {len(row)} columns; the first row has {len(rows[0])}")])
+            raise InputError([problem((f"row {number}",), "has %(n)s columns; the first row has %(first)s",
+                                      n=len(row), first=len(rows[0]))])
         cells = dict(zip(CSV_HEAD, row))  # the fixed columns by position: a player may be called "note" or "seq"
         points_cells = dict(zip(players, row[len(CSV_HEAD):]))
         record: dict[str, Any] = {"action": cells["action"], "at": cells["at"]}
@@ -447,11 +457,11 @@ def _csv_json(text: str, row: int, column: str) -> Any:
     try:
         return service.parse_json(text)
     except InputError as e:
-        raise InputError([Problem((f"row {row}", column), p.message) for p in e.problems]) from None
+        raise InputError([p.under(f"row {row}", column) for p in e.problems]) from None  # paths are () here
 
 
 def _csv_int(text: str, row: int, column: str) -> int:
     number = whole_number(text.strip())
     if number is None:
-        raise InputError([Problem((f"row {row}", column), f"must be a whole number, got {text!r}")])
+        raise InputError([problem((f"row {row}", column), "must be a whole number, got %(got)s", got=repr(text))])
     return number

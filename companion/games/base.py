@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Callable, Mapping, Sequence
 
-from ..schema import INVALID, Field, InputError, Name, Path, Problems, Record, describe
+from ..schema import INVALID, Field, InputError, Name, Path, Problems, Record, Value
 
 NAME = Name(max_len=40)
 
@@ -28,10 +28,10 @@ class CardRef(Field):
     def check(self, value, path, problems):
         if isinstance(value, str):
             if value not in self.catalogue:
-                return problems.add(path, f"unknown card id {value!r}")
+                return problems.add(path, "unknown card id %(card)s", card=repr(value))
             return {"id": value, **self.catalogue[value]}
         if not isinstance(value, Mapping):
-            return problems.add(path, f"must be a card id or a card's fields, got {describe(value)}")
+            return problems.add(path, "must be a card id or a card's fields, got %(got)s", got=Value(value))
         card = self.inline.check(value, path, problems)
         if card is INVALID:
             return INVALID
@@ -52,7 +52,11 @@ def check_copies(cards: Sequence[tuple[Path, Mapping]], copies: Mapping[str, int
         seen[card_id] += 1
         if seen[card_id] > copies.get(card_id, 1):
             n = copies.get(card_id, 1)
-            problems.add(path, f"{card_id} is used more often than the game has it ({n} cop{'y' if n == 1 else 'ies'})")
+            if n == 1:
+                problems.add(path, "%(card)s is used more often than the game has it (%(n)s copy)", card=card_id, n=n)
+            else:
+                problems.add(path, "%(card)s is used more often than the game has it (%(n)s copies)", card=card_id,
+                             n=n)
     if problems:
         raise InputError(problems)
 
@@ -62,7 +66,7 @@ def add_duplicate_names(players: Sequence[Mapping], path: Path, problems: Proble
     seen = set()
     for i, p in enumerate(players):
         if p["name"] in seen:
-            problems.add((*path, i, "name"), f"{p['name']!r} is used by two players")
+            problems.add((*path, i, "name"), "%(name)s is used by two players", name=repr(p["name"]))
         seen.add(p["name"])
 
 

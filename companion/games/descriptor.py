@@ -8,7 +8,7 @@ from typing import Any, Callable, Mapping
 
 from ..components import ComponentType
 from ..look import Face
-from ..schema import Bool, Enum, Field, ListOf, Record
+from ..schema import Bool, Enum, Field, ListOf, Record, Word
 from .base import checked
 
 # companion.cards.CardSet and .Component, named here without importing the loader (the rules never need it).
@@ -26,7 +26,7 @@ class Option:
     key: str
     label: str  # English, marked for translation where it is declared (N_)
     choices: tuple[str, ...] = ()
-    what: str = "choice"  # how one choice is named in a message
+    what: str = Word("choice")  # how one choice is named in a message (an Enum's `what`)
 
     @property
     def is_flag(self) -> bool:

@@ -8,7 +8,7 @@ from ..components import SHAPES, ComponentType
 from ..i18n import N_, _
 from ..look import Face, Icon
 from ..rng import randbelow, shuffled
-from ..schema import Enum, InputError, Int, ListOf, Problems, Record
+from ..schema import Enum, InputError, Int, ListOf, Problems, Record, Word
 from .base import NAME, add_duplicate_names, checked, top
 from .descriptor import Entry, Game
 
@@ -53,15 +53,17 @@ def score(request: Mapping, card_set=None) -> dict:
         if len(problems) > before:
             continue
         if sorted(e["name"] for e in entries) != sorted(names):
-            problems.add(("rounds", r), f"must list the same players as round 1: {', '.join(dict.fromkeys(names))}")
+            problems.add(("rounds", r), "must list the same players as round 1: %(players)s",
+                         players=", ".join(dict.fromkeys(names)))
             continue
         for j, e in enumerate(entries):
             if e["won"] % 2:
-                problems.add(("rounds", r, j, "won"), f"cards are won in pairs: {e['won']} is odd")
+                problems.add(("rounds", r, j, "won"), "cards are won in pairs: %(won)s is odd", won=e["won"])
         if sum(e["won"] + e["hand"] + e["zone"] for e in entries) > DECK_SIZE:
-            problems.add(("rounds", r), f"counts more than the {DECK_SIZE} cards of the deck")
+            problems.add(("rounds", r), "counts more than the %(cards)s cards of the deck", cards=DECK_SIZE)
         if finished_after is not None:
-            problems.add(("rounds", r), f"the game ended after round {finished_after + 1}: someone reached {target}")
+            problems.add(("rounds", r), "the game ended after round %(round)s: someone reached %(target)s",
+                         round=finished_after + 1, target=target)
         parts = {e["name"]: round_score(e["won"], e["hand"], e["zone"]) for e in entries}
         rounds.append(parts)
         for name, points in parts.items():
@@ -116,5 +118,5 @@ def face(c, s, lang: str) -> Face:
 
 GAME = Game(
     id="duplicon", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=2, score=score,
-    setup=setup, entry=Entry("round", N_("a round")), sheet_points=sheet_points, face=face, terms=COLOURS,
+    setup=setup, entry=Entry(Word("round"), N_("a round")), sheet_points=sheet_points, face=face, terms=COLOURS,
 )

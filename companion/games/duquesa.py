@@ -10,7 +10,7 @@ from ..components import ComponentType
 from ..i18n import N_, _
 from ..look import Face
 from ..rng import randbelow, shuffled
-from ..schema import Enum, InputError, Int, ListOf, Path, Problem, Problems, Record
+from ..schema import Enum, InputError, Int, ListOf, Path, Problems, Record, Term, Word, problem
 from .base import NAME, CardRef, check_copies, check_unique_names, checked, top
 from .descriptor import Entry, Game, Option
 
@@ -33,7 +33,7 @@ def check_card(card: Mapping, path: Path, problems: Problems) -> None:
         if len(stones) != 1:
             problems.add((*path, "stones"), "a rainbow card has the rainbow stone alone")
     elif len(stones) != 4:
-        problems.add((*path, "stones"), f"must have 4 stones, has {len(stones)}")
+        problems.add((*path, "stones"), "must have 4 stones, has %(has)s", has=len(stones))
     if stones.count(GOLD) > 1:
         problems.add((*path, "stones"), "a card has at most one gold ingot")
     if GOLD in stones:
@@ -187,16 +187,18 @@ def score(request: Mapping, card_set) -> dict:
     for i, p in enumerate(req["players"]):
         necklace_cards = [*p["hand"], req["common"]]
         if sum(RAINBOW in c["stones"] for c in necklace_cards) > MAX_RAINBOW_CARDS:
-            problems.add(("players", i, "hand"), f"a necklace holds at most {MAX_RAINBOW_CARDS} rainbow cards")
+            problems.add(("players", i, "hand"), "a necklace holds at most %(most)s rainbow cards",
+                         most=MAX_RAINBOW_CARDS)
         if sum(GOLD in c["stones"] for c in necklace_cards) > MAX_GOLD_CARDS:
-            problems.add(("players", i, "hand"), f"a necklace holds at most {MAX_GOLD_CARDS} gold cards")
+            problems.add(("players", i, "hand"), "a necklace holds at most %(most)s gold cards", most=MAX_GOLD_CARDS)
     if not problems:  # and in the whole game, cards typed out count too: the expansions hold 2 and 4
         for kind, most in ((RAINBOW, MAX_RAINBOW_CARDS), (GOLD, MAX_GOLD_CARDS)):
             seen = 0
             for path, c in placed:
                 seen += kind in c["stones"]
                 if kind in c["stones"] and seen > most:
-                    problems.add(path, f"the game has {most} {kind} cards; this is one more")
+                    problems.add(path, "the game has %(most)s %(kind)s cards; this is one more", most=most,
+                                 kind=Term(kind))
     if problems:
         raise InputError(problems)
     players = []
@@ -278,11 +280,11 @@ def solo_turn(request: Mapping, card_set) -> dict:
     for path, c in placed:
         unseen[c] -= 1
         if unseen[c] < 0:
-            problems.add(path, f"{c}: the deck has only {printed[c]} of this card")
+            problems.add(path, "%(card)s: the deck has only %(n)s of this card", card=c, n=printed[c])
     if problems:
         raise InputError(problems)
     if sum(unseen.values()) == 0:
-        raise InputError([Problem(("gone",), "leaves no card unseen")])
+        raise InputError([problem(("gone",), "leaves no card unseen")])
     compiled = compiled_catalogue(card_set)
     hint = solo_hint([compiled[c] for c in req["hand"]], compiled[req["common"]], compiled[req["seen"]],
                      [compiled[i] for i, n in unseen.items() for _ in range(n)])
@@ -357,6 +359,6 @@ def face(c, s, lang: str) -> Face:
 
 GAME = Game(
     id="duquesa", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=2, score=score,
-    setup=setup, entry=Entry("hand", N_("a hand")), sheet_points=sheet_points, face=face, terms=VOCABULARY,
-    options=(Option("expansions", N_("Expansions"), SETS[1:], "expansion"),), solo=solo_turn, simulate=simulate,
+    setup=setup, entry=Entry(Word("hand"), N_("a hand")), sheet_points=sheet_points, face=face, terms=VOCABULARY,
+    options=(Option("expansions", N_("Expansions"), SETS[1:], Word("expansion")),), solo=solo_turn, simulate=simulate,
 )

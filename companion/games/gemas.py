@@ -10,7 +10,7 @@ from ..components import ComponentType
 from ..i18n import N_, _
 from ..look import Face
 from ..rng import randbelow, shuffled
-from ..schema import Bool, Enum, InputError, Int, ListOf, Problem, Problems, Record
+from ..schema import Bool, Enum, InputError, Int, ListOf, Problems, Record, Term, Word, problem
 from .base import NAME, check_unique_names, checked, top
 from .descriptor import Entry, Game
 
@@ -89,7 +89,8 @@ def score(request: Mapping, card_set=None) -> dict:
     check_unique_names(req["players"])
     fewest = card_set.players[0] if card_set is not None else 2
     if len(req["players"]) < fewest:  # one player's gems alone are no game (it used to be scored as two)
-        raise InputError([Problem(("players",), f"a game has at least {fewest} players, got {len(req['players'])}")])
+        raise InputError([problem(("players",), "a game has at least %(fewest)s players, got %(got)s", fewest=fewest,
+                                  got=len(req["players"]))])
     n = len(req["players"])
     players = [{"name": p["name"], "gems": {c: p["gems"].get(c, 0) for c in COLOURS},
                 "bandaids": p.get("bandaids", BANDAIDS), "heart": p.get("heart", uses_heart(n))}
@@ -98,11 +99,12 @@ def score(request: Mapping, card_set=None) -> dict:
     problems = Problems()
     for i, p in enumerate(players):
         if p["heart"] and not uses_heart(n):
-            problems.add(("players", i, "heart"), f"a {n}-player game is played without hearts")
+            problems.add(("players", i, "heart"), "a %(n)s-player game is played without hearts", n=n)
     for c in COLOURS:
         held = sum(p["gems"][c] for p in players)
         if held > reserve[c]:
-            problems.add(("players",), f"{held} {c} gems held; a {n}-player game has {reserve[c]}")
+            problems.add(("players",), "%(held)s %(gem)s gems held; a %(n)s-player game has %(reserve)s", held=held,
+                         gem=Term(c), n=n, reserve=reserve[c])
         reserve[c] -= held
     if problems:
         raise InputError(problems)
@@ -123,7 +125,7 @@ def lay_down(players: list[dict], reserve: dict[str, int], move: Mapping, n: int
     path = ("lay_down",)
     me = by_name.get(move["player"])
     if me is None:
-        raise InputError([Problem((*path, "player"), f"no player is called {move['player']!r}")])
+        raise InputError([problem((*path, "player"), "no player is called %(name)s", name=repr(move["player"]))])
     kind = move["set"]
     if kind == "gems":
         return _take_gem(me, reserve, move, path)
@@ -134,7 +136,7 @@ def lay_down(players: list[dict], reserve: dict[str, int], move: Mapping, n: int
         return [{"event": "heal", "player": me["name"], "bandaids": me["bandaids"]}]
     target = by_name.get(move.get("target"))
     if target is None or target is me:
-        raise InputError([Problem((*path, "target"), "must name another player")])
+        raise InputError([problem((*path, "target"), "must name another player")])
     if kind == "thief":
         held = [c for c in sorted(COLOURS, key=GEM_POINTS.get) if target["gems"][c]]
         if not held:
@@ -144,14 +146,14 @@ def lay_down(players: list[dict], reserve: dict[str, int], move: Mapping, n: int
         me["gems"][gem] += 1
         return [{"event": "steal", "from": target["name"], "to": me["name"], "gem": gem}]
     if target["bandaids"] == 0:  # losing the last one is dealt with at once: nobody sits at 0 [R]
-        raise InputError([Problem((*path, "target"), f"{target['name']} has no band-aid left to lose")])
+        raise InputError([problem((*path, "target"), "%(name)s has no band-aid left to lose", name=target["name"])])
     return _bump(me, target, reserve, move.get("choice"), n, path)
 
 
 def _take_gem(me: dict, reserve: dict, move: Mapping, path) -> list[dict]:
     colours = move.get("cards")
     if colours is None:
-        raise InputError([Problem((*path, "cards"), "is missing: the colours of the three gem cards")])
+        raise InputError([problem((*path, "cards"), "is missing: the colours of the three gem cards")])
     counts = {c: colours.count(c) for c in set(colours)}
     majority = next((c for c, k in counts.items() if k >= 2), None)
     if majority and reserve[majority]:
@@ -169,7 +171,7 @@ def _take_gem(me: dict, reserve: dict, move: Mapping, path) -> list[dict]:
     if len(options) > 1 and choice not in options:
         if choice is None:
             return [{"event": "choose", "player": me["name"], "options": options}]
-        raise InputError([Problem((*path, "choice"), f"must be one of: {', '.join(options)}")])
+        raise InputError([problem((*path, "choice"), "must be one of: %(expected)s", expected=", ".join(options))])
     gem = options[0] if len(options) == 1 else choice
     reserve[gem] -= 1
     me["gems"][gem] += 1
@@ -189,7 +191,8 @@ def _bump(me: dict, target: dict, reserve: dict, choice, n: int, path) -> list[d
         options = [c for c in COLOURS if c in lost]
         if len(options) > 1 and choice not in options:
             if choice is not None:
-                raise InputError([Problem((*path, "choice"), f"must be one of: {', '.join(options)}")])
+                raise InputError([problem((*path, "choice"), "must be one of: %(expected)s",
+                                          expected=", ".join(options))])
             events.append({"event": "choose", "player": me["name"], "options": options})
             return events
         taken = options[0] if len(options) == 1 else choice
@@ -264,5 +267,6 @@ def _reserve_rows(players: tuple[int, int], lang: str) -> list[tuple[str, dict[s
 
 GAME = Game(
     id="gemas", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=4, score=score,
-    setup=setup, entry=Entry("round", N_("a round")), sheet_points=sheet_points, face=face, terms=(*COLOURS, *ART),
+    setup=setup, entry=Entry(Word("round"), N_("a round")), sheet_points=sheet_points, face=face,
+    terms=(*COLOURS, *ART),
 )

@@ -12,7 +12,7 @@ from ..components import SHAPES, ComponentType
 from ..i18n import N_
 from ..look import Face, Icon
 from ..rng import randbelow, shuffled
-from ..schema import INVALID, Enum, Field, InputError, Int, ListOf, MapOf, Problem, Problems, Record, describe
+from ..schema import INVALID, Enum, Field, InputError, Int, ListOf, MapOf, Problems, Record, Value, Word, problem
 from .base import NAME, check_unique_names, checked, top
 from .descriptor import Entry, Game
 
@@ -42,14 +42,14 @@ class Held(Field):
         if isinstance(value, Mapping):
             counts = MapOf(self.ids, Int(0, 500)).check(value, path, problems)
             return INVALID if counts is INVALID else dict(counts)
-        return problems.add(path, f"must be a list of component ids or {{id: copies}}, got {describe(value)}")
+        return problems.add(path, "must be a list of component ids or {id: copies}, got %(got)s", got=Value(value))
 
 
 def score(request: Any, card_set) -> dict:
     """Each player's points: the sum of `value` over the components they name; the most points win."""
     values = valued(card_set)
     if not values:
-        raise InputError([Problem((), "this game's components declare no value to score by; keep score with points "
+        raise InputError([problem((), "this game's components declare no value to score by; keep score with points "
                                       "typed on a sheet")])
     player = Record({"name": NAME, "cards": Held(values)}, required=("name",))
     req = checked(Record({"players": ListOf(player, 1, card_set.players[1])}, required=("players",)), request)
@@ -60,8 +60,8 @@ def score(request: Any, card_set) -> dict:
         for card_id, n in p.get("cards", {}).items():
             used[card_id] += n
             if used[card_id] > copies[card_id]:
-                problems.add(("players", i, "cards", card_id), f"{card_id} is named more often than the game has it "
-                                                              f"({copies[card_id]})")
+                problems.add(("players", i, "cards", card_id), "%(card)s is named more often than the game has it "
+                                                              "(%(n)s)", card=card_id, n=copies[card_id])
     if problems:
         raise InputError(problems)
     players = [{"name": p["name"], "points": sum(values[c] * n for c, n in p.get("cards", {}).items()),
@@ -80,8 +80,8 @@ def setup(card_set, rng: Random, players: int, options: Mapping) -> dict:
     hand, market = plan.get("hand_size", 0), plan.get("market", 0)
     deck = shuffled([c.id for c in card_set.deck()], rng)
     if hand * players + market > len(deck):
-        raise InputError([Problem(("players",), f"{players} players need {hand * players + market} cards; the deck "
-                                                f"has {len(deck)}")])
+        raise InputError([problem(("players",), "%(players)s players need %(need)s cards; the deck has %(has)s",
+                                  players=players, need=hand * players + market, has=len(deck))])
     out: dict[str, Any] = {"players": players}
     if plan.get("steps"):  # what to do at the table comes first
         out["steps"] = [{"es": t.es, "en": t.en} for t in plan["steps"]]
@@ -105,7 +105,7 @@ def face(c, s, lang: str) -> Face:
 
 GAME = Game(
     id="", component_types=COMPONENT_TYPES, vocabulary=SHAPES, default_players=2, score=score, setup=setup,
-    entry=Entry("round", N_("a round")), sheet_points=sheet_points, face=face, scores=lambda s: bool(valued(s)),
+    entry=Entry(Word("round"), N_("a round")), sheet_points=sheet_points, face=face, scores=lambda s: bool(valued(s)),
 )
 
 

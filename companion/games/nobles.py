@@ -8,7 +8,7 @@ from ..components import ComponentType
 from ..i18n import N_, _
 from ..look import Face
 from ..rng import make_rng, randbelow, roll, shuffled
-from ..schema import Bool, Enum, InputError, Int, ListOf, Problems, Record, Str
+from ..schema import Bool, Either, Enum, InputError, Int, ListOf, Problems, Record, Str, Term, Word
 from .base import checked
 from .descriptor import Entry, Game, Option
 
@@ -58,21 +58,27 @@ def _key(noble: Mapping) -> tuple[str, int]:
 def _check_side(noble: Mapping, side: str, variants: Mapping, problems: Problems) -> None:
     key = _key(noble)
     if noble["noble"] == "joker":  # [A] a Joker has no suit, no version and no weapon
-        for part in ("suit", "version", "weapon"):
+        for part, word in (("suit", Word("suit")), ("version", Word("version")), ("weapon", Word("weapon"))):
             if noble.get(part):
-                problems.add((side, part), f"a Joker has no {part}")
+                problems.add((side, part), "a Joker has no %(part)s", part=word)
     elif "suit" not in noble:
         problems.add((side, "suit"), "is missing")
     if noble.get("weapon", 0) not in WEAPONS.get(key, (0, 2, 3)):
-        problems.add((side, "weapon"), f"must be {' or '.join(map(str, WEAPONS.get(key, (0, 2, 3))))}")
+        problems.add((side, "weapon"), "must be %(weapons)s", weapons=Either(WEAPONS.get(key, (0, 2, 3))))
     dice = DICE.get(key, 1)
+    who = {"noble": Term(noble["noble"]), "version": key[1]}
     if "dice" in noble and len(noble["dice"]) != dice:
-        problems.add((side, "dice"), f"a {noble['noble']} v{key[1]} rolls {dice} {'die' if dice == 1 else 'dice'}")
+        if dice == 1:
+            problems.add((side, "dice"), "a %(noble)s v%(version)s rolls %(n)s die", n=dice, **who)
+        else:
+            problems.add((side, "dice"), "a %(noble)s v%(version)s rolls %(n)s dice", n=dice, **who)
     played = noble.get("cards", ())
     if len(played) > CARDS_PLAYED.get(key, 1):
-        problems.add((side, "cards"), f"a {noble['noble']} v{key[1]} plays at most {CARDS_PLAYED.get(key, 1)} card")
+        problems.add((side, "cards"), "a %(noble)s v%(version)s plays at most %(n)s card", n=CARDS_PLAYED.get(key, 1),
+                     **who)
     if noble.get("wounds", 0) >= WOUNDS[noble["noble"]]:
-        problems.add((side, "wounds"), f"a {noble['noble']} dies at {WOUNDS[noble['noble']]} wounds")
+        problems.add((side, "wounds"), "a %(noble)s dies at %(n)s wounds", noble=who["noble"],
+                     n=WOUNDS[noble["noble"]])
     if variants.get("suit_only"):
         for i, card in enumerate(played):
             if card["suit"] != noble.get("suit"):
@@ -195,6 +201,6 @@ def face(c, s, lang: str) -> Face:
 
 GAME = Game(
     id="nobles", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=2, score=score,
-    setup=setup, entry=Entry("duel", N_("a duel")), sheet_points=sheet_points, face=face, terms=(*SUITS, *ART),
+    setup=setup, entry=Entry(Word("duel"), N_("a duel")), sheet_points=sheet_points, face=face, terms=(*SUITS, *ART),
     options=(Option("jokers", N_("Add the two Jokers")), Option("double", N_("Double deck (104 cards)"))),
 )

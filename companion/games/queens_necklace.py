@@ -9,7 +9,7 @@ from ..components import ComponentType, check_descending
 from ..i18n import N_, _
 from ..look import Face
 from ..rng import randbelow, shuffled
-from ..schema import Enum, InputError, Int, ListOf, MapOf, Path, Problems, Record
+from ..schema import Enum, InputError, Int, ListOf, MapOf, Path, Problems, Record, Term, Word
 from .base import NAME, add_duplicate_names, checked, top
 from .descriptor import Entry, Game
 
@@ -91,7 +91,7 @@ def _check_sale(sale: Mapping, path: Path) -> None:
         problems.add((*path, "fashion"), "must name each of the four gems once")
     players = sale["players"]
     if len(players) < 2:  # a sale is between the players of a game: 2 to 4 [R]
-        problems.add((*path, "players"), f"a sale has 2 to 4 players, got {len(players)}")
+        problems.add((*path, "players"), "a sale has 2 to 4 players, got %(got)s", got=len(players))
     add_duplicate_names(players, (*path, "players"), problems)
     for i, p in enumerate(players):
         at = (*path, "players", i)
@@ -101,11 +101,12 @@ def _check_sale(sale: Mapping, path: Path) -> None:
                 problems.add((*at, "shown", "amber"), "amber cards carry 1 gem each")
         for gem, n in p.get("rings", {}).items():
             if n and not shown.get(gem):
-                problems.add((*at, "rings", gem), f"a Ring must be played with at least one {gem} card")
-        for key in ("king", "necklace"):
-            gem = p.get(key)
-            if gem and not shown.get(gem):
-                problems.add((*at, key), f"the {key.title()} must be played with at least one {gem} card")
+                problems.add((*at, "rings", gem), "a Ring must be played with at least one %(gem)s card", gem=Term(gem))
+        if p.get("king") and not shown.get(p["king"]):
+            problems.add((*at, "king"), "the King must be played with at least one %(gem)s card", gem=Term(p["king"]))
+        if p.get("necklace") and not shown.get(p["necklace"]):
+            problems.add((*at, "necklace"), "the Necklace must be played with at least one %(gem)s card",
+                         gem=Term(p["necklace"]))
         if p.get("bankers") and not any(shown.values()):
             problems.add((*at, "bankers"), "a Banker needs at least one gem card shown")  # [A]
         move = p.get("alchemist")
@@ -113,13 +114,20 @@ def _check_sale(sale: Mapping, path: Path) -> None:
             if move["to"] == move["from"]:
                 problems.add((*at, "alchemist", "to"), "must be another gem than 'from'")
             if move["gems"] not in shown.get(move["from"], ()):
-                problems.add((*at, "alchemist"), f"moves a {move['gems']}-gem {move['from']} card this player does not show")
+                problems.add((*at, "alchemist"), "moves a %(n)s-gem %(gem)s card this player does not show",
+                             n=move["gems"], gem=Term(move["from"]))
     totals = {"rings": sum(sum(p.get("rings", {}).values()) for p in players),
               "bankers": sum(p.get("bankers", 0) for p in players),
               "kings": sum("king" in p for p in players)}
-    for key, n in totals.items():
-        if n > MAX_PER_SALE[key]:
-            problems.add((*path, "players"), f"{n} {key} in one sale; the deck has {MAX_PER_SALE[key]}")
+    if totals["rings"] > MAX_PER_SALE["rings"]:
+        problems.add((*path, "players"), "%(n)s rings in one sale; the deck has %(most)s", n=totals["rings"],
+                     most=MAX_PER_SALE["rings"])
+    if totals["bankers"] > MAX_PER_SALE["bankers"]:
+        problems.add((*path, "players"), "%(n)s bankers in one sale; the deck has %(most)s", n=totals["bankers"],
+                     most=MAX_PER_SALE["bankers"])
+    if totals["kings"] > MAX_PER_SALE["kings"]:
+        problems.add((*path, "players"), "%(n)s kings in one sale; the deck has %(most)s", n=totals["kings"],
+                     most=MAX_PER_SALE["kings"])
     if sum("necklace" in p for p in players) > 1:
         problems.add((*path, "players"), "only one player can hold the Necklace")
     if sum("alchemist" in p for p in players) > 1:
@@ -140,21 +148,32 @@ def _check_deck(sales: list[Mapping], paths: list[Path], card_set) -> None:
     used: Counter = Counter()
     problems = Problems()
 
-    def use(key, n: int, at: Path, what: str) -> None:
+    def over(key, n: int) -> bool:
+        """Whether `n` more of `key` are more than the deck prints (counted over the whole game)."""
         used[key] += n
-        if n and used[key] > printed[key]:
-            problems.add(at, f"{what}: the deck has {printed[key]}, and this is one more than that in the game")
+        return bool(n) and used[key] > printed[key]
 
     for path, sale_ in zip(paths, sales):
         for i, p in enumerate(sale_["players"]):
             at = (*path, "players", i)
             for gem, gem_cards in p["shown"].items():
                 for j, n in enumerate(gem_cards):
-                    use((gem, n), 1, (*at, "shown", gem, j), f"a {n}-gem {gem} card")
-            use("ring", sum(p.get("rings", {}).values()), (*at, "rings"), "Rings")
-            use("banker", p.get("bankers", 0), (*at, "bankers"), "Bankers")
-            use("king", int("king" in p), (*at, "king"), "Kings")
-            use("alchemist", int("alchemist" in p), (*at, "alchemist"), "the Alchemist")
+                    if over((gem, n), 1):
+                        problems.add((*at, "shown", gem, j), "a %(n)s-gem %(gem)s card: the deck has %(printed)s, and "
+                                     "this is one more than that in the game", n=n, gem=Term(gem),
+                                     printed=printed[(gem, n)])
+            if over("ring", sum(p.get("rings", {}).values())):
+                problems.add((*at, "rings"), "Rings: the deck has %(printed)s, and this is one more than that in the "
+                             "game", printed=printed["ring"])
+            if over("banker", p.get("bankers", 0)):
+                problems.add((*at, "bankers"), "Bankers: the deck has %(printed)s, and this is one more than that in "
+                             "the game", printed=printed["banker"])
+            if over("king", int("king" in p)):
+                problems.add((*at, "king"), "Kings: the deck has %(printed)s, and this is one more than that in the "
+                             "game", printed=printed["king"])
+            if over("alchemist", int("alchemist" in p)):
+                problems.add((*at, "alchemist"), "the Alchemist: the deck has %(printed)s, and this is one more than "
+                             "that in the game", printed=printed["alchemist"])
     if problems:
         raise InputError(problems)
 
@@ -312,6 +331,6 @@ def face(c, s, lang: str) -> Face:
 
 GAME = Game(
     id="queens-necklace", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=3, score=score,
-    setup=setup, entry=Entry("sale", N_("a sale")), sheet_points=sheet_points, face=face,
+    setup=setup, entry=Entry(Word("sale"), N_("a sale")), sheet_points=sheet_points, face=face,
     terms=(*GEMS, *COLOURS, "price-marker", "fashion", "rarity"),
 )

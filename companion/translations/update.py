@@ -14,15 +14,32 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"_": None, "_l": None, "N_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None}
 METHODS = [("companion/**.py", "python"), ("templates/**.html", "jinja2")]
+# What a problem in a player's input says (companion.schema): the template of Problems.add, problem and Problem
+# (their second argument), an Enum's name for its values (its second) and a Word (its first). Not read where
+# only a card designer meets the problems (card data, looks, the PDF, site building): those stay English.
+PROBLEM_KEYWORDS = {"add": (2,), "problem": (2,), "Problem": (2,), "Enum": (2,), "Word": None}
+DESIGNERS_ONLY = ("companion/cards.py", "companion/look.py", "companion/pnp/**", "companion/browser.py",
+                  "companion/web/site.py", "companion/web/site_runtime.py", "companion/translations/**")
+PROBLEM_METHODS = [*((path, "ignore") for path in DESIGNERS_ONLY), ("companion/**.py", "python")]
+PRINTED_FROM = ("companion/pnp/", "companion/games/")  # texts of the PDF code and the games' faces are printed
+
+
+def _found(methods, keywords):
+    return extract_from_dir(str(ROOT), methods, keywords=keywords, comment_tags=("TRANSLATORS:",))
 
 
 def template() -> Catalog:
     """Every message the code and templates use."""
     pot = Catalog()
-    for filename, lineno, message, comments, context in extract_from_dir(
-            str(ROOT), METHODS, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)):
-        pot.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    for methods, keywords in ((METHODS, KEYWORDS), (PROBLEM_METHODS, PROBLEM_KEYWORDS)):
+        for filename, lineno, message, comments, context in _found(methods, keywords):
+            pot.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     return pot
+
+
+def problem_places() -> set[tuple[str, int, str]]:
+    """Where a problem's message is written (file, line, message): said on screens, never printed."""
+    return {(filename, lineno, message) for filename, lineno, message, *_ in _found(PROBLEM_METHODS, PROBLEM_KEYWORDS)}
 
 
 def update(lang: str) -> Catalog:
@@ -30,8 +47,10 @@ def update(lang: str) -> Catalog:
     with path.open("rb") as f:
         catalog = read_po(f, locale=lang)
     catalog.update(template(), no_fuzzy_matching=True)
-    for message in catalog:  # texts of the PDF code and the games' faces are printed: in the embedded font
-        if any(filename.startswith(("companion/pnp/", "companion/games/")) for filename, _ in message.locations):
+    problems = problem_places()
+    for message in catalog:  # printed texts must be in the embedded font
+        if any(filename.startswith(PRINTED_FROM) and (filename, lineno, message.id) not in problems
+               for filename, lineno in message.locations):
             message.auto_comments = ["printed"]
     return catalog
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 
 from .. import service, sheet_service, sheets
-from ..schema import InputError, Problem, whole_number
+from ..schema import InputError, Problem, problem, whole_number
 from . import csrf, saved
 from .instance import store
 
@@ -53,7 +53,8 @@ def _bounded(name: str, least: int) -> int | None:
         return None
     number = whole_number(text, signed=False)
     if number is None or not least <= number <= sheets.MAX_LOG:
-        raise InputError([Problem((name,), f"must be a whole number from {least} to {sheets.MAX_LOG}, got {text!r}")])
+        raise InputError([problem((name,), "must be a whole number from %(lo)s to %(hi)s, got %(got)s", lo=least,
+                                  hi=sheets.MAX_LOG, got=repr(text))])
     return number
 
 
