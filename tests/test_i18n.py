@@ -4,7 +4,7 @@ import re
 from babel.messages.catalog import Catalog
 
 from companion import i18n
-from companion.translations.update import template
+from companion.translations.update import template, update
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
@@ -34,3 +34,11 @@ def test_gettext_and_fallback():
     assert i18n._("Permanent weapon +%(n)s", "es", n=3) == "Arma permanente +3"
     assert i18n._("not in the catalogue", "es") == "not in the catalogue"
     assert isinstance(i18n.catalog("en"), Catalog)
+
+
+def test_problem_texts_are_said_on_screens_not_printed():
+    es = update("es")
+    for text in ("a rainbow card has the rainbow stone alone", "stone", "hand", "a Joker has no %(part)s"):
+        assert "printed" not in es.get(text).auto_comments, text
+    assert "printed" in es.get("a hand").auto_comments  # on the line of Word("hand"), and printed
+    assert "printed" in es.get("florins").auto_comments
