@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any, Callable
 
 from . import service, sheets
-from .schema import InputError, Problem
+from .schema import LANGS, InputError, Problem
 
 
 def _kept(args: dict) -> tuple[dict, list[dict]]:
@@ -178,6 +178,19 @@ CALLS: dict[str, Callable[[dict], Any]] = {
 }
 
 
+def _said(problems: list[Problem], arguments: str) -> list[str]:
+    """Problems as a page shows them, in the language the arguments name (`lang`), else as the API says them."""
+    from .web import plain
+
+    try:
+        lang = json.loads(arguments).get("lang")
+    except (ValueError, AttributeError):
+        lang = None
+    if lang not in LANGS:
+        return [str(p) for p in problems]
+    return [str(s) for s in plain.said_all(problems, lang)]
+
+
 def call(name: str, arguments: str) -> str:
     """Run one call with JSON `arguments` (e.g. `{"game": "gemas", "request": {...}}`); JSON of `{"result": ...}`,
     or of `{"error", "field", "problems"}` (a 400 on the server) for bad input or an unknown game."""
@@ -189,7 +202,7 @@ def call(name: str, arguments: str) -> str:
             raise InputError([Problem((), "the arguments must be a JSON object naming a game")])
         return json.dumps({"result": CALLS[name](args)}, ensure_ascii=False)
     except InputError as e:
-        return json.dumps({"error": str(e), "field": e.field, "problems": [str(p) for p in e.problems]},
+        return json.dumps({"error": str(e), "field": e.field, "problems": _said(e.problems, arguments)},
                           ensure_ascii=False)
     except sheets.Conflict as e:
         return json.dumps({"error": str(e), "field": "base", "conflict": e.kind}, ensure_ascii=False)

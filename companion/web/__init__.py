@@ -47,7 +47,7 @@ def create_app(config: dict | None = None) -> Flask:
     locale.init_app(app)
     csrf.init_app(app)
     errors.init_app(app)
-    render.configure(app.jinja_env, scoring.has_score_page)
+    render.configure(app.jinja_env, scoring.has_score_page, locale.current)
     app.jinja_env.globals["icon_svg_tag"] = icons.inline_svg
     app.context_processor(offline.page_context)
     if app.config.get("STATIC_SITE"):

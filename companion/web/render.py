@@ -16,6 +16,7 @@ from jinja2 import pass_context
 from markupsafe import Markup
 
 from .. import i18n, rulebook
+from . import plain
 
 
 def _bdi(value: Any) -> Markup:
@@ -39,13 +40,16 @@ def number(value: Any, lang: str) -> str:
     return text.replace(".", i18n.DECIMAL_MARK.get(lang, "."))
 
 
-def configure(env, has_score_page: Callable[[str], bool]) -> None:
-    """The filters and globals of every page, on a Jinja environment (the Flask app's or the phone's)."""
+def configure(env, has_score_page: Callable[[str], bool], lang_now: Callable[[], str]) -> None:
+    """The filters and globals of every page, on a Jinja environment (the Flask app's or the phone's);
+    `lang_now` is the language of the page being drawn."""
     env.trim_blocks = env.lstrip_blocks = True
     env.filters["pair"] = lambda value: (value, value)  # a <select> choice shown as its own value
     env.filters["bdi"] = _bdi
     env.filters["label_of"] = lambda key, card_set, lang: (key, card_set.label(key, lang))
     env.filters["number"] = pass_context(lambda context, value: number(value, context["lang"]))
+    # a problem the view did not say already (with its players' names) is said in the page's language
+    env.globals["say"] = lambda problem: problem if isinstance(problem, plain.Said) else plain.said(problem, lang_now())
     env.globals.update(has_score_page=has_score_page, has_filled=has_filled, rule_blocks=rulebook.blocks,
                        label_of_component=rulebook.component_label)
 
@@ -76,7 +80,7 @@ class PhoneRenderer:
         self.lang, self.urls, self.site = lang, dict(urls), dict(site)
         self.env = Environment(loader=FileSystemLoader(str(resources.templates_dir())), autoescape=True,
                                extensions=["jinja2.ext.i18n"])
-        configure(self.env, has_score_page)
+        configure(self.env, has_score_page, lambda: lang)
         self.env.install_gettext_translations(i18n.translations(lang), newstyle=True)
         self.env.globals.update(url_for=self.url_for, lang=lang, langs=i18n.LANGS, csrf_token=lambda: "",
                                 static_site=True, service_worker=self.site["service_worker"])

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 from .. import cards, games, i18n, service
 from ..schema import InputError, Problem, whole_number
-from . import forms
+from . import forms, plain
 from .forms import MultiDict
 from .game_pages import pages
 
@@ -96,7 +96,8 @@ def scoring(game: str, form: MultiDict, lang: str, template: str | None = None,
         context.update(glue.extras(req, result, form))
     low, high = card_set.players  # player counts come from the card data, the default from the game
     default = games.for_data(game).players_by_default(card_set)
-    context.update(card_set=card_set, result=result, problems=problems, form=form, bad=bad_fields(problems),
+    context.update(card_set=card_set, result=result, problems=plain.said_all(problems, lang, req, card_set),
+                   form=form, bad=bad_fields(problems),
                    seats=range(low, high + 1), n=seat_count(form, low, high, default),
                    player_names=player_names(form, lang), request_made=req)
     return template or glue.template, context, status
@@ -173,7 +174,8 @@ def setup(game: str, form: MultiDict, lang: str) -> View:
         to_sheet = urlencode([("game", game), *((f"players.{i}", name) for i, name in enumerate(names))])
     kept = [(k, v) for k in form for v in form.getlist(k) if k not in ("lang", "seed")]
     return "setup.html", dict(
-        card_set=card_set, options=rules.options, result=result, problems=problems, form=form, players=players,
+        card_set=card_set, options=rules.options, result=result, problems=plain.said_all(problems, lang, None, card_set),
+        form=form, players=players,
         names=names, public=public, hidden=hidden, to_score=to_score, to_sheet=to_sheet, per_player=glue.per_player,
         setup_label=lambda key: i18n._(words[key], lang) if key in words else card_set.label(key, lang),
         setup_words=words, card_faces=card_faces(game, lang),

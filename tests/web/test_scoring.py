@@ -122,19 +122,42 @@ def test_duplicon_rounds_equal_the_api_with_their_parts(client):
     assert 'name="rounds.2.0.won:int"' in page  # an empty row for the next round
 
 
-@pytest.mark.parametrize("game, query, field", [
-    ("duquesa", DUQUESA.replace("DQ16", "DQ99"), "players.0.hand"),
-    ("duquesa", "common=DQ01&players.0.name=A&players.0.hand:list=DQ02", "players.0.hand"),
-    ("queens-necklace", QN.replace("players.0.king=ruby", "players.0.king=emerald"), "players.0.king"),
-    ("gemas", GEMAS.replace("players.0.gems.green%3Aint=1", "players.0.gems.green%3Aint=x"), "players.0.gems.green"),
-    ("nobles", NOBLES.replace("attacker.dice%3Aints=4+5", "attacker.dice%3Aints=4+9"), "attacker.dice"),
-    ("duplicon", DUPLICON.replace("rounds.0.0.won%3Aint=28", "rounds.0.0.won%3Aint=-3"), "rounds.0.0.won"),
+@pytest.mark.parametrize("game, query, field, said", [
+    ("duquesa", DUQUESA.replace("DQ16", "DQ99"), "players.0.hand", "Ana · hand: unknown card id 'DQ99'"),
+    ("duquesa", "common=DQ01&players.0.name=A&players.0.hand:list=DQ02", "players.0.hand", "A · hand: must have 4"),
+    ("queens-necklace", QN.replace("players.0.king=ruby", "players.0.king=emerald"), "players.0.king",
+     "Alice: the King must be played with at least one Emerald card"),
+    ("gemas", GEMAS.replace("players.0.gems.green%3Aint=1", "players.0.gems.green%3Aint=x"), "players.0.gems.green",
+     "A · Green: must be a whole number"),
+    ("nobles", NOBLES.replace("attacker.dice%3Aints=4+5", "attacker.dice%3Aints=4+9"), "attacker.dice",
+     "Attacker · die 2: must be from 1 to 6, got 9"),
+    ("duplicon", DUPLICON.replace("rounds.0.0.won%3Aint=28", "rounds.0.0.won%3Aint=-3"), "rounds.0.0.won",
+     "Round 1 · A · cards won: must be from 0 to 96, got -3"),
 ])
-def test_bad_forms_are_400_and_name_the_field(client, game, query, field):
-    r = client.get(f"/score/{game}?{query}")
+def test_bad_forms_are_400_and_say_what_and_where_in_plain_words(client, game, query, field, said):
+    """The problem names the player, round or card in words and marks its field; no field path on the page
+    (issue 13: `players.0.hand.0 DQ01 is used…`)."""
+    r = client.get(f"/score/{game}?{query}&lang=en")
     page = r.get_data(as_text=True)
     assert r.status_code == 400, page[:300]
-    assert 'role="alert"' in page and f"<code>{field}" in page
+    box = re.search(r'<div class="problems" role="alert">(.*?)</div>', page, re.S)[1]
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", box)).replace("&#39;", "'")
+    assert said in text and field not in text and "<code>" not in box
+    assert re.search(r'class="[^"]*\bbad\b', page)  # and the form marks the field
+
+
+def test_spanish_pages_say_problems_in_spanish(client):
+    """Issue 13: on Spanish pages, errors were English with internal paths (`rounds.0.1.won must be from 0 to 96,
+    got 200`)."""
+    page = client.get("/score/duplicon?lang=es&_n=2&_names=Ana&_names=Bruno&rounds.0.0.won:int=2&"
+                      "rounds.0.1.won:int=200").get_data(as_text=True)
+    box = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", re.search(r'<div class="problems".*?</div>', page, re.S)[0]))
+    assert "Ronda 1 · Bruno · cartas ganadas: debe estar entre 0 y 96 (hay 200)" in box
+    twice = "&".join(f"players.{i}.hand:list={c}" for i, cards in enumerate([["DQ01", "DQ02", "DQ03", "DQ04"],
+                                                                              ["DQ01", "DQ05", "DQ06", "DQ07"]]) for c in cards)
+    page = client.get(f"/score/duquesa?lang=es&common=DQ08&players.0.name=Ana&players.1.name=Bruno&{twice}").get_data(as_text=True)
+    box = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", re.search(r'<div class="problems".*?</div>', page, re.S)[0]))
+    assert "Bruno · mano: DQ01 se usa más veces de las que trae el juego (1 copia)" in box and "players." not in box
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
@@ -163,7 +186,7 @@ def test_solo_turn_helper_follows_the_rules_hint(client):
     assert f"{expected['expected_unseen']} florins on average over {expected['unseen']} unseen cards" in page
     # DQ02 has one copy: naming it in the hand and as the card turned up is refused, at the second place
     bad = client.get("/solo/duquesa/turn?lang=en&" + query.replace("seen=DQ03", "seen=DQ02"))
-    assert bad.status_code == 400 and "<code>seen</code> DQ02: the deck has only 1" in bad.get_data(as_text=True)
+    assert bad.status_code == 400 and "Card turned up: DQ02: the deck has only 1" in bad.get_data(as_text=True)
 
 
 def test_every_rule_link_on_a_result_points_at_a_rules_section(client, shipped):

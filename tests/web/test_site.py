@@ -358,7 +358,8 @@ def test_a_sheet_kept_on_the_phone_survives_a_reload_and_imports_into_a_companio
             page.eval_on_selector("input[data-player=Ana]", "e => { e.value = '1e3'; }")
             page.click("form[data-phone=add] button[type=submit]")
             _wait_drawn(page, 2)
-            assert "points.Ana" in page.locator(".problems").inner_text()
+            refused = page.locator(".problems").inner_text()  # in plain words: whose points, and what was typed
+            assert "Ana" in refused and "1e3" in refused and "points.Ana" not in refused
             with page.expect_download() as download:
                 page.click("button[data-phone=export]")
             exported = download.value.path()

@@ -18,6 +18,7 @@ function enhance(page) {
     update();
   }
   rememberNames(page);
+  localTimes(page);
   // Copy buttons (shareable setup links).
   for (const button of page.querySelectorAll("[data-copy]")) {
     button.hidden = !navigator.clipboard;
@@ -25,6 +26,34 @@ function enhance(page) {
   }
 }
 window.companionEnhance = enhance;
+
+// The bar's light / dark switch: the choice is kept on this phone (theme.js applies it before drawing).
+document.addEventListener("DOMContentLoaded", () => {
+  const button = document.querySelector("[data-theme-switch]");
+  if (!button) return;
+  const root = document.documentElement;
+  const now = () => root.dataset.theme || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
+  const show = () => button.setAttribute("aria-pressed", String(now() === "dark"));
+  button.hidden = false;
+  show();
+  button.addEventListener("click", () => {
+    root.dataset.theme = now() === "dark" ? "light" : "dark";
+    try { localStorage.setItem("companion-theme", root.dataset.theme); } catch {}
+    show();
+  });
+});
+
+// Stored times are UTC; each phone shows them in its own time zone, in the page's language.
+const TIME_STYLES = { time: { hour: "2-digit", minute: "2-digit" }, date: { dateStyle: "medium" },
+                      datetime: { dateStyle: "medium", timeStyle: "short" } };
+function localTimes(root) {
+  for (const el of root.querySelectorAll("time[data-local]")) {
+    const when = new Date(el.dateTime);
+    if (isNaN(when)) continue;
+    try { el.textContent = when.toLocaleString(document.documentElement.lang || undefined, TIME_STYLES[el.dataset.local] || TIME_STYLES.time); }
+    catch {}
+  }
+}
 
 // --- The table remembers: names typed once on this phone fill every page's players, in seat order. ---
 // A name field still showing its "Player k" takes the name kept for its seat; typing keeps it for the next page,
@@ -263,7 +292,7 @@ async function refreshSheet() {
                         { credentials: "same-origin", headers: { Accept: "text/html" } });
   if (!r.ok) return;
   const fresh = new DOMParser().parseFromString(await r.text(), "text/html").getElementById("live");
-  if (fresh) live.replaceWith(fresh);
+  if (fresh) { live.replaceWith(fresh); localTimes(fresh); }
 }
 
 document.addEventListener("DOMContentLoaded", () => {

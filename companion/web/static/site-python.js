@@ -35,7 +35,7 @@
 
   function ask(call, args) {
     const id = ++next;
-    worker.postMessage({ id, call, args });
+    worker.postMessage({ id, call, args: { lang: config.lang, ...args } });  // (refusals are said in the page's language)
     return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
   }
 

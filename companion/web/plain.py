@@ -1,0 +1,98 @@
+"""A problem in a player's input said as a player reads it: where (the player, round, sale or card, by name) and
+what, in the page's language, never a field path. The JSON API keeps its `field` and English messages."""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from .. import i18n
+from ..i18n import N_
+from ..schema import Problem
+
+# What a player calls a request's fields ("" leaves a step out: a player's name says more than "players").
+FIELD_WORDS = {
+    "players": "", "request": "", "rounds": "", "sales": "", "name": N_("name"),
+    # the Duquesa
+    "common": N_("common card"), "hand": N_("hand"), "florins": N_("florins"), "seen": N_("card turned up"),
+    "gone": N_("cards already gone"),
+    # Duplicon
+    "won": N_("cards won"), "zone": N_("cards in the play zone"),
+    # Gemas
+    "gems": "", "bandaids": N_("band-aids"), "heart": N_("heart"), "lay_down": N_("set laid down"),
+    "player": N_("who"), "target": N_("against"), "set": N_("set"), "cards": N_("cards"), "choice": N_("choice"),
+    # Queen's Necklace
+    "fashion": N_("fashion"), "shown": "", "rings": N_("Rings"), "king": N_("King"),
+    "necklace": N_("Necklace"), "bankers": N_("Bankers"), "alchemist": N_("Alchemist"), "from": N_("from"),
+    "to": N_("to"),
+    # Nobles en duelo
+    "attacker": N_("attacker"), "defender": N_("defender"), "noble": N_("noble"), "version": N_("version"),
+    "suit": N_("suit"), "weapon": N_("weapon"), "dice": N_("dice"), "wounds": N_("wounds"),
+    "resources": N_("resources"),
+    # sheets
+    "points": N_("points"), "note": N_("note"), "title": N_("title"), "seats": N_("seats"), "game": N_("game"),
+}
+# lists whose items a player counts ("Round 2"); the list's own word is then left out
+COUNTED = {"rounds": N_("Round %(k)s"), "sales": N_("Sale %(k)s"), "dice": N_("die %(k)s")}
+
+
+def _child(node: Any, key: Any) -> Any:
+    if isinstance(key, int) and isinstance(node, list) and 0 <= key < len(node):
+        return node[key]
+    if isinstance(key, str) and isinstance(node, Mapping):
+        return node.get(key)
+    return None
+
+
+def where(path: tuple, request: Any, lang: str, term: Callable[[str], str] = lambda w: w) -> list[str]:
+    """The steps of a field's path as a player names them: a player by name ("Ana"), a round or sale by number
+    ("Round 2"), a card by its id, a field by its word, a game word ("Amber") by the page's `term`."""
+    steps, node = [], request
+    for i, key in enumerate(path):
+        child = _child(node, key)
+        if isinstance(key, int):
+            parent = path[i - 1] if i else None
+            if parent in COUNTED:
+                steps.append(i18n._(COUNTED[parent], lang, k=key + 1))
+            elif isinstance(child, Mapping) and isinstance(child.get("name"), str) and child["name"].strip():
+                steps.append(child["name"].strip())
+            elif parent == "players":
+                steps.append(i18n._("Player %(n)s", lang, n=key + 1))
+            elif isinstance(child, str):
+                steps.append(child)  # a card in a list, by its id
+            else:
+                steps.append(str(key + 1))
+        elif key in COUNTED and i + 1 < len(path) and isinstance(path[i + 1], int):
+            pass  # said with its number by the next step
+        elif key in FIELD_WORDS:
+            if FIELD_WORDS[key]:
+                steps.append(i18n._(FIELD_WORDS[key], lang))
+        else:
+            steps.append(term(str(key)))  # a gem or stone by the page's word, a player's points by name
+        node = child
+    return steps
+
+
+def said(problem: Problem, lang: str, request: Any = None, term: Callable[[str], str] = lambda w: w) -> str:
+    """One problem as a sentence of the page's language: "Ana · hand: DQ01 is used more often than the game has
+    it (1 copy)". A step the message already names (the card) is not said twice."""
+    what = problem.say(lang, term)
+    steps = [s for s in where(tuple(problem.path), request, lang, term) if s and s not in what]
+    text = f"{' · '.join(steps)}: {what}" if steps else what
+    return text[:1].upper() + text[1:]
+
+
+class Said:
+    """A problem as a page shows it: its path (to mark the field) and its sentence in the page's language."""
+
+    __slots__ = ("path", "text")
+
+    def __init__(self, path: tuple, text: str):
+        self.path, self.text = path, text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def said_all(problems, lang: str, request: Any = None, card_set=None) -> list[Said]:
+    """Every problem of a page said in its language; a game's words named as its card data names them."""
+    term = (lambda w: card_set.label(w, lang)) if card_set is not None else (lambda w: w)
+    return [Said(tuple(p.path), said(p, lang, request, term)) if isinstance(p, Problem) else p for p in problems]
