@@ -154,7 +154,7 @@ def test_adding_a_player_keeps_what_was_typed(server, phone):
     phone.fill("input[name='rounds.0.0.won:int']", "12")
     phone.fill("input[name='rounds.0.1.won:int']", "8")
     phone.locator(".seats").get_by_role("button", name="3").tap()
-    phone.wait_for_function("document.querySelectorAll(\"input[name='_names']\").length === 3")
+    names.nth(2).wait_for()
     assert [names.nth(i).input_value() for i in range(3)] == ["Ana", "Bruno", "Player 3"]
     assert phone.input_value("input[name='rounds.0.0.won:int']") == "12"
     assert phone.input_value("input[name='rounds.0.1.won:int']") == "8"
@@ -184,3 +184,38 @@ def test_names_typed_once_fill_every_page(server, phone):
     # names carried in the address (a setup's link, a sheet's calculator) win over the phone's
     phone.goto(f"{base}/score/duplicon?_n=2&_names=Zoe&_names=Yago")
     assert [names.nth(i).input_value() for i in range(2)] == ["Zoe", "Yago"]
+
+
+def test_a_two_player_duquesa_game_in_ten_taps_from_the_home_page(server, phone):
+    """Issue 13: 13 taps and 1,140 px of scrolling for a two-player game. With the names known, the home page's
+    link, the common card and eight cards are the ten taps: totals and the winner follow each tap, full sections
+    close and the next opens, and a card taken is greyed elsewhere."""
+    base = server[0]
+    phone.goto(f"{base}/")
+    phone.evaluate("localStorage.setItem('companion-names', JSON.stringify(['Ana', 'Bruno']))")
+    phone.reload()
+    taps = 0
+
+    def tap(locator):
+        nonlocal taps
+        locator.tap()
+        taps += 1
+
+    tap(phone.locator("a[href$='/score/duquesa']").first)
+    phone.wait_for_url("**/score/duquesa")
+    sections = phone.locator("details.pick")
+    tap(sections.nth(0).locator("label.card:has(input[value='DQ01'])"))
+    playwright_api.expect(sections.nth(0)).not_to_have_attribute("open", "")  # the common card is chosen: closed
+    assert sections.nth(1).evaluate("d => d.open") and sections.nth(1).locator("input[value='DQ01']").is_disabled()
+    hands = {"Ana": ["DQ02", "DQ07", "DQ12", "DQ16"], "Bruno": ["DQ03", "DQ05", "DQ19", "DQ14"]}
+    for k, cards in enumerate(hands.values()):
+        for card in cards:
+            tap(sections.nth(k + 1).locator(f"label.card:has(input[value='{card}'])"))
+    expected = service.score("duquesa", {"common": "DQ01", "players": [
+        {"name": name, "hand": cards} for name, cards in hands.items()]})
+    phone.locator("#result [data-florins]").nth(1).wait_for()
+    florins = phone.locator("#result [data-florins]").evaluate_all("els => els.map(e => Number(e.dataset.florins))")
+    assert florins == [p["florins"] for p in expected["players"]] and taps == 10
+    assert phone.locator(".go output.live").inner_text() == f"{expected['winners'][0]} wins"
+    assert "players.1.hand%3Alist=DQ14" in phone.url  # a reload or a shared link keeps the game
+    shot(phone, "duquesa-live")

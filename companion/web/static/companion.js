@@ -2,23 +2,39 @@
 "use strict";
 // What a page's forms get once shown; again for a static site's page that its own Python has just drawn anew.
 function enhance(page) {
-  // Card pickers: show how many are picked, and stop at the most a hand holds.
-  for (const grid of page.querySelectorAll(".cards[data-max]")) {
+  // Card pickers: show how many are picked, and stop at the most a hand holds; a full section closes and the
+  // next opens. In a form of one copy of each card (data-one-of-each), a card taken elsewhere is greyed here.
+  const grids = [...page.querySelectorAll(".cards[data-max]")];
+  const update = (grid) => {
     const max = Number(grid.dataset.max);
     const boxes = [...grid.querySelectorAll("input")];
+    const picked = boxes.filter((b) => b.checked).length;
     const counter = grid.parentElement.querySelector(".count");
-    const update = () => {
-      const picked = boxes.filter((b) => b.checked).length;
-      if (counter) counter.textContent = `${picked}/${max}`;
-      if (boxes[0] && boxes[0].type === "checkbox") {
-        for (const b of boxes) b.disabled = !b.checked && picked >= max;
-      }
-    };
-    grid.addEventListener("change", update);
-    update();
+    if (counter) counter.textContent = `${picked}/${max}`;
+    const unique = grid.closest("form[data-one-of-each]");
+    const elsewhere = new Set(unique ? grids.filter((g) => g !== grid && unique.contains(g))
+      .flatMap((g) => [...g.querySelectorAll("input:checked")].map((b) => b.value)) : []);
+    for (const b of boxes) {
+      b.disabled = !b.checked && (elsewhere.has(b.value) || (b.type === "checkbox" && picked >= max));
+    }
+    return picked >= max;
+  };
+  for (const grid of grids) {
+    grid.addEventListener("change", () => {
+      const full = update(grid);
+      for (const other of grids) if (other !== grid) update(other);
+      const section = grid.closest("details");
+      if (!full || !section) return;
+      const next = grids.slice(grids.indexOf(grid) + 1).map((g) => g.closest("details"))
+        .find((d) => d && Number(d.querySelector(".cards").dataset.max) > d.querySelectorAll("input:checked").length);
+      section.open = false;
+      if (next) { next.open = true; next.scrollIntoView({ block: "start", behavior: "instant" }); }
+    });
+    update(grid);
   }
   rememberNames(page);
   localTimes(page);
+  for (const form of page.querySelectorAll("form[data-live]")) live(form);
   // Copy buttons (shareable setup links).
   for (const button of page.querySelectorAll("[data-copy]")) {
     button.hidden = !navigator.clipboard;
@@ -26,6 +42,58 @@ function enhance(page) {
   }
 }
 window.companionEnhance = enhance;
+
+// --- Live totals: a scoring form's answer is redrawn as cards are tapped or numbers change, by the same page
+// the Score button would bring (the server's, or on a static site the phone's own Python: window.companionPage),
+// so the words and the rule links are the page's own. Problems wait for the button: a half-filled form is no
+// error. The sticky bar under the form says who leads, for a thumb far down the cards. ---
+const pageFor = async (form, query) => {
+  if (window.companionPage) return window.companionPage(query);
+  if (root.dataset.static) return null;  // a static page before its Python is up: the Score button will do
+  const r = await fetch(`${new URL(form.action, location.href).pathname}?${query}`,
+                        { credentials: "same-origin", headers: { Accept: "text/html" } });
+  return r.ok || r.status === 400 ? r.text() : null;
+};
+function live(form) {
+  if (form.dataset.liveOn) return;
+  form.dataset.liveOn = "1";
+  const bar = form.querySelector(".go");
+  let said = bar && bar.querySelector("output.live");
+  if (bar && !said) {
+    said = document.createElement("output");
+    said.className = "live";
+    said.setAttribute("aria-live", "polite");
+    bar.prepend(said);
+  }
+  const summary = (result) => {  // the answer's first line, without its rule link
+    const line = result?.querySelector(".winner")?.cloneNode(true);
+    line?.querySelectorAll(".why").forEach((a) => a.remove());
+    return (line?.textContent || "").replace(/\s+/g, " ").trim();
+  };
+  if (said) said.textContent = summary(document.getElementById("result"));
+  let timer = null;
+  let asked = 0;
+  const redraw = async () => {
+    const started = performance.now();
+    const mine = ++asked;
+    const query = new URLSearchParams([...new FormData(form)].filter(([, v]) => typeof v === "string")).toString();
+    let html = null;
+    try { html = await pageFor(form, query); } catch {}
+    if (html === null || mine !== asked) return;  // offline, or a newer change is on its way
+    const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("result");
+    const old = document.getElementById("result");
+    if (fresh) { fresh.classList.add("live-result"); if (old) old.replaceWith(fresh); else form.before(fresh); }
+    else if (old) old.remove();
+    document.querySelector("main > .problems")?.remove();
+    if (said) said.textContent = summary(fresh);
+    history.replaceState(history.state, "", `${location.pathname}?${query}`);
+    root.dataset.liveIn = String(Math.round(performance.now() - started));
+    root.dataset.live = String(Number(root.dataset.live || 0) + 1);
+  };
+  const soon = () => { clearTimeout(timer); timer = setTimeout(redraw, 120); };
+  form.addEventListener("change", soon);
+  form.addEventListener("input", (event) => { if (event.target.type !== "checkbox" && event.target.type !== "radio") soon(); });
+}
 
 // The bar's light / dark switch: the choice is kept on this phone (theme.js applies it before drawing).
 document.addEventListener("DOMContentLoaded", () => {

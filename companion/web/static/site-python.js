@@ -52,6 +52,12 @@
       if (!data.ready) return failed(data.failure);
       ready = true;
       status.hidden = true;
+      // live totals (companion.js) ask this phone's Python for the page, as the Score button does
+      window.companionPage = async (query) => {
+        const answer = await ask("page", { endpoint: config.endpoint, values: config.values, lang: config.lang,
+                                           fields: pairs(query) });
+        return answer.error ? null : answer.result.html;
+      };
       try { localStorage.setItem("companion-python", "ready"); } catch {}
       // The site's service worker keeps the runtime now (this first visit's downloads did not pass through it).
       navigator.serviceWorker?.ready.then((r) => r.active?.postMessage({ keep: data.files })).catch(() => {});
