@@ -219,3 +219,36 @@ def test_a_two_player_duquesa_game_in_ten_taps_from_the_home_page(server, phone)
     assert phone.locator(".go output.live").inner_text() == f"{expected['winners'][0]} wins"
     assert "players.1.hand%3Alist=DQ14" in phone.url  # a reload or a shared link keeps the game
     shot(phone, "duquesa-live")
+
+
+def test_a_queens_necklace_sale_in_twelve_taps_or_fewer(server, phone):
+    """Issue 13: 17 taps and 24 keystrokes for one sale ('3 2' typed with a space the iPhone number pad lacks). With
+    the names known, a tap per card shown: the home page's link and six cards are seven taps, and the totals follow."""
+    base = server[0]
+    phone.goto(f"{base}/")
+    phone.evaluate("localStorage.setItem('companion-names', JSON.stringify(['Alice', 'Bob']))")
+    taps = 0
+
+    def tap(locator):
+        nonlocal taps
+        locator.tap()
+        taps += 1
+
+    tap(phone.locator("a[href$='/score/queens-necklace']").first)
+    phone.wait_for_url("**/score/queens-necklace")
+    shown = {"Alice": {"diamond": [3, 2], "amber": [1, 1]}, "Bob": {"ruby": [2], "diamond": [1]}}
+    for i, gems in enumerate(shown.values()):
+        for gem, cards in gems.items():
+            for n in cards:
+                tap(phone.locator(f"label:has(input[name='players.{i}.shown.{gem}:ints']) .taps button", has_text=f"+{n}"))
+    seats = phone.locator("input[name='_names']").count()  # the game's default; nobody else showed a card
+    rest = [{"name": f"Player {k + 1}", "shown": {}} for k in range(len(shown), seats)]
+    expected = service.score("queens-necklace", {"fashion": ["diamond", "emerald", "ruby", "amber"], "players": [
+        *({"name": name, "shown": gems} for name, gems in shown.items()), *rest]})
+    phone.locator("#result [data-earned]").nth(1).wait_for()
+    earned = phone.locator("#result [data-earned]").evaluate_all("els => els.map(e => Number(e.dataset.earned))")
+    assert earned == [p["earned"] for p in expected["players"]] and taps == 7
+    assert phone.input_value("input[name='players.0.shown.diamond:ints']") == "3 2"
+    phone.locator("input[name='players.0.shown.diamond:ints'] + button").tap()  # the last card back
+    assert phone.input_value("input[name='players.0.shown.diamond:ints']") == "3"
+    shot(phone, "queens-necklace-taps")

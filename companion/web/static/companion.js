@@ -32,6 +32,29 @@ function enhance(page) {
     });
     update(grid);
   }
+  // Cards counted by a tap each: a field of gems per card ("3 2") gets a button per kind of card and one to take
+  // the last back (a phone's number pad has no space, and a tap is quicker than typing).
+  for (const field of page.querySelectorAll("input[data-cards]")) {
+    if (field.dataset.tapped) continue;
+    field.dataset.tapped = "1";
+    const row = document.createElement("span");
+    row.className = "taps";
+    const put = (text) => { field.value = text; field.dispatchEvent(new Event("input", { bubbles: true })); };
+    for (const n of field.dataset.cards.split(" ")) {
+      const add = Object.assign(document.createElement("button"), { type: "button", textContent: `+${n}` });
+      add.setAttribute("aria-label", `${field.getAttribute("aria-label")}: ${n}`);
+      add.addEventListener("click", () => put(`${field.value} ${n}`.trim()));
+      row.append(add);
+    }
+    const back = Object.assign(document.createElement("button"), { type: "button", textContent: "⌫", className: "light" });
+    back.setAttribute("aria-label", field.dataset.take);
+    back.addEventListener("click", () => put(field.value.trim().split(/[\s,;]+/).slice(0, -1).join(" ")));
+    const entry = document.createElement("span");
+    entry.className = "entry";
+    field.replaceWith(entry);
+    entry.append(field, back);
+    entry.after(row);
+  }
   rememberNames(page);
   localTimes(page);
   for (const form of page.querySelectorAll("form[data-live]")) live(form);
