@@ -75,9 +75,11 @@ def test_a_stale_edit_shows_both_and_lets_the_player_choose(started):
 def test_bad_form_input_is_shown_on_the_page(started):
     client, path, token = started
     r = client.post(f"{path}/entries", data={"_csrf": token, "points.0": "doce"})
-    assert r.status_code == 400 and "points.Ana" in r.get_data(as_text=True)
+    said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", re.search(r'<div class="problems".*?</div>', r.get_data(as_text=True), re.S)[0]))
+    assert r.status_code == 400 and "Puntos · Ana: debe ser un número entero" in said and "points.Ana" not in said
     r = client.post("/sheets", data={"_csrf": token, "game": "gemas", "players.0": "Ana"})
-    assert r.status_code == 400 and "players" in r.get_data(as_text=True)
+    said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", re.search(r'<div class="problems".*?</div>', r.get_data(as_text=True), re.S)[0]))
+    assert r.status_code == 400 and "Número de jugadores: 1; gemas se juega con 2 a 10" in said
     r = client.post(f"{path}/entries", data={"_csrf": token, "points.0": "1"},
                     headers={"Accept": "application/json"})  # the page's script asks for JSON
     assert r.status_code == 201 and r.get_json()["change"]["seq"] == 1

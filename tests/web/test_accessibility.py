@@ -1,0 +1,47 @@
+"""Every phone page in both languages and both themes, checked by axe-core (axe-playwright-python) in Debian's
+chromium: no serious or critical violation (issue 13). And at 320 px with 40-character names, nothing scrolls
+sideways."""
+import pytest
+
+from conftest import GAME_IDS
+from test_browser import CHROMIUM, browser  # noqa: F401 (the fixture; the import skips without chromium)
+
+axe_api = pytest.importorskip("axe_playwright_python.sync_playwright",
+                              reason="the axe-playwright-python package is missing: make test installs it")
+
+PAGES = ["/", "/sheets", "/rules/duquesa", "/c/duquesa/DQ07", "/solo/duquesa", "/solo/duquesa/turn",
+         *[f"/score/{g}" for g in GAME_IDS], *[f"/setup/{g}?seed=axe" for g in GAME_IDS],
+         "/score/duquesa?common=DQ01&players.0.hand:list=DQ02&players.0.hand:list=DQ07&players.0.hand:list=DQ12"
+         "&players.0.hand:list=DQ16&players.1.hand:list=DQ03&players.1.hand:list=DQ05&players.1.hand:list=DQ19"
+         "&players.1.hand:list=DQ14", "/score/duplicon?rounds.0.0.won:int=200"]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_violation_on_any_page(server, browser, scheme):
+    axe = axe_api.Axe()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme, bypass_csp=True)
+    page = context.new_page()
+    found = []
+    try:
+        for path in PAGES:
+            for lang in ("es", "en"):
+                page.goto(f"{server[0]}{path}{'&' if '?' in path else '?'}lang={lang}")
+                for v in axe.run(page).response["violations"]:
+                    if v["impact"] in ("serious", "critical"):
+                        found.append((path, lang, v["id"], [n["target"] for n in v["nodes"]][:3]))
+    finally:
+        context.close()
+    assert not found, found
+
+
+def test_nothing_scrolls_sideways_at_320_px_with_long_names(server, browser):
+    long = ["Bartolomé de las Casas y Fernández de Oviedo"[:40], "Ｗ" * 40, "María Auxiliadora Villanueva del Castillo"[:40]]
+    names = "&".join(f"_names={n}" for n in long)
+    context = browser.new_context(viewport={"width": 320, "height": 700}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        for path in [*[f"/score/{g}?_n=2&{names}" for g in GAME_IDS], f"/setup/gemas?seed=s&players=3&{names}", "/"]:
+            page.goto(server[0] + path)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 320, path
+    finally:
+        context.close()
