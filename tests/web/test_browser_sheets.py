@@ -92,3 +92,21 @@ def test_offline_pages_keep_working_and_entries_wait_for_the_server(browser, tmp
         context.close()
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_finishing_a_sheet_is_asked_first(server, browser):
+    """Issue 13: 'Finish the game' was one tap with no confirmation right under Add (it ended a three-sale game
+    after one sale)."""
+    api = Api(server[0])
+    token = api.call("POST", "/api/v1/sheets", {"game": "queens-necklace", "players": ["Ana", "Bruno"]})[1]["token"]
+    context = browser.new_context(**PHONE, locale="en-GB")
+    page = context.new_page()
+    try:
+        page.goto(f"{server[0]}/s/{token}")
+        assert not page.get_by_role("button", name="Yes, finish the game").is_visible()
+        page.get_by_text("Finish the game…").tap()
+        page.get_by_role("button", name="Yes, finish the game").tap()
+        page.wait_for_selector("p.winner")
+        assert api.call("GET", f"/api/v1/sheets/{token}")[1]["finished"] is True
+    finally:
+        context.close()
