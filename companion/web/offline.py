@@ -16,7 +16,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 @lru_cache(maxsize=1)
 def _worker() -> str:
     digest = hashlib.sha256()
-    for name in ("companion.js", "companion.css", "sw.js", "icon.svg"):
+    for name in ("companion.js", "sheets.js", "theme.js", "companion.css", "sw.js", "icon.svg"):
         digest.update((STATIC / name).read_bytes())
     return (STATIC / "sw.js").read_text(encoding="utf-8").replace("__VERSION__", digest.hexdigest()[:12])
 

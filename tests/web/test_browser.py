@@ -252,3 +252,22 @@ def test_a_queens_necklace_sale_in_twelve_taps_or_fewer(server, phone):
     phone.locator("input[name='players.0.shown.diamond:ints'] + button").tap()  # the last card back
     assert phone.input_value("input[name='players.0.shown.diamond:ints']") == "3"
     shot(phone, "queens-necklace-taps")
+
+
+def test_duplicon_ends_at_its_target_with_a_big_winner(server, phone):
+    """Issue 13: Duplicon ends at its target with a winner screen: rounds entered live until someone reaches it,
+    then the winner is said big, and no further round is offered."""
+    phone.goto(f"{server[0]}/score/duplicon?_n=2&_names=Ana&_names=Bruno")
+    rounds = [(48, 10), (56, 12)]  # Ana reaches the target (100) in round 2
+    for r, (ana, bruno) in enumerate(rounds):
+        phone.fill(f"input[name='rounds.{r}.0.won:int']", str(ana))
+        phone.fill(f"input[name='rounds.{r}.1.won:int']", str(bruno))
+        phone.locator(".go button[type=submit]").tap()
+        phone.locator(f"input[name='rounds.{r + 1}.0.won:int']").or_(phone.locator(".winner.final")).first.wait_for()
+    expected = service.score("duplicon", {"rounds": [[{"name": "Ana", "won": a, "hand": 0, "zone": 0},
+                                                      {"name": "Bruno", "won": b, "hand": 0, "zone": 0}] for a, b in rounds]})
+    assert expected["finished"] and expected["winners"] == ["Ana"]
+    final = phone.locator(".winner.final")
+    assert "Ana" in final.inner_text() and final.bounding_box()["height"] > 80
+    assert phone.locator("input[name='rounds.2.0.won:int']").count() == 0
+    shot(phone, "duplicon-winner")

@@ -3,8 +3,8 @@
 // Writes are never cached here: the page keeps unsent entries and sends them when the connection returns.
 "use strict";
 const CACHE = "companion-__VERSION__";
-const SHELL = ["/", "/offline", "/static/companion.css", "/static/companion.js", "/manifest.webmanifest",
-               "/static/icon.svg"];
+const SHELL = ["/", "/offline", "/static/companion.css", "/static/companion.js", "/static/sheets.js",
+               "/static/theme.js", "/manifest.webmanifest", "/static/icon.svg"];
 const WAIT_MS = 4000;
 
 self.addEventListener("install", (event) => {
