@@ -235,3 +235,13 @@ def test_a_spanish_page_writes_decimals_with_a_comma(client):
     shown = f"{mean:.2f}".rstrip("0").replace(".", ",")
     assert f"{shown} florines" in page and f"{mean} florines" not in page
     assert f"{f'{mean:.2f}'.rstrip('0')} florins" in client.get("/solo/duquesa/turn?lang=en&" + query).get_data(as_text=True)
+
+
+def test_a_queens_necklace_link_without_a_fashion_scores_with_the_one_shown(client):
+    """A link that names only the gems shown was refused ('Fashion: missing') while its form showed a fashion."""
+    page = client.get("/score/queens-necklace?lang=en&_n=2&_names=Ana&_names=Bruno&players.0.shown.diamond:ints=3+2"
+                      "&players.1.shown.ruby:ints=2")
+    expected = service.score("queens-necklace", {"fashion": ["diamond", "emerald", "ruby", "amber"], "players": [
+        {"name": "Ana", "shown": {"diamond": [3, 2]}}, {"name": "Bruno", "shown": {"ruby": [2]}}]})
+    assert page.status_code == 200
+    assert data(page.get_data(as_text=True), "earned") == [str(p["earned"]) for p in expected["players"]]

@@ -9,17 +9,24 @@ from ..forms import MultiDict
 from . import GamePages
 
 
+GEMS = ("diamond", "emerald", "ruby", "amber")  # the form's order (score/_qn_sale.html); an unchosen fashion shows it
+
+
 def prepare(req: dict, form: MultiDict) -> dict:
+    """Names typed once fill each sale's columns; a sale without a fashion chosen has the one its form shows (the
+    sale before's in a three-sale game, else the gems' order), as a link made without those fields shows it."""
     names = forms.typed_names(form)
     if "sales" in req:  # the three-sale game: a sale in which nobody showed a gem was not played (yet)
-        sales = []
+        sales, fashion = [], list(GEMS)
         for s in forms.filled(req["sales"]):
             if isinstance(s, dict):
                 s["players"] = forms.named_rows(names, s.get("players"), shown={})
+                fashion = s.setdefault("fashion", fashion)
                 if any(p["shown"] for p in s["players"]):
                     sales.append(s)
         return {"sales": sales}
     req["players"] = forms.named_rows(names, req.get("players"), shown={})
+    req.setdefault("fashion", list(GEMS))
     return req
 
 
