@@ -110,3 +110,22 @@ def test_finishing_a_sheet_is_asked_first(server, browser):
         assert api.call("GET", f"/api/v1/sheets/{token}")[1]["finished"] is True
     finally:
         context.close()
+
+
+def test_entry_times_are_the_phones_own(server, browser):
+    """Issue 13: sheet times read '06:56 UTC'; each phone shows them in its own time zone."""
+    from datetime import datetime, timedelta, timezone
+
+    api = Api(server[0])
+    token = api.call("POST", "/api/v1/sheets", {"game": "duplicon", "players": ["Ana", "Bruno"]})[1]["token"]
+    assert api.call("POST", f"/api/v1/sheets/{token}/entries", {"points": {"Ana": 1, "Bruno": 2}})[0] == 201
+    context = browser.new_context(**PHONE, locale="en-GB", timezone_id="Asia/Kolkata")  # UTC+5:30, no summer time
+    page = context.new_page()
+    try:
+        page.goto(f"{server[0]}/s/{token}")
+        time = page.locator(".entries time").first
+        stored = datetime.fromisoformat(time.get_attribute("datetime").replace("Z", "+00:00"))
+        local = stored.astimezone(timezone(timedelta(hours=5, minutes=30)))
+        assert time.inner_text() == local.strftime("%H:%M") and "UTC" not in time.inner_text()
+    finally:
+        context.close()

@@ -225,3 +225,26 @@ def test_a_sheet_finished_with_nothing_that_counts_says_finished_and_names_nobod
     for page in (client.get(path, headers={"Accept-Language": "en"}).get_data(as_text=True),
                  client.get("/sheets", headers={"Accept-Language": "en"}).get_data(as_text=True)):
         assert "Finished." in page and "Won by" not in page and "data-winners" not in page
+
+
+def test_entries_are_numbered_once_and_an_undone_change_says_undone(started):
+    """Issue 13: entries read "2. #2" (the list's number and the entry's), and "changed once · undone"."""
+    client, path, token = started
+    for points in ("3", "5"):
+        client.post(f"{path}/entries", data={"_csrf": token, "points.0": points})
+    rev = re.search(r'id="entry-2" data-seq="2" data-rev="(\d+)"', client.get(path).get_data(as_text=True))[1]
+    assert client.post(f"{path}/entries/2/edit", data={"_csrf": token, "points.0": "6", "base": rev}).status_code == 303
+    page = client.get(path + "?lang=en").get_data(as_text=True)
+    assert "changed once" in re.search(r'<li id="entry-2".*?</li>', page, re.S)[0]
+    rev = re.search(r'id="entry-2" data-seq="2" data-rev="(\d+)"', page)[1]
+    client.post(f"{path}/entries/2/undo", data={"_csrf": token, "base": rev})
+    page = client.get(path + "?lang=en").get_data(as_text=True)
+    entry = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", re.search(r'<li id="entry-2".*?</li>', page, re.S)[0]))
+    assert "#2" not in entry and "undone" in entry and "changed" not in entry
+    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT[^"]+" data-local="time">\d\d:\d\d UTC</time>', page)
+
+
+def test_a_game_for_one_count_of_players_says_so(client):
+    """Issue 13: "2–2 jugadores"."""
+    page = client.get("/?lang=es").get_data(as_text=True)
+    assert "2–2 jugadores" not in page and "2 jugadores" in page and "2–4 jugadores" in page

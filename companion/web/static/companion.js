@@ -135,7 +135,7 @@ document.addEventListener("DOMContentLoaded", () => {
 });
 
 // Stored times are UTC; each phone shows them in its own time zone, in the page's language.
-const TIME_STYLES = { time: { hour: "2-digit", minute: "2-digit" }, date: { dateStyle: "medium" },
+const TIME_STYLES = { time: { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }, date: { dateStyle: "medium" },
                       datetime: { dateStyle: "medium", timeStyle: "short" } };
 function localTimes(root) {
   for (const el of root.querySelectorAll("time[data-local]")) {
