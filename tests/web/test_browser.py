@@ -1,4 +1,5 @@
 """Real-browser tests on a phone viewport: Debian's chromium driven by Playwright (never a downloaded browser)."""
+import json
 import os
 from pathlib import Path
 
@@ -186,23 +187,34 @@ def test_names_typed_once_fill_every_page(server, phone):
     assert [names.nth(i).input_value() for i in range(2)] == ["Zoe", "Yago"]
 
 
+class Taps:
+    """Taps counted, from the home page's first."""
+
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, locator):
+        locator.tap()
+        self.count += 1
+
+
+def from_home(phone, base: str, game: str, names: list[str]) -> Taps:
+    """A phone that knows the table's names opens `game`'s scoring page from the home page: one tap, counted."""
+    phone.goto(f"{base}/")
+    phone.evaluate(f"localStorage.setItem('companion-names', {json.dumps(json.dumps(names))})")
+    phone.reload()
+    tap = Taps()
+    tap(phone.locator(f"a[href$='/score/{game}']").first)
+    phone.wait_for_url(f"**/score/{game}")
+    return tap
+
+
 def test_a_two_player_duquesa_game_in_ten_taps_from_the_home_page(server, phone):
     """Issue 13: 13 taps and 1,140 px of scrolling for a two-player game. With the names known, the home page's
     link, the common card and eight cards are the ten taps: totals and the winner follow each tap, full sections
     close and the next opens, and a card taken is greyed elsewhere."""
     base = server[0]
-    phone.goto(f"{base}/")
-    phone.evaluate("localStorage.setItem('companion-names', JSON.stringify(['Ana', 'Bruno']))")
-    phone.reload()
-    taps = 0
-
-    def tap(locator):
-        nonlocal taps
-        locator.tap()
-        taps += 1
-
-    tap(phone.locator("a[href$='/score/duquesa']").first)
-    phone.wait_for_url("**/score/duquesa")
+    tap = from_home(phone, base, "duquesa", ["Ana", "Bruno"])
     sections = phone.locator("details.pick")
     tap(sections.nth(0).locator("label.card:has(input[value='DQ01'])"))
     playwright_api.expect(sections.nth(0)).not_to_have_attribute("open", "")  # the common card is chosen: closed
@@ -215,7 +227,7 @@ def test_a_two_player_duquesa_game_in_ten_taps_from_the_home_page(server, phone)
         {"name": name, "hand": cards} for name, cards in hands.items()]})
     phone.locator("#result [data-florins]").nth(1).wait_for()
     florins = phone.locator("#result [data-florins]").evaluate_all("els => els.map(e => Number(e.dataset.florins))")
-    assert florins == [p["florins"] for p in expected["players"]] and taps == 10
+    assert florins == [p["florins"] for p in expected["players"]] and tap.count == 10
     assert phone.locator(".go output.live").inner_text() == f"{expected['winners'][0]} wins"
     assert "players.1.hand%3Alist=DQ14" in phone.url  # a reload or a shared link keeps the game
     shot(phone, "duquesa-live")
@@ -225,17 +237,7 @@ def test_a_queens_necklace_sale_in_twelve_taps_or_fewer(server, phone):
     """Issue 13: 17 taps and 24 keystrokes for one sale ('3 2' typed with a space the iPhone number pad lacks). With
     the names known, a tap per card shown: the home page's link and six cards are seven taps, and the totals follow."""
     base = server[0]
-    phone.goto(f"{base}/")
-    phone.evaluate("localStorage.setItem('companion-names', JSON.stringify(['Alice', 'Bob']))")
-    taps = 0
-
-    def tap(locator):
-        nonlocal taps
-        locator.tap()
-        taps += 1
-
-    tap(phone.locator("a[href$='/score/queens-necklace']").first)
-    phone.wait_for_url("**/score/queens-necklace")
+    tap = from_home(phone, base, "queens-necklace", ["Alice", "Bob"])
     shown = {"Alice": {"diamond": [3, 2], "amber": [1, 1]}, "Bob": {"ruby": [2], "diamond": [1]}}
     for i, gems in enumerate(shown.values()):
         for gem, cards in gems.items():
@@ -247,7 +249,7 @@ def test_a_queens_necklace_sale_in_twelve_taps_or_fewer(server, phone):
         *({"name": name, "shown": gems} for name, gems in shown.items()), *rest]})
     phone.locator("#result [data-earned]").nth(1).wait_for()
     earned = phone.locator("#result [data-earned]").evaluate_all("els => els.map(e => Number(e.dataset.earned))")
-    assert earned == [p["earned"] for p in expected["players"]] and taps == 7
+    assert earned == [p["earned"] for p in expected["players"]] and tap.count == 7
     assert phone.input_value("input[name='players.0.shown.diamond:ints']") == "3 2"
     phone.locator("input[name='players.0.shown.diamond:ints'] + button").tap()  # the last card back
     assert phone.input_value("input[name='players.0.shown.diamond:ints']") == "3"
