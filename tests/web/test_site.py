@@ -398,8 +398,10 @@ def test_after_one_visit_a_scoring_page_scores_with_the_server_stopped(site):
                 const runtime = await caches.open("companion-runtime");
                 const kept = (await runtime.keys()).map((r) => r.url);
                 const site = (await caches.keys()).find((k) => k.startsWith("companion-site-"));
+                const asked = JSON.parse(document.documentElement.dataset.pythonFiles || "[]");
                 return kept.some((u) => u.includes("companion.zip")) && kept.some((u) => u.endsWith(".wasm"))
                     && kept.some((u) => u.endsWith("worker.js")) && site
+                    && asked.filter((u) => u.includes("/py/")).every((u) => kept.includes(u))
                     && (await (await caches.open(site)).keys()).length > 600;
             }""", timeout=180000)
             proc.terminate()

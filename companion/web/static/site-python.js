@@ -61,6 +61,7 @@
       try { localStorage.setItem("companion-python", "ready"); } catch {}
       // The site's service worker keeps the runtime now (this first visit's downloads did not pass through it).
       navigator.serviceWorker?.ready.then((r) => r.active?.postMessage({ keep: data.files })).catch(() => {});
+      root.dataset.pythonFiles = JSON.stringify(data.files || []);  // (what the service worker is asked to keep)
       root.dataset.pythonReady = String(data.ms);
       root.dataset.pythonPhases = JSON.stringify(data.phases || {});
       const query = wanted ?? location.search.slice(1);
