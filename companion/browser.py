@@ -178,14 +178,12 @@ CALLS: dict[str, Callable[[dict], Any]] = {
 }
 
 
-def _said(problems: list[Problem], arguments: str) -> list[str]:
-    """Problems as a page shows them, in the language the arguments name (`lang`), else as the API says them."""
+def _said(problems: list[Problem], args: Any) -> list[str]:
+    """Problems as a page shows them, in the language the call's arguments name (`lang`), else as the API says
+    them (also when the arguments could not be read)."""
     from .web import plain
 
-    try:
-        lang = json.loads(arguments).get("lang")
-    except (ValueError, AttributeError):
-        lang = None
+    lang = args.get("lang") if isinstance(args, dict) else None
     if lang not in LANGS:
         return [str(p) for p in problems]
     return [str(s) for s in plain.said_all(problems, lang)]
@@ -194,6 +192,7 @@ def _said(problems: list[Problem], arguments: str) -> list[str]:
 def call(name: str, arguments: str) -> str:
     """Run one call with JSON `arguments` (e.g. `{"game": "gemas", "request": {...}}`); JSON of `{"result": ...}`,
     or of `{"error", "field", "problems"}` (a 400 on the server) for bad input or an unknown game."""
+    args = None
     try:
         if name not in CALLS:
             raise InputError([Problem((), f"unknown call {name!r}; expected one of: {', '.join(CALLS)}")])
@@ -202,7 +201,7 @@ def call(name: str, arguments: str) -> str:
             raise InputError([Problem((), "the arguments must be a JSON object naming a game")])
         return json.dumps({"result": CALLS[name](args)}, ensure_ascii=False)
     except InputError as e:
-        return json.dumps({"error": str(e), "field": e.field, "problems": _said(e.problems, arguments)},
+        return json.dumps({"error": str(e), "field": e.field, "problems": _said(e.problems, args)},
                           ensure_ascii=False)
     except sheets.Conflict as e:
         return json.dumps({"error": str(e), "field": "base", "conflict": e.kind}, ensure_ascii=False)

@@ -92,7 +92,7 @@ class Said:
         return self.text
 
 
-def said_all(problems, lang: str, request: Any = None, card_set=None) -> list[Said]:
+def said_all(problems: list[Problem], lang: str, request: Any = None, card_set=None) -> list[Said]:
     """Every problem of a page said in its language; a game's words named as its card data names them."""
     term = (lambda w: card_set.label(w, lang)) if card_set is not None else (lambda w: w)
-    return [Said(tuple(p.path), said(p, lang, request, term)) if isinstance(p, Problem) else p for p in problems]
+    return [Said(tuple(p.path), said(p, lang, request, term)) for p in problems]

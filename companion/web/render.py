@@ -12,7 +12,6 @@ import json
 from typing import Any, Callable, Mapping
 from urllib.parse import quote, urlencode
 
-from jinja2 import pass_context
 from markupsafe import Markup
 
 from .. import i18n, rulebook
@@ -47,7 +46,7 @@ def configure(env, has_score_page: Callable[[str], bool], lang_now: Callable[[],
     env.filters["pair"] = lambda value: (value, value)  # a <select> choice shown as its own value
     env.filters["bdi"] = _bdi
     env.filters["label_of"] = lambda key, card_set, lang: (key, card_set.label(key, lang))
-    env.filters["number"] = pass_context(lambda context, value: number(value, context["lang"]))
+    env.filters["number"] = lambda value: number(value, lang_now())
     # a problem the view did not say already (with its players' names) is said in the page's language
     env.globals["say"] = lambda problem: problem if isinstance(problem, plain.Said) else plain.said(problem, lang_now())
     env.globals.update(has_score_page=has_score_page, has_filled=has_filled, rule_blocks=rulebook.blocks,

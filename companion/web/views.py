@@ -69,11 +69,10 @@ def bad_fields(problems: list[Problem]) -> set[str]:
     return out
 
 
-def seat_count(form: MultiDict, low: int, high: int, default: int) -> int:
-    """How many players a form is for: the player-count button just pressed (`_seats`, which sends the whole form,
-    so what was typed stays), else the form's own (`_n`), else the game's default; within the game's counts."""
-    chosen = whole_number(form.get("_seats") or form.get("_n") or "", signed=False, digits=2)
-    return min(max(chosen or default, low), high)
+def seat_count(chosen: str, low: int, high: int, default: int) -> int:
+    """How many players a form is for: the count `chosen` (text from the form), else `default`; within the
+    game's counts."""
+    return min(max(whole_number(chosen, signed=False, digits=2) or default, low), high)
 
 
 def scoring(game: str, form: MultiDict, lang: str, template: str | None = None,
@@ -98,7 +97,10 @@ def scoring(game: str, form: MultiDict, lang: str, template: str | None = None,
     default = games.for_data(game).players_by_default(card_set)
     context.update(card_set=card_set, result=result, problems=plain.said_all(problems, lang, req, card_set),
                    form=form, bad=bad_fields(problems),
-                   seats=range(low, high + 1), n=seat_count(form, low, high, default),
+                   seats=range(low, high + 1),
+                   # the player-count button just pressed (`_seats`: it sends the whole form, so what was typed
+                   # stays), else the form's own count (`_n`)
+                   n=seat_count(form.get("_seats") or form.get("_n") or "", low, high, default),
                    player_names=player_names(form, lang), request_made=req)
     return template or glue.template, context, status
 
@@ -154,7 +156,7 @@ def setup(game: str, form: MultiDict, lang: str) -> View:
     words = {**SETUP_WORDS, **{o.key: o.label for o in rules.options}, **glue.setup_words}
     players = form.get("players") or str(rules.players_by_default(card_set))
     low, high = card_set.players
-    count = min(max(whole_number(players, signed=False, digits=2) or low, low), high)
+    count = seat_count(players, low, high, low)
     names = player_names(form, lang)(count)
     result, problems, status = None, [], 200
     public, hidden, to_score, to_sheet = [], [], "", ""

@@ -1,5 +1,11 @@
 // Progressive help for the score forms; every page also works without it.
 "use strict";
+// A list kept in the phone's storage (names, entries waiting to be sent…); a missing or damaged one is empty.
+const readList = (key) => {
+  try { const list = JSON.parse(localStorage.getItem(key) || "[]"); return Array.isArray(list) ? list : []; }
+  catch { return []; }
+};
+const QUEUE_KEY = "companion-queue";  // saved-sheet entries kept on this phone until sent (sheets.js)
 // What a page's forms get once shown; again for a static site's page that its own Python has just drawn anew.
 function enhance(page) {
   // Card pickers: show how many are picked, and stop at the most a hand holds; a full section closes and the
@@ -122,7 +128,6 @@ function live(form) {
 document.addEventListener("DOMContentLoaded", () => {
   const button = document.querySelector("[data-theme-switch]");
   if (!button) return;
-  const root = document.documentElement;
   const now = () => root.dataset.theme || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
   const show = () => button.setAttribute("aria-pressed", String(now() === "dark"));
   button.hidden = false;
@@ -150,10 +155,7 @@ function localTimes(root) {
 // A name field still showing its "Player k" takes the name kept for its seat; typing keeps it for the next page,
 // and the page's headings and choices for that seat ("Hand of Ana", Who / Against) follow as it is typed.
 const NAMES_KEY = "companion-names";
-function keptNames() {
-  try { const names = JSON.parse(localStorage.getItem(NAMES_KEY) || "[]"); return Array.isArray(names) ? names : []; }
-  catch { return []; }
-}
+const keptNames = () => readList(NAMES_KEY);
 function rememberNames(page) {
   const fields = [...page.querySelectorAll("input[data-name-of]")];
   const shown = (seat, name) => {
@@ -202,7 +204,5 @@ if (root.dataset.static) {
 // --- Saved sheets' script (sheets.js) comes with the pages that show a sheet or save to one; any other page
 // fetches it only while this phone still keeps entries to send (issue 15: they go as soon as a page is open). ---
 if (root.dataset.sheetsJs && !document.querySelector("script[data-sheets]")) {
-  let waiting = false;
-  try { waiting = JSON.parse(localStorage.getItem("companion-queue") || "[]").length > 0; } catch {}
-  if (waiting) document.head.append(Object.assign(document.createElement("script"), { src: root.dataset.sheetsJs }));
+  if (readList(QUEUE_KEY).length) document.head.append(Object.assign(document.createElement("script"), { src: root.dataset.sheetsJs }));
 }

@@ -7,13 +7,9 @@
 // good (400 but a stale form token, 403, 404, 409, 413). A refused entry moves to a second list that the sheet
 // shows, to copy, try again or remove. Anything else keeps it for the next try: no network, 5xx, a proxy's 408 or
 // 429, a captive portal's page or redirect, any answer that is not the server's.
-const QUEUE_KEY = "companion-queue";
+// (QUEUE_KEY and readList are companion.js's: it reads the queue too, to load this script while entries wait.)
 const REFUSED_KEY = "companion-refused";
 const REFUSED_FOR_GOOD = new Set([400, 403, 404, 409, 413]);
-const readList = (key) => {
-  try { const list = JSON.parse(localStorage.getItem(key) || "[]"); return Array.isArray(list) ? list : []; }
-  catch { return []; }
-};
 const readQueue = () => readList(QUEUE_KEY);
 const writeQueue = (q) => localStorage.setItem(QUEUE_KEY, JSON.stringify(q));
 const readRefused = () => readList(REFUSED_KEY);
