@@ -38,6 +38,16 @@ def site(tmp_path_factory):
     proc.wait(timeout=10)
 
 
+def _until(page, check: str, seconds: float) -> None:
+    """Polls an async check in the page until it answers true. (Playwright's wait_for_function takes the promise an
+    async function returns as a truthy answer and returns at once: the offline tests then went offline before the
+    service worker had kept what they need, and failed one run in five.)"""
+    end = time.monotonic() + seconds
+    while not page.evaluate(check):
+        assert time.monotonic() < end, f"not true after {seconds} s: {check}"
+        time.sleep(0.1)
+
+
 def static_server(folder: Path) -> tuple[str, subprocess.Popen]:
     """Python's plain static file server on a free port for `folder` (the caller stops it)."""
     port = free_port()
@@ -137,9 +147,8 @@ def test_after_one_visit_a_card_page_never_opened_still_opens_offline(site):
                 except Exception:
                     time.sleep(0.05)
             phone.evaluate("() => navigator.serviceWorker.ready")
-            phone.wait_for_function("async () => (await caches.keys()).length > 0 && "
-                                    "(await (await caches.open((await caches.keys())[0])).keys()).length > 600",
-                                    timeout=20000)
+            _until(phone, "async () => (await caches.keys()).length > 0 && "
+                          "(await (await caches.open((await caches.keys())[0])).keys()).length > 600", 20)
             proc.terminate()
             proc.wait(timeout=10)
             phone.goto(f"{base}/C/NB-QH")  # a printed code never opened, with the server stopped
@@ -394,7 +403,7 @@ def test_after_one_visit_a_scoring_page_scores_with_the_server_stopped(site):
                 except Exception:
                     time.sleep(0.05)
             page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=60000)
-            page.wait_for_function("""async () => {
+            _until(page, """async () => {
                 const runtime = await caches.open("companion-runtime");
                 const kept = (await runtime.keys()).map((r) => r.url);
                 const site = (await caches.keys()).find((k) => k.startsWith("companion-site-"));
@@ -403,7 +412,7 @@ def test_after_one_visit_a_scoring_page_scores_with_the_server_stopped(site):
                     && kept.some((u) => u.endsWith("worker.js")) && site
                     && asked.filter((u) => u.includes("/py/")).every((u) => kept.includes(u))
                     && (await (await caches.open(site)).keys()).length > 600;
-            }""", timeout=180000)
+            }""", 180)
             proc.terminate()
             proc.wait(timeout=10)
             query = (Path(__file__).parent / "forms" / "nobles.txt").read_text().strip()

@@ -188,17 +188,11 @@ if ("serviceWorker" in navigator && window.isSecureContext && root.dataset.sw) {
   navigator.serviceWorker.register(root.dataset.sw, { scope: root.dataset.swScope }).catch(() => {});
 }
 
-// --- A static site has one copy of each page per language: open the phone's (or the chosen) one. ---
+// --- A static site has one copy of each page per language: theme.js opens the phone's (or the chosen) one. ---
 if (root.dataset.static) {
   for (const link of document.querySelectorAll(".langs a[hreflang]")) {
     link.addEventListener("click", () => { try { localStorage.setItem("companion-lang", link.hreflang); } catch {} });
   }
-  let wanted = null;
-  try { wanted = localStorage.getItem("companion-lang"); } catch {}
-  wanted = wanted || (navigator.language || "").slice(0, 2);
-  const other = document.querySelector(`link[rel=alternate][hreflang="${wanted}"]`);
-  // (keeping the query: a shared setup's seed, a scoring page's form)
-  if (other && wanted !== root.lang) location.replace(other.href.split("?")[0] + location.search + location.hash);
 }
 
 // --- Saved sheets' script (sheets.js) comes with the pages that show a sheet or save to one; any other page

@@ -4,6 +4,7 @@
 "use strict";
 (() => {
   const root = document.documentElement;
+  if (root.dataset.leaving) return;  // theme.js is opening this page in the phone's language
   const config = JSON.parse(root.dataset.python);
   const here = location.pathname;
   const SHEETS = config.endpoint === "phone_sheets.index";

@@ -1,7 +1,22 @@
-// The screen a phone chose with the bar's switch, set before the page is drawn (no flash of the other one);
-// without a choice, the phone's own light or dark setting (companion.css) decides.
+// Run in the head, before the page is drawn:
+// - the screen a phone chose with the bar's switch (no flash of the other one); without a choice, the phone's own
+//   light or dark setting (companion.css) decides;
+// - on a static site (one copy of each page per language), the phone's or the chosen language's copy, opened before
+//   this one starts anything (its Python worker would be cut off by the move).
 "use strict";
-try {
-  const chosen = localStorage.getItem("companion-theme");
-  if (chosen === "dark" || chosen === "light") document.documentElement.dataset.theme = chosen;
-} catch {}
+(() => {
+  const root = document.documentElement;
+  try {
+    const chosen = localStorage.getItem("companion-theme");
+    if (chosen === "dark" || chosen === "light") root.dataset.theme = chosen;
+  } catch {}
+  if (!root.dataset.static) return;
+  let wanted = null;
+  try { wanted = localStorage.getItem("companion-lang"); } catch {}
+  wanted = wanted || (navigator.language || "").slice(0, 2);
+  const other = document.querySelector(`link[rel=alternate][hreflang="${wanted}"]`);
+  if (other && wanted !== root.lang) {
+    root.dataset.leaving = "1";  // (site-python.js starts nothing on a page being left)
+    location.replace(other.href.split("?")[0] + location.search + location.hash);  // (a seed, a form: kept)
+  }
+})();
