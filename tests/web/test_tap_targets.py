@@ -1,0 +1,46 @@
+"""Every target a thumb can aim at, on every page, is at least 44 × 44 CSS px (issue 13): measured in Debian's
+chromium on a 390 px phone, in Spanish (the longer words), with each game's example answer shown (its rule pills)
+and a sheet holding an entry (its Edit / Undo)."""
+from pathlib import Path
+
+from conftest import Api, GAME_IDS
+from test_browser import PHONE, browser  # noqa: F401 (the fixture; the import skips without chromium)
+
+FORMS = Path(__file__).parent / "forms"
+MIN = 44
+# What can be tapped: links, buttons, fields, folds; a checkbox is measured by the label that carries it.
+TARGETS = """() => [...document.querySelectorAll('a[href], button, select, input:not([type=hidden]), summary, textarea')]
+  .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 1 && r.height > 1
+                   && getComputedStyle(e).visibility !== 'hidden'; })
+  .map((e) => { const t = e.matches('input[type=checkbox], input[type=radio]') ? (e.closest('label') || e) : e;
+                const r = t.getBoundingClientRect();
+                return [e.outerHTML.slice(0, 90), Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10]; })"""
+
+
+def every_page(base: str) -> list[str]:
+    api = Api(base)
+    token = api.call("POST", "/api/v1/sheets", {"game": "duplicon", "players": ["Ana", "Bruno"]})[1]["token"]
+    assert api.call("POST", f"/api/v1/sheets/{token}/entries", {"points": {"Ana": 3, "Bruno": 5}})[0] == 201
+    pages = ["/", "/sheets", f"/s/{token}", "/solo/duquesa", "/solo/duquesa/turn", "/solo/duquesa?florins:int=30"]
+    for game in GAME_IDS:
+        example = (FORMS / f"{game}.txt").read_text().strip()
+        pages += [f"/score/{game}", f"/score/{game}?{example}", f"/setup/{game}?seed=taps", f"/rules/{game}"]
+    return pages + ["/c/duquesa/DQ07", "/c/queens-necklace/QN-KING", "/c/gemas/GM-THIEF", "/c/nobles/NB-QH"]
+
+
+def test_every_target_on_every_page_is_44_px(server, browser):
+    context = browser.new_context(**PHONE, locale="es-ES")
+    page = context.new_page()
+    small, counted = [], 0
+    try:
+        for path in every_page(server[0]):
+            response = page.goto(f"{server[0]}{path}")
+            assert response.ok, path
+            boxes = page.evaluate(TARGETS)
+            assert boxes, path
+            counted += len(boxes)
+            small += [(path, *b) for b in boxes if b[1] < MIN or b[2] < MIN]
+    finally:
+        context.close()
+    assert counted > 1000  # (every page measured: their links, fields and buttons)
+    assert not small, "\n".join(map(str, small[:30]))
