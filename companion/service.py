@@ -7,8 +7,8 @@ from typing import Any, Mapping
 
 from . import cards, games
 from .games import Game
-from .rng import make_rng
-from .schema import InputError, Int, Problems, problem, whole_number
+from .rng import MAX_SEED_LEN, make_rng
+from .schema import InputError, Int, Problems, Word, problem, whole_number
 
 MAX_REQUEST_BYTES = 256 * 1024
 
@@ -78,8 +78,11 @@ def score(game: str, request: Any) -> dict:
     return rules.score(request, data)
 
 
-def setup(game: str, players: Any = None, seed: Any = None, options: Mapping[str, Any] | None = None) -> dict:
-    """A seeded setup; `players`, `seed` and the options may arrive as text (URL parameters)."""
+def setup(game: str, players: Any = None, seed: Any = None, options: Mapping[str, Any] | None = None,
+          rerolls: Mapping[str, Any] | None = None) -> dict:
+    """A seeded setup; `players`, `seed` and the options may arrive as text (URL parameters). `rerolls` gives a
+    seed of its own to parts the game deals again alone (`Game.rerolls`: who starts, a separate shuffle): each is
+    dealt from its seed, every other part from `seed` as before, so the same seeds deal the same setup."""
     rules, data = resolve(game)
     low, high = data.players  # one check for every game, from the counts its card data declares
     if isinstance(players, str):
@@ -100,8 +103,35 @@ def setup(game: str, players: Any = None, seed: Any = None, options: Mapping[str
     if seed is not None and (not str(seed).strip() or len(str(seed)) > 64):
         raise InputError([problem(("seed",), "must be 1 to 64 characters, not only spaces")])
     checked_options = rules.check_options(options)
+    part_seeds = _part_seeds(rules, rerolls)
     rng, seed_text = make_rng(seed)
-    return {"game": data.game, "seed": seed_text, **rules.setup(data, rng, players, checked_options)}
+    deal = {"game": data.game, "seed": seed_text, **rules.setup(data, rng, players, checked_options)}
+    for name, part_seed in part_seeds.items():
+        reroll = rules.rerolls[name]
+        if any(part in deal for part in reroll.parts):  # (a generic game's data may deal no first player)
+            deal.update(reroll.deal(deal, make_rng(part_seed)[0]))
+    if part_seeds:
+        deal["rerolls"] = part_seeds
+    return deal
+
+
+def _part_seeds(rules, rerolls: Mapping[str, Any] | None) -> dict[str, str]:
+    """The per-part seeds of a setup, checked: a part the game deals again alone, a seed as a setup's own is."""
+    problems = Problems()
+    seeds: dict[str, str] = {}
+    for name, part_seed in (rerolls or {}).items():
+        reroll = rules.rerolls.get(name)
+        if reroll is None:
+            problems.add(("seed",), "this game has no part %(part)s to deal again alone; reroll the whole setup "
+                         "instead", part=name)
+        elif not isinstance(part_seed, (str, int)) or not str(part_seed).strip() or len(str(part_seed)) > MAX_SEED_LEN:
+            problems.add(("seed",), "the seed that deals %(part)s again must be 1 to 64 characters, not only spaces",
+                         part=Word(reroll.label))
+        else:
+            seeds[name] = str(part_seed)
+    if problems:
+        raise InputError(problems)
+    return {name: seeds[name] for name in rules.rerolls if name in seeds}  # the game's order, whatever the link's
 
 
 def solo_turn(game: str, request: Any) -> dict:

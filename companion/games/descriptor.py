@@ -2,7 +2,7 @@
 companion asks (the command line, the PDF builder, the web app, saved sheets and the tests)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from random import Random
 from typing import Any, Callable, Mapping
 
@@ -10,6 +10,8 @@ from ..components import ComponentType
 from ..look import Face
 from ..schema import Bool, Enum, Field, ListOf, Record, Word
 from .base import checked
+from ..i18n import N_
+from ..rng import randbelow
 
 # companion.cards.CardSet and .Component, named here without importing the loader (the rules never need it).
 CardSet = Component = Any
@@ -55,6 +57,25 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class Reroll:
+    """One part of a setup that can be dealt again alone, leaving every other part as it was: only parts no other
+    part was dealt from (who starts, a separate shuffle), never a share of one shuffle (hands, market and deck go
+    together or not at all). `deal` gives the parts it changes from the setup and a generator of their own seed;
+    `parts` are the setup keys it changes (the page puts its button on each), `label` how a message names it."""
+
+    deal: Callable[[Mapping[str, Any], Random], dict]
+    parts: tuple[str, ...]
+    label: str  # English, marked for translation (N_)
+
+
+def _first_player(deal: Mapping[str, Any], rng: Random) -> dict:
+    return {"first_player": randbelow(rng, deal["players"])}
+
+
+FIRST_PLAYER = Reroll(_first_player, ("first_player",), N_("First player"))
+
+
+@dataclass(frozen=True)
 class Game:
     """A game's rules and what it declares about itself. Player counts come from its card data (`players:`)."""
 
@@ -72,6 +93,8 @@ class Game:
     solo: Callable[[Any, CardSet], dict] | None = None  # a hint for one solo turn
     simulate: Callable[[CardSet, Random, int], dict] | None = None  # many solo games, for tuning a deck
     scores: Callable[[CardSet], bool] = lambda _card_set: True  # whether its card data can be scored
+    # the setup's parts that can be dealt again alone, by the name of their seed (`seed.<name>` in a setup's link)
+    rerolls: Mapping[str, Reroll] = field(default_factory=lambda: {"first_player": FIRST_PLAYER})
 
     def players_by_default(self, card_set: CardSet) -> int:
         """The default player count, within the counts the card data allows."""

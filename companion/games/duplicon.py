@@ -10,7 +10,7 @@ from ..look import Face, Icon
 from ..rng import randbelow, shuffled
 from ..schema import Enum, InputError, Int, ListOf, Problems, Record, Word
 from .base import NAME, add_duplicate_names, checked, top
-from .descriptor import Entry, Game
+from .descriptor import Entry, Game, Reroll
 
 # [A] The 8 types were never published: one shape and one colour each (Okabe–Ito palette, so that
 # colours stay apart for colour-blind players, and the shape alone tells the types apart anyway).
@@ -99,11 +99,16 @@ def setup(card_set, rng: Random, players: int, options: Mapping) -> dict:
         out += [grid[a], grid[b]]
         grid[a], grid[b] = deck.pop(0), deck.pop(0)
     hands = [deck[3 * i:3 * i + 3] for i in range(players)]
-    dealer = randbelow(rng, players)
-    # Seats are numbered clockwise; the player on the dealer's right sits one seat counter-clockwise.
     return {"players": players, "grid": [grid[0:3], grid[3:6], grid[6:9]], "opening_turns": turns,
-            "non_scoring": out, "hands": hands, "deck": deck[3 * players:], "dealer": dealer,
-            "first_player": (dealer - 1) % players, "direction": "counter-clockwise"}
+            "non_scoring": out, "hands": hands, "deck": deck[3 * players:], **_seats(players, rng),
+            "direction": "counter-clockwise"}
+
+
+def _seats(players: int, rng: Random) -> dict:
+    """The dealer, and the first player to the dealer's right (seats are numbered clockwise; the player on the
+    dealer's right sits one seat counter-clockwise)."""
+    dealer = randbelow(rng, players)
+    return {"dealer": dealer, "first_player": (dealer - 1) % players}
 
 
 def face(c, s, lang: str) -> Face:
@@ -119,4 +124,6 @@ def face(c, s, lang: str) -> Face:
 GAME = Game(
     id="duplicon", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=2, score=score,
     setup=setup, entry=Entry(Word("round"), N_("a round")), sheet_points=sheet_points, face=face, terms=COLOURS,
+    # who starts follows the dealer: the two are dealt again together
+    rerolls={"dealer": Reroll(lambda deal, rng: _seats(deal["players"], rng), ("dealer", "first_player"), N_("Dealer"))},
 )

@@ -12,7 +12,7 @@ from ..look import Face
 from ..rng import randbelow, shuffled
 from ..schema import Bool, Enum, InputError, Int, ListOf, Problems, Record, Term, Word, problem
 from .base import NAME, check_unique_names, checked, top
-from .descriptor import Entry, Game
+from .descriptor import FIRST_PLAYER, Entry, Game, Reroll
 
 COLOURS = ("green", "blue", "violet", "orange")
 ACTIONS = ("thief", "chipote", "healing")  # the three action cards, laid down in sets of three
@@ -223,14 +223,19 @@ def setup(card_set, rng: Random, players: int, options: Mapping) -> dict:
     deck = shuffled([c.id for c in card_set.deck()], rng)
     hands = [deck[5 * i:5 * i + 5] for i in range(players)]
     deck = deck[5 * players:]
-    teams = None
-    if players >= 8:  # [R] teams of two (8 or 10 players) or three (9)
-        size = 3 if players == 9 else 2
-        seats = shuffled(list(range(players)), rng)
-        teams = [sorted(seats[i:i + size]) for i in range(0, players, size)]
+    teams = _teams(players, rng)
     return {"players": players, "hands": hands, "discard": deck[0], "deck": deck[1:],
             "reserve": reserve_size(players), "bandaids_each": BANDAIDS, "heart": uses_heart(players),
             "teams": teams, "first_player": randbelow(rng, players)}
+
+
+def _teams(players: int, rng: Random) -> list[list[int]] | None:
+    """[R] Teams of two (8 or 10 players) or three (9), seats drawn at random; none below 8 players."""
+    if players < 8:
+        return None
+    size = 3 if players == 9 else 2
+    seats = shuffled(list(range(players)), rng)
+    return [sorted(seats[i:i + size]) for i in range(0, players, size)]
 
 
 ART = ("thief", "chipote", "healing", "bandaid", "heart")  # the component types drawn as a picture
@@ -269,4 +274,7 @@ GAME = Game(
     id="gemas", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=4, score=score,
     setup=setup, entry=Entry(Word("round"), N_("a round")), sheet_points=sheet_points, face=face,
     terms=(*COLOURS, *ART),
+    # the teams are drawn from the seats, not the cards: drawn again, no card moves
+    rerolls={"first_player": FIRST_PLAYER,
+             "teams": Reroll(lambda deal, rng: {"teams": _teams(deal["players"], rng)}, ("teams",), N_("Teams"))},
 )

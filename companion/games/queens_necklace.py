@@ -11,7 +11,7 @@ from ..look import Face
 from ..rng import randbelow, shuffled
 from ..schema import Enum, InputError, Int, ListOf, MapOf, Path, Problems, Record, Term, Word
 from .base import NAME, add_duplicate_names, checked, top
-from .descriptor import Entry, Game
+from .descriptor import FIRST_PLAYER, Entry, Game, Reroll
 
 GEMS = ("diamond", "emerald", "ruby", "amber")  # the rulebook's column order
 TRUE_GEMS = ("diamond", "emerald", "ruby")  # what the Alchemist may move
@@ -333,4 +333,7 @@ GAME = Game(
     id="queens-necklace", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=3, score=score,
     setup=setup, entry=Entry(Word("sale"), N_("a sale")), sheet_points=sheet_points, face=face,
     terms=(*GEMS, *COLOURS, "price-marker", "fashion", "rarity"),
+    # the fashion tiles are a shuffle of their own: dealt again, no card moves
+    rerolls={"first_player": FIRST_PLAYER,
+             "fashion": Reroll(lambda _deal, rng: {"fashion": shuffled(list(GEMS), rng)}, ("fashion",), N_("Fashion"))},
 )

@@ -19,4 +19,5 @@ def score(game: str):
 def setup(game: str):
     args = request.args.to_dict()
     players, seed = args.pop("players", None), args.pop("seed", None)
-    return jsonify(service.setup(game, players, seed, args))
+    rerolls = {k[5:]: args.pop(k) for k in list(args) if k.startswith("seed.")}  # a part dealt again alone
+    return jsonify(service.setup(game, players, seed, args, rerolls))

@@ -6,6 +6,7 @@ returns (template, context, status); a problem in the form is a 400 with the pro
 """
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections import Counter
 from functools import cache
@@ -13,6 +14,7 @@ from typing import Any, Callable
 from urllib.parse import urlencode
 
 from .. import cards, games, i18n, service
+from ..rng import make_rng
 from ..schema import InputError, Problem, whole_number
 from . import forms, plain
 from .forms import MultiDict
@@ -141,7 +143,7 @@ def card_faces(game: str, lang: str) -> dict[str, tuple[tuple[str, ...], str]]:
 
 
 LEADS = ("first_player", "dealer", "direction")  # what a setup says first, before its public layout
-NOT_SHOWN = ("game", "seed", "players")
+NOT_SHOWN = ("game", "seed", "players", "rerolls")
 
 
 def setup(game: str, form: MultiDict, lang: str) -> View:
@@ -160,9 +162,11 @@ def setup(game: str, form: MultiDict, lang: str) -> View:
     names = player_names(form, lang)(count)
     result, problems, status = None, [], 200
     public, hidden, to_score, to_sheet = [], [], "", ""
+    part_seeds = {k[len(PART_SEED):]: form.get(k, "") for k in form if k.startswith(PART_SEED)}
+    rerolls: dict[str, str] = {}
     if form.get("seed"):
         try:
-            result = service.setup(game, players, form.get("seed"), options_from(rules, form))
+            result = service.setup(game, players, form.get("seed"), options_from(rules, form), part_seeds)
         except InputError as e:
             problems, status = e.problems, 400
     if result:
@@ -174,7 +178,9 @@ def setup(game: str, form: MultiDict, lang: str) -> View:
         to_score = urlencode([("_n", count), *named, *(glue.to_score(result) if glue.to_score else []),
                               ("_from", "setup")])
         to_sheet = urlencode([("game", game), *((f"players.{i}", name) for i, name in enumerate(names))])
+        rerolls = reroll_parts(rules, result, glue.hidden)
     kept = [(k, v) for k in form for v in form.getlist(k) if k not in ("lang", "seed")]
+    whole = [(k, v) for k, v in kept if not k.startswith(PART_SEED)]  # a new deal: every part from its new seed
     return "setup.html", dict(
         card_set=card_set, options=rules.options, result=result, problems=plain.said_all(problems, lang, None, card_set),
         form=form, players=players,
@@ -183,7 +189,32 @@ def setup(game: str, form: MultiDict, lang: str) -> View:
         setup_words=words, card_faces=card_faces(game, lang),
         icons=set(card_set.look.icons()),
         bad={".".join(map(str, p.path)) for p in problems},
-        reroll=[*kept, ("seed", new_seed())], share=[*kept, ("seed", form.get("seed") or "")]), status
+        reroll=[*whole, ("seed", new_seed())], share=[*kept, ("seed", form.get("seed") or "")],
+        reroll_part={name: [*((k, v) for k, v in kept if k != PART_SEED + name), ("seed", form.get("seed") or ""),
+                            (PART_SEED + name, part_seed)] for name, part_seed in rerolls.items()},  # its ↻ link
+        reroll_button={part: name for name in rerolls for part in rules.rerolls[name].parts}), status
+
+
+PART_SEED = "seed."  # a setup's link: `seed.<part>` deals that part again alone (Game.rerolls)
+
+
+def reroll_parts(rules, result: dict, hidden: tuple[str, ...]) -> dict[str, str]:
+    """The next seed of each part the table can see and the game deals again alone: derived from the seeds the
+    page has, so the page stays a function of its address (the same link shows the same buttons), and the first
+    of them that changes the part, so a tap never seems to do nothing. A part nobody sees is not offered."""
+    out = {}
+    current = result.get("rerolls", {})
+    for name, reroll in rules.rerolls.items():
+        if not any(result.get(p) not in (None, [], {}) and p not in hidden for p in reroll.parts):
+            continue
+        for attempt in range(12):
+            text = f"{result['seed']}/{name}/{current.get(name, '')}/{attempt}"
+            candidate = hashlib.sha256(text.encode()).hexdigest()[:8]
+            changed = reroll.deal(result, make_rng(candidate)[0])
+            if any(changed.get(p) != result.get(p) for p in reroll.parts):
+                out[name] = candidate
+                break
+    return out
 
 
 def with_links(context: dict[str, Any], here: str, absolute_here: str) -> dict[str, Any]:
@@ -191,7 +222,9 @@ def with_links(context: dict[str, Any], here: str, absolute_here: str) -> dict[s
     (`reroll_url`, beside `here`) and its shared link (`share_url`, from `absolute_here`, for another phone)."""
     if "reroll" in context:
         context.update(reroll_url=f"{here}?{urlencode(context['reroll'])}",
-                       share_url=f"{absolute_here}?{urlencode(context['share'])}")
+                       share_url=f"{absolute_here}?{urlencode(context['share'])}",
+                       reroll_urls={part: f"{here}?{urlencode(context['reroll_part'][name])}#part-{part}"
+                                    for part, name in context["reroll_button"].items()})
     return context
 
 
