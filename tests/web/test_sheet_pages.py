@@ -30,6 +30,11 @@ def started(client):
     return client, r.headers["Location"], token
 
 
+def row_numbers(page: str) -> list[int]:
+    """The numbers a sheet's grid gives its rows, top to bottom."""
+    return [int(n) for n in re.findall(r'<span class="num">(\d+)</span>', page)]
+
+
 def totals(page: str) -> dict:
     return {m[0]: int(m[1]) for m in re.findall(r'data-player="([^"]+)" data-total="(-?\d+)"', page)}
 
@@ -205,13 +210,13 @@ def test_a_long_sheet_shows_its_newest_entries_and_pages_back(started):
     for n in range(1, 56):
         assert client.post(f"{path}/entries", data={"_csrf": token, "points.0": str(n)}).status_code == 303
     page = client.get(path).get_data(as_text=True)
-    shown = [int(s) for s in re.findall(r'<li id="entry-(\d+)"', page)]
-    assert shown == list(range(55, 5, -1)) and totals(page)["Ana"] == sum(range(1, 56))
-    assert 'start="55"' in page
+    shown = [int(s) for s in re.findall(r'<tbody id="entry-(\d+)"', page)]  # the grid: oldest shown first
+    assert shown == list(range(6, 56)) and totals(page)["Ana"] == sum(range(1, 56))
+    assert row_numbers(page) == list(range(6, 56))
     earlier = re.search(r'href="([^"]+before=6)[^"]*"', page).group(1).replace("&amp;", "&")
     older = client.get(earlier).get_data(as_text=True)
-    assert [int(s) for s in re.findall(r'<li id="entry-(\d+)"', older)] == [5, 4, 3, 2, 1]
-    assert 'start="5"' in older and totals(older)["Ana"] == sum(range(1, 56))
+    assert [int(s) for s in re.findall(r'<tbody id="entry-(\d+)"', older)] == [1, 2, 3, 4, 5]
+    assert row_numbers(older) == [1, 2, 3, 4, 5] and totals(older)["Ana"] == sum(range(1, 56))
     for bad in ("x", "0", "99999", "%C2%B2"):
         assert client.get(f"{path}?before={bad}").status_code == 200  # a bad page number shows the newest
 
@@ -228,18 +233,19 @@ def test_a_sheet_finished_with_nothing_that_counts_says_finished_and_names_nobod
 
 
 def test_entries_are_numbered_once_and_an_undone_change_says_undone(started):
-    """Issue 13: entries read "2. #2" (the list's number and the entry's), and "changed once · undone"."""
+    """Issue 13: entries read "2. #2" (the list's number and the entry's), and "changed once · undone". (On the
+    grid, an entry is its <tbody>: its row and the line under it.)"""
     client, path, token = started
     for points in ("3", "5"):
         client.post(f"{path}/entries", data={"_csrf": token, "points.0": points})
     rev = re.search(r'id="entry-2" data-seq="2" data-rev="(\d+)"', client.get(path).get_data(as_text=True))[1]
     assert client.post(f"{path}/entries/2/edit", data={"_csrf": token, "points.0": "6", "base": rev}).status_code == 303
     page = client.get(path + "?lang=en").get_data(as_text=True)
-    assert "changed once" in re.search(r'<li id="entry-2".*?</li>', page, re.S)[0]
+    assert "changed once" in re.search(r'<tbody id="entry-2".*?</tbody>', page, re.S)[0]
     rev = re.search(r'id="entry-2" data-seq="2" data-rev="(\d+)"', page)[1]
     client.post(f"{path}/entries/2/undo", data={"_csrf": token, "base": rev})
     page = client.get(path + "?lang=en").get_data(as_text=True)
-    entry = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", re.search(r'<li id="entry-2".*?</li>', page, re.S)[0]))
+    entry = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", re.search(r'<tbody id="entry-2".*?</tbody>', page, re.S)[0]))
     assert "#2" not in entry and "undone" in entry and "changed" not in entry
     assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT[^"]+" data-local="time">\d\d:\d\d UTC</time>', page)
 
