@@ -1,5 +1,6 @@
 """Names as chromium shows them on a phone (issue 15, item 6): a right-to-left name cannot carry the number beside
-it to the other side of the line, and a long wide-glyph name wraps instead of pushing the totals off the screen."""
+it to the other side of the line (on the sheet's grid: a number stays in its own name's column), and a long wide-glyph
+name wraps instead of pushing the totals off the screen."""
 from conftest import Api
 from test_browser import PHONE, browser, shot  # noqa: F401 (the fixture; the import skips without chromium)
 
@@ -21,11 +22,16 @@ def test_each_number_stays_after_its_own_name(server, browser):
     try:
         page.goto(url)
         shot(page, "names-rtl")
-        for span in page.locator(".entries .pts").all():
-            name, number = span.locator("bdi").bounding_box(), span.locator("strong").bounding_box()
-            assert number["x"] >= name["x"] + name["width"] - 1, span.inner_text()  # the number right of its name
-        line = page.locator(".entries li").first.inner_text()
-        assert line.index("12") < line.index("Bob") < line.index("21")
+        # On the sheet's grid each number sits in its name's column (the right-to-left name cannot swap them), and
+        # the columns keep the players' order, left to right.
+        heads = page.locator(".scores thead th[title]").all()
+        assert [h.get_attribute("title") for h in heads] == [RTL, "Bob"]
+        cells = page.locator(".scores tbody tr:first-child td[data-points]").all()
+        assert [c.inner_text() for c in cells] == ["12", "21"]
+        for head, cell in zip(heads, cells):
+            h, c = head.bounding_box(), cell.bounding_box()
+            assert abs(h["x"] - c["x"]) < 1 and abs(h["width"] - c["width"]) < 1, head.get_attribute("title")
+        assert cells[0].bounding_box()["x"] < cells[1].bounding_box()["x"]
     finally:
         context.close()
 

@@ -379,7 +379,7 @@ def test_a_sheet_kept_on_the_phone_survives_a_reload_and_imports_into_a_companio
             on_server = dict(page.eval_on_selector_all(
                 "#totals td[data-total]", "els => els.map((e) => [e.dataset.player, Number(e.dataset.total)])"))
             assert on_server == {"Ana": 7, "Bruno": 10}
-            assert page.locator("li[data-seq]").count() == 2
+            assert page.locator("tbody[data-seq]").count() == 2  # two rows on the sheet's grid
             chromium.close()
     finally:
         proc.terminate()
