@@ -133,10 +133,10 @@ def test_the_targets_a_thumb_aims_at_are_44_px(server, phone):
     phone.click("form[action$='/sheets'] button[type=submit]")
     phone.fill("input[name='points.0']", "3")
     phone.click("form[data-queue] button[type=submit]")
-    phone.wait_for_selector("li[data-seq='1'] .actions")
+    phone.wait_for_selector("tbody[data-seq='1'] .act .icon-button")  # (the sheet's grid: a row's actions)
     small = []
-    for url, selector in ((f"{base}/score/gemas?_n=3", targets), (phone.url, ".bar a, .bar strong, .entries .actions a, "
-                                                                             ".entries .actions button")):
+    for url, selector in ((f"{base}/score/gemas?_n=3", targets), (phone.url, ".bar a, .bar strong, .entries .act a, "
+                                                                             ".entries .act button")):
         phone.goto(url)
         boxes = phone.eval_on_selector_all(selector, "els => els.map((e) => { const r = e.getBoundingClientRect(); "
                                                      "return [e.textContent.trim(), r.width, r.height]; })")
