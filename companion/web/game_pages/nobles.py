@@ -107,6 +107,7 @@ def extras(req: dict | None, result: dict | None, form: MultiDict) -> dict:
                    slots=min(max(_number(form.get("_slots")) or SLOTS, 1), 12),
                    started=any(c["nobles"] for c in courts) or bool(result),
                    versions={k: _number(form.get(f"versions.{k}:int")) or 1 for k in KINDS})
+        out["new_game"] = urlencode([("_names", name) for name in forms.typed_names(form)])
         if result is not None and not result.get("finished"):
             names = [c.get("name") or "" for c in result["courts"]]
             out["next_query"] = urlencode(court_fields(result["courts"], forms.typed_names(form) or names, form,
