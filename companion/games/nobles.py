@@ -171,7 +171,7 @@ _COURT = Record({"name": Name(), "nobles": ListOf(_COURT_NOBLE, 0, COURT_MOST), 
                  "fallen": ListOf(Str(FALLEN.pattern, max_len=20, hint="fallen noble"), 0, COURT_MOST)},
                 required=("nobles",))
 _PLAY = Record({"at": Int(0, COURT_MOST - 1), "dice": ListOf(Int(1, 6), 1, 2), "cards": ListOf(_CARD, 0, 2),
-                "hand": Int(0, 60)}, required=("at",))
+                "hand": Int(0, 60), "name": Name()}, required=("at",))
 _VERSIONS = Record({kind: Int(1, 2) for kind in ("jack", "queen", "king")})
 _COURT_DUEL = Record({"courts": ListOf(_COURT, 2, 2), "versions": _VERSIONS, "turn": Int(0, 1), "attacker": _PLAY,
                       "defender": _PLAY, "redirected": Bool(), "variants": _VARIANTS, "seed": Str(max_len=64)},

@@ -64,6 +64,8 @@ def where(path: tuple, request: Any, lang: str, term: Callable[[str], str] = lam
                 steps.append(str(key + 1))
         elif key in COUNTED and i + 1 < len(path) and isinstance(path[i + 1], int):
             pass  # said with its number by the next step
+        elif isinstance(child, Mapping) and isinstance(child.get("name"), str) and child["name"].strip():
+            steps.append(child["name"].strip())  # a side that names its player (a Nobles duel at court)
         elif key in FIELD_WORDS:
             if FIELD_WORDS[key]:
                 steps.append(i18n._(FIELD_WORDS[key], lang))

@@ -52,6 +52,8 @@ def prepare(req: dict, form: MultiDict) -> dict:
             play = req.setdefault(side, {})
             if isinstance(play, dict):
                 play.setdefault("at", 0)  # the picker's first noble, as a phone shows it
+                if req["courts"][seat].get("name"):
+                    play["name"] = req["courts"][seat]["name"]  # a problem names the player, not the side
                 if isinstance(play["at"], int):
                     play["at"] = moved[seat].get(play["at"], play["at"])
         return req
