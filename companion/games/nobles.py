@@ -1,6 +1,7 @@
 """Nobles en duelo: a French deck read as nobles and number cards, and the component types it prints."""
 from __future__ import annotations
 
+import re
 from random import Random
 from typing import Mapping, Sequence
 
@@ -8,7 +9,7 @@ from ..components import ComponentType
 from ..i18n import N_, _
 from ..look import Face
 from ..rng import make_rng, randbelow, roll, shuffled
-from ..schema import Bool, Either, Enum, InputError, Int, ListOf, Problems, Record, Str, Term, Word
+from ..schema import Bool, Either, Enum, InputError, Int, ListOf, Name, Problems, Record, Str, Term, Word
 from .base import checked
 from .descriptor import Entry, Game, Option
 
@@ -38,11 +39,13 @@ CARDS_PLAYED = {("jack", 1): 2}  # [R] a v1 jack may play two number cards; ever
 WEAPONS = {("jack", 2): (0, 2, 3, 4, 5)}  # [R] v2 jacks also take 4s and 5s; everyone else 2 or 3
 SUIT_BONUS = {("jack", 2): 4}  # [R] instead of +2
 ACE = 1
+COURT_MOST = 28  # every noble of a double deck with its four Jokers
+REDIRECT = 2  # [R] resources the defender pays to change the target (a Joker takes an attack for free)
 
 _CARD = Record({"rank": Int(1, 10), "suit": Enum(SUITS, "suit")}, required=("rank", "suit"))
 _NOBLE = Record(
     {"noble": Enum(NOBLES, "noble"), "version": Int(1, 2), "suit": Enum(SUITS, "suit"), "weapon": Int(0, 5),
-     "dice": ListOf(Int(1, 6), 1, 2), "cards": ListOf(_CARD, 0, 2), "court": Int(1, 12), "hand": Int(0, 60),
+     "dice": ListOf(Int(1, 6), 1, 2), "cards": ListOf(_CARD, 0, 2), "court": Int(1, COURT_MOST), "hand": Int(0, 60),
      "resources": Int(0, 200), "wounds": Int(0, 2)},
     required=("noble",),
 )
@@ -55,16 +58,19 @@ def _key(noble: Mapping) -> tuple[str, int]:
     return noble["noble"], noble.get("version", 1)
 
 
-def _check_side(noble: Mapping, side: str, variants: Mapping, problems: Problems) -> None:
+def _check_side(noble: Mapping, side: str, variants: Mapping, problems: Problems, at=None) -> None:
+    """A duel side's problems; `at` says where a part of the noble was given (its court row in a game tracked at
+    court), by default in the side's own record."""
+    at = at or (lambda part: (side, part))
     key = _key(noble)
     if noble["noble"] == "joker":  # [A] a Joker has no suit, no version and no weapon
         for part, word in (("suit", Word("suit")), ("version", Word("version")), ("weapon", Word("weapon"))):
             if noble.get(part):
-                problems.add((side, part), "a Joker has no %(part)s", part=word)
+                problems.add(at(part), "a Joker has no %(part)s", part=word)
     elif "suit" not in noble:
-        problems.add((side, "suit"), "is missing")
+        problems.add(at("suit"), "is missing")
     if noble.get("weapon", 0) not in WEAPONS.get(key, (0, 2, 3)):
-        problems.add((side, "weapon"), "must be %(weapons)s", weapons=Either(WEAPONS.get(key, (0, 2, 3))))
+        problems.add(at("weapon"), "must be %(weapons)s", weapons=Either(WEAPONS.get(key, (0, 2, 3))))
     dice = DICE.get(key, 1)
     who = {"noble": Term(noble["noble"]), "version": key[1]}
     if "dice" in noble and len(noble["dice"]) != dice:
@@ -77,7 +83,7 @@ def _check_side(noble: Mapping, side: str, variants: Mapping, problems: Problems
         problems.add((side, "cards"), "a %(noble)s v%(version)s plays at most %(n)s card", n=CARDS_PLAYED.get(key, 1),
                      **who)
     if noble.get("wounds", 0) >= WOUNDS[noble["noble"]]:
-        problems.add((side, "wounds"), "a %(noble)s dies at %(n)s wounds", noble=who["noble"],
+        problems.add(at("wounds"), "a %(noble)s dies at %(n)s wounds", noble=who["noble"],
                      n=WOUNDS[noble["noble"]])
     if variants.get("suit_only"):
         for i, card in enumerate(played):
@@ -105,7 +111,10 @@ def strength(noble: Mapping, dice: Sequence[int], defending: bool, variants: Map
 
 
 def score(request: Mapping, card_set=None) -> dict:
-    """One duel: each side's strength and its parts, the winner, wounds and resources gained."""
+    """One duel: each side's strength and its parts, the winner, wounds and resources gained. A request with
+    `courts` is a duel of a game tracked at court (`court_duel`): the same answer, and both courts after it."""
+    if isinstance(request, Mapping) and "courts" in request:
+        return court_duel(request)
     req = checked(_DUEL, request)
     variants = req.get("variants", {})
     problems = Problems()
@@ -113,6 +122,12 @@ def score(request: Mapping, card_set=None) -> dict:
         _check_side(req[side], side, variants, problems)
     if problems:
         raise InputError(problems)
+    return _duel(req)
+
+
+def _duel(req: Mapping) -> dict:
+    """A checked duel's answer."""
+    variants = req.get("variants", {})
     rng, seed = make_rng(req.get("seed"))
     sides = {}
     for side in ("attacker", "defender"):
@@ -145,6 +160,104 @@ def score(request: Mapping, card_set=None) -> dict:
         wounds[side] = {"wounds": now, "dies": now >= WOUNDS[req[side]["noble"]]}
     return {**out, "winner": winner, "cancelled": False, "decided_by": decided_by, "wounds": wounds,
             "resources": {} if winner == "tie" else {winner: 1}}
+
+
+# --- A game at court: both courts tracked from duel to duel -------------------------------------------------
+
+FALLEN = re.compile(r"(jack|queen|king):(hearts|diamonds|clubs|spades)|joker")
+_COURT_NOBLE = Record({"noble": Enum(NOBLES, "noble"), "suit": Enum(SUITS, "suit"), "weapon": Int(0, 5),
+                       "wounds": Int(0, 2)}, required=("noble",))
+_COURT = Record({"name": Name(), "nobles": ListOf(_COURT_NOBLE, 0, COURT_MOST), "resources": Int(0, 200),
+                 "fallen": ListOf(Str(FALLEN.pattern, max_len=20, hint="fallen noble"), 0, COURT_MOST)},
+                required=("nobles",))
+_PLAY = Record({"at": Int(0, COURT_MOST - 1), "dice": ListOf(Int(1, 6), 1, 2), "cards": ListOf(_CARD, 0, 2),
+                "hand": Int(0, 60), "name": Name()}, required=("at",))
+_VERSIONS = Record({kind: Int(1, 2) for kind in ("jack", "queen", "king")})
+_COURT_DUEL = Record({"courts": ListOf(_COURT, 2, 2), "versions": _VERSIONS, "turn": Int(0, 1), "attacker": _PLAY,
+                      "defender": _PLAY, "redirected": Bool(), "variants": _VARIANTS, "seed": Str(max_len=64)},
+                     required=("courts", "attacker", "defender"))
+
+
+def seats(turn: int) -> dict[str, int]:
+    """Who attacks and who defends: the player whose turn it is attacks [R]."""
+    return {"attacker": turn, "defender": 1 - turn}
+
+
+def fallen_word(noble: Mapping) -> str:
+    """A dead noble as its court's `fallen` list keeps it: "queen:hearts", "joker"."""
+    return "joker" if noble["noble"] == "joker" else f"{noble['noble']}:{noble.get('suit', '')}"
+
+
+def court_duel(request: Mapping) -> dict:
+    """One duel of a game whose two courts are tracked: each court (every noble: kind, suit, weapon, wounds; its
+    resources), the game's versions (one a noble kind [R]), whose turn it is (`turn`: that player attacks), which
+    noble attacks (`attacker.at`, a position in the attacking court) and which is the target (`defender.at`), the
+    dice and number cards, and whether the defender paid to change the target (`redirected`). The answer is the
+    duel's, with `courts` after it (`after_duel`), who fell, whether the game is over and who won it."""
+    req = checked(_COURT_DUEL, request)
+    courts, versions, turn = req["courts"], req.get("versions", {}), req.get("turn", 0)
+    problems = Problems()
+    for seat, court in enumerate(courts):
+        if not court["nobles"]:
+            problems.add(("courts", seat, "nobles"), "has no noble left: the game is over")
+    if problems:
+        raise InputError(problems)
+    sides, rows = {}, {}
+    for side, seat in seats(turn).items():
+        play, court = req[side], courts[seat]
+        if play["at"] >= len(court["nobles"]):
+            problems.add((side, "at"), "there is no noble %(n)s in this court", n=play["at"] + 1)
+            continue
+        noble = court["nobles"][play["at"]]
+        version = {} if noble["noble"] == "joker" else {"version": versions.get(noble["noble"], 1)}
+        sides[side] = {**noble, **version, "court": len(court["nobles"]), "resources": court.get("resources", 0),
+                       **{k: play[k] for k in ("dice", "cards", "hand") if k in play}}
+        rows[side] = ("courts", seat, "nobles", play["at"])
+    if problems:
+        raise InputError(problems)
+    paid = 0
+    if req.get("redirected") and sides["defender"]["noble"] != "joker":  # [R] a Joker diverts an attack for free
+        paid = REDIRECT
+        if sides["defender"]["resources"] < paid:
+            problems.add(("redirected",), "changing the target costs %(n)s resources; %(name)s has %(has)s", n=paid,
+                         name=courts[1 - turn].get("name") or Word("the defender"), has=sides["defender"]["resources"])
+        sides["defender"]["resources"] = max(0, sides["defender"]["resources"] - paid)
+    variants = req.get("variants", {})
+    for side in sides:
+        _check_side(sides[side], side, variants, problems,
+                    lambda part, side=side: ("versions", sides[side]["noble"]) if part == "version" else (*rows[side], part))
+    if problems:
+        raise InputError(problems)
+    duel = _duel({**sides, "variants": variants, **({"seed": req["seed"]} if "seed" in req else {})})
+    after = after_duel(courts, turn, req["attacker"]["at"], req["defender"]["at"], duel, paid)
+    return {**duel, **after, "seats": seats(turn), "paid": paid}
+
+
+def after_duel(courts: Sequence[Mapping], turn: int, attack: int, target: int, duel: Mapping, paid: int = 0) -> dict:
+    """Two courts after a duel (pure): the defender's resources less what changing the target cost (`paid`),
+    the winner's resource added [R], each wounded noble's wounds; a noble at its wound limit dies and leaves its
+    court (its weapon with it), kept by name in the court's `fallen` [R]. The game is over when a court is empty:
+    the other player `champion`; both at once (a tie that kills both last nobles) is a draw [A]. `turn` is then
+    the next duel's attacker: the players take turns [R]."""
+    out = [{**court, "nobles": [dict(n) for n in court["nobles"]], "resources": court.get("resources", 0),
+            "fallen": list(court.get("fallen", ()))} for court in courts]
+    where = seats(turn)
+    at = {"attacker": attack, "defender": target}
+    out[where["defender"]]["resources"] = max(0, out[where["defender"]]["resources"] - paid)
+    for side, gained in duel.get("resources", {}).items():
+        out[where[side]]["resources"] += gained
+    fallen = []
+    for side, wounded in duel.get("wounds", {}).items():
+        court = out[where[side]]
+        noble = court["nobles"][at[side]]
+        noble["wounds"] = wounded["wounds"]
+        if wounded["wounds"] >= WOUNDS[noble["noble"]]:
+            court["nobles"].pop(at[side])
+            court["fallen"].append(fallen_word(noble))
+            fallen.append({"seat": where[side], "side": side, **noble})
+    empty = [seat for seat, court in enumerate(out) if not court["nobles"]]
+    champion = 1 - empty[0] if len(empty) == 1 else None
+    return {"courts": out, "fallen": fallen, "finished": bool(empty), "champion": champion, "turn": 1 - turn}
 
 
 def sheet_points(result: Mapping) -> list[tuple[str, int]]:

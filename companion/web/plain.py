@@ -26,12 +26,14 @@ FIELD_WORDS = {
     # Nobles en duelo
     "attacker": N_("attacker"), "defender": N_("defender"), "noble": N_("noble"), "version": N_("version"),
     "suit": N_("suit"), "weapon": N_("weapon"), "dice": N_("dice"), "wounds": N_("wounds"),
-    "resources": N_("resources"),
+    "resources": N_("resources"), "courts": "", "nobles": "", "at": N_("noble"), "versions": N_("versions"),
+    "redirected": N_("change of target"),
     # sheets
     "points": N_("points"), "note": N_("note"), "title": N_("title"), "seats": N_("seats"), "game": N_("game"),
 }
 # lists whose items a player counts ("Round 2"); the list's own word is then left out
-COUNTED = {"rounds": N_("Round %(k)s"), "sales": N_("Sale %(k)s"), "dice": N_("die %(k)s")}
+COUNTED = {"rounds": N_("Round %(k)s"), "sales": N_("Sale %(k)s"), "dice": N_("die %(k)s"),
+           "nobles": N_("Noble %(k)s")}
 
 
 def _child(node: Any, key: Any) -> Any:
@@ -62,6 +64,8 @@ def where(path: tuple, request: Any, lang: str, term: Callable[[str], str] = lam
                 steps.append(str(key + 1))
         elif key in COUNTED and i + 1 < len(path) and isinstance(path[i + 1], int):
             pass  # said with its number by the next step
+        elif isinstance(child, Mapping) and isinstance(child.get("name"), str) and child["name"].strip():
+            steps.append(child["name"].strip())  # a side that names its player (a Nobles duel at court)
         elif key in FIELD_WORDS:
             if FIELD_WORDS[key]:
                 steps.append(i18n._(FIELD_WORDS[key], lang))

@@ -86,7 +86,8 @@ def scoring(game: str, form: MultiDict, lang: str, template: str | None = None,
         raise NotFound(game)
     glue = pages(game)
     req, result, problems, status = None, None, [], 200
-    if forms.is_submitted(form) and "_seats" not in form:  # players added or removed: scored when sent again
+    # players added or removed (`_seats`): scored when sent again; a game's glue may wait for more (`ready`)
+    if forms.is_submitted(form) and "_seats" not in form and (glue.ready is None or glue.ready(form)):
         req = glue.prepare(forms.request_from_form(form), form)
         try:
             result = (compute or (lambda r: service.score(game, r)))(req)

@@ -13,7 +13,13 @@ PAGES = ["/", "/sheets", "/rules/duquesa", "/c/duquesa/DQ07", "/solo/duquesa", "
          *[f"/score/{g}" for g in GAME_IDS], *[f"/setup/{g}?seed=axe" for g in GAME_IDS],
          "/score/duquesa?common=DQ01&players.0.hand:list=DQ02&players.0.hand:list=DQ07&players.0.hand:list=DQ12"
          "&players.0.hand:list=DQ16&players.1.hand:list=DQ03&players.1.hand:list=DQ05&players.1.hand:list=DQ19"
-         "&players.1.hand:list=DQ14", "/score/duplicon?rounds.0.0.won:int=200"]
+         "&players.1.hand:list=DQ14", "/score/duplicon?rounds.0.0.won:int=200",
+         # Nobles: a duel at court (both courts, the duel steps) and the last duel's winner screen; the calculator
+         "/score/nobles?_names=Ana&_names=Bea&courts.0.nobles.0.noble=king&courts.0.nobles.0.suit=spades"
+         "&courts.0.nobles.0.wounds:int=1&courts.1.nobles.0.noble=queen&courts.1.nobles.0.suit=hearts"
+         "&courts.1.nobles.0.wounds:int=1&courts.1.fallen:list=jack:clubs&attacker.dice:ints=5+5&defender.dice:ints=2",
+         "/score/nobles?_names=Ana&_names=Bea&courts.0.nobles.0.noble=king&courts.0.nobles.0.suit=spades"
+         "&courts.1.nobles.0.noble=queen&courts.1.nobles.0.suit=hearts", "/score/nobles?_mode=duel"]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

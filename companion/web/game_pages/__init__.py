@@ -24,6 +24,7 @@ Extras = Callable[[dict | None, dict | None, MultiDict], dict]  # (request, resu
 Targets = Callable[[Component, MultiDict], list[tuple[str, str]]]  # where a scanned card can go: (field, whose)
 Add = Callable[[Component, MultiDict, str], None]  # fill that field with the card
 ToScore = Callable[[dict], list[tuple[str, str]]]  # a setup's answer → the scoring form's fields it fills
+Ready = Callable[[MultiDict], bool]  # whether a sent form is to be worked out yet
 
 
 def players_filled(req: dict, _form: MultiDict) -> dict:
@@ -47,6 +48,7 @@ class GamePages:
     per_player: tuple[str, ...] = ("hands",)  # setup answer keys holding one list per player
     hidden: tuple[str, ...] = ("hands", "deck")  # setup answer keys the players must not see: the dealer's view
     to_score: ToScore | None = None  # what a setup carries to the scoring page beside the names (fields, values)
+    ready: Ready | None = None  # a sent form is worked out only when this says so (default: always)
     score_label: str = N_("Score")
     links: tuple[tuple[str, str], ...] = ()  # (label, endpoint) shown with the game on the home page
     blueprint: Callable[[], Blueprint] | None = None  # makes its pages of its own (the Duquesa's solo pages)

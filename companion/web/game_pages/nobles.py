@@ -1,18 +1,62 @@
-"""Nobles en duelo on the phone: the duel calculator with its dice seed, and the court tracker to the next duel."""
+"""Nobles en duelo on the phone: a game tracked at court (both courts typed once, carried in the page's address
+from duel to duel, the players taking turns to attack), and the one-duel calculator (`_mode=duel`, or a form that
+gives the nobles themselves)."""
 from __future__ import annotations
 
 import secrets
+from typing import Any
 from urllib.parse import urlencode
 
-from ...games.nobles import GAME
+from ...games.nobles import BASE, NOBLES, SUITS, WOUNDS, seats
 from ...i18n import N_
 from ...schema import whole_number
+from .. import forms
 from ..forms import MultiDict
 from . import GamePages
 
+KINDS = ("jack", "queen", "king")
+SLOTS = 3  # [R] nobles each player keeps at the start (the double deck's 6 come from its setup)
+PLAYED = ("dice", "cards", "hand")  # what a side brings to one duel besides its noble
 
-def prepare(req: dict, _form: MultiDict) -> dict:
-    """The duel form always sends a version (a select has no blank); a Joker has none, nor a suit or a weapon."""
+
+def at_court(form: MultiDict) -> bool:
+    """Whether a form is a game at court: anything but the one-duel calculator (which names the nobles itself)."""
+    return form.get("_mode") != "duel" and not any(f"{side}.noble" in form for side in ("attacker", "defender"))
+
+
+def _courts(req: dict, form: MultiDict) -> tuple[list[dict], dict[int, dict[int, int]]]:
+    """The two courts a form gives (rows nobody filled in left out, each court named by its player's typed name),
+    and each court's form rows → their positions in it."""
+    given = req.get("courts")
+    given = given if isinstance(given, list) else []
+    names = forms.typed_names(form)
+    out, moved = [], {}
+    for seat in range(2):
+        court = given[seat] if seat < len(given) and isinstance(given[seat], dict) else {}
+        rows = court.get("nobles")
+        rows = rows if isinstance(rows, list) else []
+        kept = [(i, row) for i, row in enumerate(rows) if row is not None]
+        moved[seat] = {i: k for k, (i, _row) in enumerate(kept)}
+        name = names[seat] if seat < len(names) and names[seat] else None
+        out.append({**court, **({"name": name} if name else {}), "nobles": [row for _i, row in kept]})
+    return out, moved
+
+
+def prepare(req: dict, form: MultiDict) -> dict:
+    """At court: the courts without their blank rows, named, the picked nobles' positions following; in the
+    calculator the form always sends a version (a select has no blank), and a Joker has none, nor a suit or a
+    weapon."""
+    if "courts" in req or at_court(form):
+        req["courts"], moved = _courts(req, form)
+        for side, seat in seats(req.get("turn") if req.get("turn") in (0, 1) else 0).items():
+            play = req.setdefault(side, {})
+            if isinstance(play, dict):
+                play.setdefault("at", 0)  # the picker's first noble, as a phone shows it
+                if req["courts"][seat].get("name"):
+                    play["name"] = req["courts"][seat]["name"]  # a problem names the player, not the side
+                if isinstance(play["at"], int):
+                    play["at"] = moved[seat].get(play["at"], play["at"])
+        return req
     for side in ("attacker", "defender"):
         noble = req.get(side)
         if isinstance(noble, dict) and noble.get("noble") == "joker":
@@ -21,11 +65,56 @@ def prepare(req: dict, _form: MultiDict) -> dict:
     return req
 
 
+def ready(form: MultiDict) -> bool:
+    """At court a duel is worked out once both dice are known, typed or rolled here (`_roll`, the Duel button):
+    the page of the next duel shows the courts, not a duel nobody rolled yet."""
+    if not at_court(form):
+        return True
+    return "_roll" in form or all((form.get(f"{side}.dice:ints") or "").strip() for side in ("attacker", "defender"))
+
+
+def _number(text: str | None) -> int:
+    return whole_number(text or "0", signed=False, digits=6) or 0
+
+
+def court_fields(courts: list[dict], names: list[str], form: MultiDict, turn: int) -> list[tuple[str, Any]]:
+    """The fields that carry a game at court to its next duel: names, versions, variants, whose turn, each court."""
+    out: list[tuple[str, Any]] = [("_names", name) for name in names]
+    out += [(k, v) for k in form for v in form.getlist(k) if k.startswith(("versions.", "variants."))]
+    out.append(("turn:int", turn))
+    for seat, court in enumerate(courts):
+        at = f"courts.{seat}."
+        for i, noble in enumerate(court["nobles"]):
+            for part, kind in (("noble", ""), ("suit", ""), ("weapon", ":int"), ("wounds", ":int")):
+                if noble.get(part):
+                    out.append((f"{at}nobles.{i}.{part}{kind}", noble[part]))
+        if court.get("resources"):
+            out.append((f"{at}resources:int", court["resources"]))
+        out += [(f"{at}fallen:list", word) for word in court.get("fallen", ())]
+    return out
+
+
 def extras(req: dict | None, result: dict | None, form: MultiDict) -> dict:
-    """Blank dice are rolled with a fresh seed (the result's URL keeps the one used), and the court tracker: the
-    next duel's form (`next_query`) keeps both nobles, their weapons and suits, adds the wounds and resources this
-    duel gave, and clears the dice and cards."""
-    out = {"fresh_seed": secrets.token_hex(4), "next_query": None}
+    """Blank dice are rolled with a fresh seed (the result's URL keeps the one used). At court: the courts as
+    the form gives them (`courts`: the pickers and the court summary), whose turn it is, how many rows to type at
+    the start, and the next duel (`next_query`: the courts after this duel, the other player attacking). In the
+    calculator the next duel keeps both nobles, their weapons and suits, adds the wounds and resources this duel
+    gave, and clears the dice and cards."""
+    out: dict[str, Any] = {"fresh_seed": secrets.token_hex(4), "next_query": None, "at_court": at_court(form),
+                           "base": BASE, "wound_limit": WOUNDS, "kinds": NOBLES, "suits": SUITS}
+    if out["at_court"]:
+        courts, _moved = _courts(req if req is not None else forms.request_from_form(form), form)
+        turn = whole_number(form.get("turn:int") or "0", signed=False, digits=1)
+        out.update(courts=courts, turn=turn if turn in (0, 1) else 0,
+                   slots=min(max(_number(form.get("_slots")) or SLOTS, 1), 12),
+                   started=any(c["nobles"] for c in courts) or bool(result),
+                   versions={k: _number(form.get(f"versions.{k}:int")) or 1 for k in KINDS})
+        out["new_game"] = urlencode([("_names", name) for name in forms.typed_names(form)])
+        if result is not None and not result.get("finished"):
+            names = [c.get("name") or "" for c in result["courts"]]
+            out["next_query"] = urlencode(court_fields(result["courts"], forms.typed_names(form) or names, form,
+                                                       result["turn"]))
+        return out
     if result is None:
         return out
     keep = {k: form.getlist(k) for k in form if not (".dice" in k or ".cards." in k or k in ("seed", "lang"))}
@@ -35,14 +124,20 @@ def extras(req: dict | None, result: dict | None, form: MultiDict) -> dict:
             keep[f"{side}.wounds:int"] = [str(wounds["wounds"])]
         gained = result["resources"].get(side)
         if gained:
-            had = whole_number(form.get(f"{side}.resources:int") or "0", signed=False, digits=6) or 0
+            had = _number(form.get(f"{side}.resources:int"))
             keep[f"{side}.resources:int"] = [str(had + gained)]
     out["next_query"] = urlencode([(k, v) for k, values in keep.items() for v in values])
     return out
 
 
+def to_score(result: dict) -> list[tuple[str, str]]:
+    """A setup carries who attacks first and how many nobles each player keeps (rows to type)."""
+    return [("turn:int", str(result.get("first_player", 0))), ("_slots", str(result.get("keep", SLOTS)))]
+
+
 PAGES = GamePages(
-    template="score/nobles.html", prepare=prepare, extras=extras, score_label=N_("Duel"), per_player=("hands", "nobles_dealt"),
+    template="score/nobles.html", prepare=prepare, extras=extras, ready=ready, to_score=to_score,
+    score_label=N_("Duel"), per_player=("hands", "nobles_dealt"),
     hidden=("hands", "nobles_dealt", "noble_deck", "number_deck"),
     setup_words={"keep": N_("Nobles each player keeps"),
                  "nobles_dealt": N_("Nobles dealt (keep some, shuffle the rest into the noble deck)"),

@@ -109,7 +109,9 @@ function live(form) {
     let html = null;
     try { html = await pageFor(form, query); } catch {}
     if (html === null || mine !== asked) return;  // offline, or a newer change is on its way
-    const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("result");
+    const doc = new DOMParser().parseFromString(html, "text/html");
+    const fresh = doc.getElementById("result");
+    form.dispatchEvent(new CustomEvent("companion:redrawn", { detail: doc, bubbles: true }));
     const old = document.getElementById("result");
     if (fresh) { fresh.classList.add("live-result"); if (old) old.replaceWith(fresh); else form.before(fresh); }
     else if (old) old.remove();
@@ -200,3 +202,12 @@ if (root.dataset.static) {
 if (root.dataset.sheetsJs && !document.querySelector("script[data-sheets]")) {
   if (readList(QUEUE_KEY).length) document.head.append(Object.assign(document.createElement("script"), { src: root.dataset.sheetsJs }));
 }
+
+// --- Parts of a live form redrawn with its answer (`data-live-part` with an id: the Nobles' announced strength,
+// which sits between the dice and the number cards, where the table says it). ---
+document.addEventListener("companion:redrawn", (event) => {
+  for (const part of event.target.querySelectorAll("[data-live-part][id]")) {
+    const fresh = event.detail.getElementById(part.id);
+    if (fresh) part.replaceWith(fresh);
+  }
+});
