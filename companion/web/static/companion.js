@@ -62,6 +62,7 @@ function enhance(page) {
     entry.after(row);
   }
   rememberNames(page);
+  steppers(page);
   localTimes(page);
   for (const form of page.querySelectorAll("form[data-live]")) live(form);
   // Copy buttons (shareable setup links).
@@ -199,4 +200,35 @@ if (root.dataset.static) {
 // fetches it only while this phone still keeps entries to send (issue 15: they go as soon as a page is open). ---
 if (root.dataset.sheetsJs && !document.querySelector("script[data-sheets]")) {
   if (readList(QUEUE_KEY).length) document.head.append(Object.assign(document.createElement("script"), { src: root.dataset.sheetsJs }));
+}
+
+// --- Steppers: a whole number with − and + (issue 13). Without this script they are plain number fields; here
+// each tap moves the number one step within its field's min and max, and says so as typing would (input and
+// change: a live form redraws its answer). A button at its end is greyed. ---
+function steppers(page) {
+  for (const box of page.querySelectorAll(".steps")) {
+    if (box.dataset.stepOn) continue;
+    box.dataset.stepOn = "1";
+    const field = box.querySelector("input");
+    const buttons = [...box.querySelectorAll("button[data-step]")];
+    const bounds = () => [Number(field.min || 0), Number(field.max || 999)];
+    const now = () => { const n = Number.parseInt(field.value, 10); return Number.isNaN(n) ? 0 : n; };
+    const ends = () => {
+      const [min, max] = bounds();
+      for (const b of buttons) b.disabled = Number(b.dataset.step) < 0 ? now() <= min : now() >= max;
+    };
+    for (const b of buttons) {
+      b.hidden = false;
+      b.addEventListener("click", () => {
+        const [min, max] = bounds();
+        const next = Math.min(max, Math.max(min, now() + Number(b.dataset.step)));
+        if (String(next) === field.value) return;
+        field.value = String(next);
+        field.dispatchEvent(new Event("input", { bubbles: true }));
+        field.dispatchEvent(new Event("change", { bubbles: true }));
+      });
+    }
+    field.addEventListener("input", ends);
+    ends();
+  }
 }
