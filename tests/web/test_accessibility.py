@@ -13,7 +13,12 @@ PAGES = ["/", "/sheets", "/rules/duquesa", "/c/duquesa/DQ07", "/solo/duquesa", "
          *[f"/score/{g}" for g in GAME_IDS], *[f"/setup/{g}?seed=axe" for g in GAME_IDS],
          "/score/duquesa?common=DQ01&players.0.hand:list=DQ02&players.0.hand:list=DQ07&players.0.hand:list=DQ12"
          "&players.0.hand:list=DQ16&players.1.hand:list=DQ03&players.1.hand:list=DQ05&players.1.hand:list=DQ19"
-         "&players.1.hand:list=DQ14", "/score/duplicon?rounds.0.0.won:int=200"]
+         "&players.1.hand:list=DQ14", "/score/duplicon?rounds.0.0.won:int=200",
+         # Gemas turn to turn: a turn's result with its Next turn, and a colour still to choose (one tap each)
+         "/score/gemas?_n=3&players.0.name=Ana&players.1.name=Bruno&players.1.gems.blue:int=2&players.1.bandaids:int=1"
+         "&players.2.name=Carla&lay_down.player=%230&lay_down.set=chipote&lay_down.target=%231",
+         "/score/gemas?_n=2&players.0.name=Ana&players.1.name=Bruno&lay_down.player=%230&lay_down.set=gems"
+         "&lay_down.cards.0=green&lay_down.cards.1=blue&lay_down.cards.2=orange"]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
