@@ -47,6 +47,7 @@ def next_turn(phone, expected: dict):
     table = table_shown(phone)
     for shown, after in zip(table["players"], expected["players"]):
         assert shown == {k: after[k] for k in ("name", "gems", "bandaids", "heart")}
+    expect(phone.locator("#turn")).to_be_in_viewport()  # the page opens at the next move, not at the top
     assert phone.input_value("select[name='lay_down.set']") == ""
     assert phone.input_value("select[name='lay_down.player']") == ""
     return table

@@ -18,7 +18,7 @@ def page_of(client, query: str) -> tuple[int, str]:
 
 def next_turn(page: str) -> str | None:
     """The query of the page's Next turn link, if it has one."""
-    found = re.search(r'href="/score/gemas\?([^"]*)" data-next-turn', page)
+    found = re.search(r'href="/score/gemas\?([^"#]*)#turn" data-next-turn', page)  # opens at the next move
     return html.unescape(found[1]) if found else None
 
 
