@@ -118,17 +118,29 @@ def test_carried_keeps_the_form_in_order_with_its_changes():
     assert forms.carried(form, lambda k: True, {"c": "3", "_n": "4"}) == "_n=4&c=3"
 
 
-def test_steppers_are_number_fields_without_script_with_hidden_labelled_buttons(client):
-    for game, field, label in (("gemas", "players.0.gems.green:int", "Player 1 · Green"),
-                               ("duplicon", "rounds.0.1.won:int", "Player 2 · won")):
+def test_steppers_are_number_fields_without_script_named_for_their_buttons(client):
+    """Without script a stepper is a plain number field (companion.js adds its − and +); what the buttons will be
+    called is in the page: the form's words once, in the page's language, and what each number is."""
+    for game, field, said in (("gemas", "players.0.gems.green:int", "Player 1 · Green"),
+                              ("duplicon", "rounds.0.1.won:int", "Player 2 · won")):
         page = client.get(f"/score/{game}?lang=en").get_data(as_text=True)
-        box = re.search(rf'<span class="steps">((?:(?!</span>).)*name="{re.escape(field)}"(?:(?!</span>).)*)</span>', page)
-        assert box, game
-        assert f'aria-label="{label}: one less" hidden>−</button><input type="number"' in box[1]
-        assert f'aria-label="{label}: one more" hidden>+</button>' in box[1]
-        assert 'min="0"' in box[1]
+        box = re.search(rf'<span class="steps" data-said="([^"]*)"><input type="number" inputmode="numeric" '
+                        rf'id="[^"]+" name="{re.escape(field)}" value="" min="0" max="\d+" placeholder="0"></span>', page)
+        assert box and box[1] == said, game
+        assert 'data-less="{what}: one less" data-more="{what}: one more"' in page
+        assert "data-step" not in page  # no button without script
     es = client.get("/score/gemas?lang=es").get_data(as_text=True)
-    assert 'aria-label="Jugador 1 · Verde: uno más"' in es
+    assert 'data-less="{what}: uno menos" data-more="{what}: uno más"' in es and 'data-said="Jugador 1 · Verde"' in es
     # a gem's most is what the game has of that colour
     assert re.search(r'name="players.0.gems.green:int" value="" min="0" max="4"', es)
     assert re.search(r'name="players.0.gems.orange:int" value="" min="0" max="6"', es)
+
+
+def test_the_heaviest_gemas_page_ten_players_steppers_and_all_stays_under_60_kb(client):
+    """The steppers' buttons and names are made by companion.js, not sent forty times: ten players' gem steppers
+    keep the page and what it loads under the 60 KB budget (issue 13)."""
+    from test_budget import BUDGET, assets
+    page = client.get("/score/gemas?_n=10").get_data()
+    total = len(page) + sum(len(client.get(a).get_data()) for a in assets(page.decode()))
+    assert page.decode().count('class="steps"') == 40
+    assert total < BUDGET, f"{total} bytes"

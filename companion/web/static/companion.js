@@ -203,31 +203,35 @@ if (root.dataset.sheetsJs && !document.querySelector("script[data-sheets]")) {
 }
 
 // --- Steppers: a whole number with − and + (issue 13). Without this script they are plain number fields; here
-// each tap moves the number one step within its field's min and max, and says so as typing would (input and
-// change: a live form redraws its answer). A button at its end is greyed. ---
+// each gets a − and a +, named in the page's language from the form's words (data-less / data-more) and what the
+// number is (data-said). A tap moves the number one step within the field's min and max and says so as typing
+// would (input and change: a live form redraws its answer). A button at its end is greyed. ---
 function steppers(page) {
-  for (const box of page.querySelectorAll(".steps")) {
+  for (const box of page.querySelectorAll(".steps[data-said]")) {
     if (box.dataset.stepOn) continue;
     box.dataset.stepOn = "1";
     const field = box.querySelector("input");
-    const buttons = [...box.querySelectorAll("button[data-step]")];
+    const words = box.closest("[data-less]")?.dataset || {};
     const bounds = () => [Number(field.min || 0), Number(field.max || 999)];
     const now = () => { const n = Number.parseInt(field.value, 10); return Number.isNaN(n) ? 0 : n; };
-    const ends = () => {
-      const [min, max] = bounds();
-      for (const b of buttons) b.disabled = Number(b.dataset.step) < 0 ? now() <= min : now() >= max;
-    };
-    for (const b of buttons) {
-      b.hidden = false;
+    const button = (step, text, said) => {
+      const b = Object.assign(document.createElement("button"), { type: "button", textContent: text });
+      b.dataset.step = String(step);
+      b.setAttribute("aria-label", (said || "{what}").replace("{what}", box.dataset.said));
       b.addEventListener("click", () => {
         const [min, max] = bounds();
-        const next = Math.min(max, Math.max(min, now() + Number(b.dataset.step)));
+        const next = Math.min(max, Math.max(min, now() + step));
         if (String(next) === field.value) return;
         field.value = String(next);
         field.dispatchEvent(new Event("input", { bubbles: true }));
         field.dispatchEvent(new Event("change", { bubbles: true }));
       });
-    }
+      return b;
+    };
+    const less = button(-1, "−", words.less), more = button(1, "+", words.more);
+    box.prepend(less);
+    box.append(more);
+    const ends = () => { const [min, max] = bounds(); less.disabled = now() <= min; more.disabled = now() >= max; };
     field.addEventListener("input", ends);
     ends();
   }
