@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import secrets
+from urllib.parse import urlencode
 
 from ...games.nobles import GAME
 from ...i18n import N_
 from ...schema import whole_number
-from .. import forms
 from ..forms import MultiDict
 from . import GamePages
 
@@ -28,16 +28,16 @@ def extras(req: dict | None, result: dict | None, form: MultiDict) -> dict:
     out = {"fresh_seed": secrets.token_hex(4), "next_query": None}
     if result is None:
         return out
-    changes = {}
+    keep = {k: form.getlist(k) for k in form if not (".dice" in k or ".cards." in k or k in ("seed", "lang"))}
     for side in ("attacker", "defender"):
         wounds = result["wounds"].get(side)
         if wounds:
-            changes[f"{side}.wounds:int"] = str(wounds["wounds"])
+            keep[f"{side}.wounds:int"] = [str(wounds["wounds"])]
         gained = result["resources"].get(side)
         if gained:
             had = whole_number(form.get(f"{side}.resources:int") or "0", signed=False, digits=6) or 0
-            changes[f"{side}.resources:int"] = str(had + gained)
-    out["next_query"] = forms.carried(form, lambda k: ".dice" in k or ".cards." in k or k == "seed", changes)
+            keep[f"{side}.resources:int"] = [str(had + gained)]
+    out["next_query"] = urlencode([(k, v) for k, values in keep.items() for v in values])
     return out
 
 
