@@ -9,7 +9,8 @@ type asks for are passed on unchanged, so the rules' own checks name the field, 
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Iterator, Protocol
+from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
+from urllib.parse import urlencode
 
 from ..schema import whole_number
 
@@ -133,3 +134,19 @@ def named_rows(names: list[str], rows: Any, **defaults: Any) -> list[dict]:
     rows = rows if isinstance(rows, list) else []
     rows = rows + [None] * (len(names) - len(rows))
     return [{"name": name, **defaults, **(row if isinstance(row, dict) else {})} for name, row in zip(names, rows)]
+
+
+def carried(form: MultiDict, drop: Callable[[str], bool] = lambda _name: False,
+            changes: Mapping[str, str] | None = None) -> str:
+    """The query string of a form's next page (the next duel, the next turn, a choice made): every field of `form`
+    in its order, except the page's own (`lang`, `_seats`) and those `drop` names, with `changes` put in (a
+    field's values replaced where it was, or the field added at the end)."""
+    changes = dict(changes or {})
+    pairs = []
+    for name in form:
+        if name in PAGE_ONLY or name == "_seats" or (drop(name) and name not in changes):
+            continue
+        values = [changes.pop(name)] if name in changes else form.getlist(name)
+        pairs.extend((name, v) for v in values)
+    pairs.extend(changes.items())
+    return urlencode(pairs)

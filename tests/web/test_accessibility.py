@@ -19,7 +19,12 @@ PAGES = ["/", "/sheets", "/rules/duquesa", "/c/duquesa/DQ07", "/solo/duquesa", "
          "&courts.0.nobles.0.wounds:int=1&courts.1.nobles.0.noble=queen&courts.1.nobles.0.suit=hearts"
          "&courts.1.nobles.0.wounds:int=1&courts.1.fallen:list=jack:clubs&attacker.dice:ints=5+5&defender.dice:ints=2",
          "/score/nobles?_names=Ana&_names=Bea&courts.0.nobles.0.noble=king&courts.0.nobles.0.suit=spades"
-         "&courts.1.nobles.0.noble=queen&courts.1.nobles.0.suit=hearts", "/score/nobles?_mode=duel"]
+         "&courts.1.nobles.0.noble=queen&courts.1.nobles.0.suit=hearts", "/score/nobles?_mode=duel",
+         # Gemas turn to turn: a turn's result with its Next turn, and a colour still to choose (one tap each)
+         "/score/gemas?_n=3&players.0.name=Ana&players.1.name=Bruno&players.1.gems.blue:int=2&players.1.bandaids:int=1"
+         "&players.2.name=Carla&lay_down.player=%230&lay_down.set=chipote&lay_down.target=%231",
+         "/score/gemas?_n=2&players.0.name=Ana&players.1.name=Bruno&lay_down.player=%230&lay_down.set=gems"
+         "&lay_down.cards.0=green&lay_down.cards.1=blue&lay_down.cards.2=orange"]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

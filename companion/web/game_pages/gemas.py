@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+from ...games.gemas import COLOURS, TOKENS, uses_heart
 from ...i18n import N_
 from .. import forms
 from ..forms import MultiDict
@@ -30,8 +31,35 @@ def prepare(req: dict, _form: MultiDict) -> dict:
     return req
 
 
+def extras(_req: dict | None, result: dict | None, form: MultiDict) -> dict:
+    """A turn's result carried to the table: while a colour is still to choose, one query per colour (`choices`:
+    this form with that choice); once the set is laid down, the next turn's form (`next_query`): every player's
+    gems, band-aids and heart after the move, names kept, nothing laid down. None once the game is over."""
+    out: dict = {"choices": [], "next_query": None, "most": TOKENS}  # most: the gems of a colour the game has
+    if result is None:
+        return out
+    pending = result.get("pending_choice")
+    if pending:
+        out["choices"] = [(c, forms.carried(form, changes={"lay_down.choice": c})) for c in pending["options"]]
+        return out
+    if not result["events"] or result["won_by"]:
+        return out
+    n = len(result["players"])
+    table = {"_n": str(n)}
+    for i, p in enumerate(result["players"]):
+        at = f"players.{i}."
+        table[at + "name"] = p["name"]
+        table.update({f"{at}gems.{c}:int": str(p["gems"][c]) for c in COLOURS})
+        table[at + "bandaids:int"] = str(p["bandaids"])
+        if uses_heart(n):
+            table[at + "heart:bool"] = "1" if p["heart"] else "0"
+    # Rows come from the result (seat i is its i-th player), so no field of this turn's form is kept.
+    out["next_query"] = forms.carried(form, lambda _name: True, table)
+    return out
+
+
 PAGES = GamePages(
-    template="score/gemas.html", prepare=prepare,
+    template="score/gemas.html", prepare=prepare, extras=extras,
     setup_words={"reserve": N_("Gem reserve"), "bandaids_each": N_("Band-aids each"), "heart": N_("Hearts in play"),
                  "teams": N_("Teams")},
 )

@@ -62,6 +62,7 @@ function enhance(page) {
     entry.after(row);
   }
   rememberNames(page);
+  steppers(page);
   localTimes(page);
   for (const form of page.querySelectorAll("form[data-live]")) live(form);
   // Copy buttons (shareable setup links).
@@ -211,3 +212,37 @@ document.addEventListener("companion:redrawn", (event) => {
     if (fresh) part.replaceWith(fresh);
   }
 });
+// --- Steppers: a whole number with − and + (issue 13). Without this script they are plain number fields; here
+// each gets a − and a +, named in the page's language from the form's words (data-less / data-more) and what the
+// number is (data-said). A tap moves the number one step within the field's min and max and says so as typing
+// would (input and change: a live form redraws its answer). A button at its end is greyed. ---
+function steppers(page) {
+  for (const box of page.querySelectorAll(".steps[data-said]")) {
+    if (box.dataset.stepOn) continue;
+    box.dataset.stepOn = "1";
+    const field = box.querySelector("input");
+    const words = box.closest("[data-less]")?.dataset || {};
+    const bounds = () => [Number(field.min || 0), Number(field.max || 999)];
+    const now = () => { const n = Number.parseInt(field.value, 10); return Number.isNaN(n) ? 0 : n; };
+    const button = (step, text, said) => {
+      const b = Object.assign(document.createElement("button"), { type: "button", textContent: text });
+      b.dataset.step = String(step);
+      b.setAttribute("aria-label", (said || "{what}").replace("{what}", box.dataset.said));
+      b.addEventListener("click", () => {
+        const [min, max] = bounds();
+        const next = Math.min(max, Math.max(min, now() + step));
+        if (String(next) === field.value) return;
+        field.value = String(next);
+        field.dispatchEvent(new Event("input", { bubbles: true }));
+        field.dispatchEvent(new Event("change", { bubbles: true }));
+      });
+      return b;
+    };
+    const less = button(-1, "−", words.less), more = button(1, "+", words.more);
+    box.prepend(less);
+    box.append(more);
+    const ends = () => { const [min, max] = bounds(); less.disabled = now() <= min; more.disabled = now() >= max; };
+    field.addEventListener("input", ends);
+    ends();
+  }
+}
