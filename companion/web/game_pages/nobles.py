@@ -117,16 +117,15 @@ def extras(req: dict | None, result: dict | None, form: MultiDict) -> dict:
         return out
     if result is None:
         return out
-    keep = {k: form.getlist(k) for k in form if not (".dice" in k or ".cards." in k or k in ("seed", "lang"))}
+    changes = {}
     for side in ("attacker", "defender"):
         wounds = result["wounds"].get(side)
         if wounds:
-            keep[f"{side}.wounds:int"] = [str(wounds["wounds"])]
+            changes[f"{side}.wounds:int"] = str(wounds["wounds"])
         gained = result["resources"].get(side)
         if gained:
-            had = _number(form.get(f"{side}.resources:int"))
-            keep[f"{side}.resources:int"] = [str(had + gained)]
-    out["next_query"] = urlencode([(k, v) for k, values in keep.items() for v in values])
+            changes[f"{side}.resources:int"] = str(_number(form.get(f"{side}.resources:int")) + gained)
+    out["next_query"] = forms.carried(form, lambda k: ".dice" in k or ".cards." in k or k == "seed", changes)
     return out
 
 
