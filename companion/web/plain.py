@@ -8,6 +8,8 @@ from .. import i18n
 from ..i18n import N_
 from ..schema import Problem
 
+# A field left out of a longer path, said when it is the whole path ("players: must be 1 or 2" is the count).
+ALONE = {"players": N_("number of players")}
 # What a player calls a request's fields ("" leaves a step out: a player's name says more than "players").
 FIELD_WORDS = {
     "players": "", "request": "", "rounds": "", "sales": "", "name": N_("name"),
@@ -67,8 +69,9 @@ def where(path: tuple, request: Any, lang: str, term: Callable[[str], str] = lam
         elif isinstance(child, Mapping) and isinstance(child.get("name"), str) and child["name"].strip():
             steps.append(child["name"].strip())  # a side that names its player (a Nobles duel at court)
         elif key in FIELD_WORDS:
-            if FIELD_WORDS[key]:
-                steps.append(i18n._(FIELD_WORDS[key], lang))
+            word = FIELD_WORDS[key] or (ALONE.get(key, "") if i == len(path) - 1 else "")
+            if word:
+                steps.append(i18n._(word, lang))
         else:
             steps.append(term(str(key)))  # a gem or stone by the page's word, a player's points by name
         node = child

@@ -103,3 +103,12 @@ def test_a_setup_leads_into_scoring_and_a_sheet_with_its_players(client):
     page = client.get("/setup/duquesa?players=2&seed=abc&lang=en").get_data(as_text=True)
     play = re.search(r'href="(/score/duquesa\?[^"]+)"', page)[1].replace("&amp;", "&")
     assert parse_qs(urlsplit(play).query)["common"] == [service.setup("duquesa", 2, "abc", {})["common"]]
+
+
+@pytest.mark.parametrize("lang, said", [("es", "Número de jugadores: debe ser 1 o 2"),
+                                        ("en", "Number of players: must be 1 or 2")])
+def test_a_player_count_the_game_does_not_take_is_named(client, lang, said):
+    """Seen in a screenshot: a three-player Duquesa setup was refused "Debe ser 1 o 2", naming nothing."""
+    r = client.get(f"/setup/duquesa?seed=x&players=3&lang={lang}")
+    assert r.status_code == 400
+    assert f"<li>{said}</li>" in r.get_data(as_text=True)
