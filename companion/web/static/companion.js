@@ -200,3 +200,15 @@ if (root.dataset.static) {
 if (root.dataset.sheetsJs && !document.querySelector("script[data-sheets]")) {
   if (readList(QUEUE_KEY).length) document.head.append(Object.assign(document.createElement("script"), { src: root.dataset.sheetsJs }));
 }
+
+// --- Expansion cards (the Duquesa's pickers offer an expansion's cards only when it is on): switching one on or
+// off brings the page again with its cards and everything tapped so far, by the form's own "Show their cards"
+// button (which scores nothing), hidden here since the switch does it. ---
+document.addEventListener("change", (event) => {
+  const box = event.target.closest && event.target.closest("[data-redraw]");
+  const button = box && box.form && box.form.querySelector("[data-redraw-button]");
+  if (button) box.form.requestSubmit(button);
+});
+document.addEventListener("DOMContentLoaded", () => {
+  for (const button of document.querySelectorAll("[data-redraw-button]")) button.hidden = true;
+});
