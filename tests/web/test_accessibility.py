@@ -13,7 +13,13 @@ PAGES = ["/", "/sheets", "/rules/duquesa", "/c/duquesa/DQ07", "/solo/duquesa", "
          *[f"/score/{g}" for g in GAME_IDS], *[f"/setup/{g}?seed=axe" for g in GAME_IDS],
          "/score/duquesa?common=DQ01&players.0.hand:list=DQ02&players.0.hand:list=DQ07&players.0.hand:list=DQ12"
          "&players.0.hand:list=DQ16&players.1.hand:list=DQ03&players.1.hand:list=DQ05&players.1.hand:list=DQ19"
-         "&players.1.hand:list=DQ14", "/score/duplicon?rounds.0.0.won:int=200"]
+         "&players.1.hand:list=DQ14", "/score/duplicon?rounds.0.0.won:int=200",
+         # the solo game carried turn to turn: advice, the card drawn told, the next turn; the rank's percentile
+         "/solo/duquesa/turn?hand:list=DQ11&hand:list=DQ12&hand:list=DQ18&hand:list=DQ06&common=DQ16&seen=DQ14"
+         "&turn:int=1", "/solo/duquesa/turn?hand:list=DQ11&hand:list=DQ12&hand:list=DQ18&hand:list=DQ06&common=DQ16"
+         "&seen=DQ14&turn:int=1&drawn=DQ10", "/solo/duquesa/turn?hand:list=DQ11&hand:list=DQ12&hand:list=DQ18"
+         "&hand:list=DQ06&common=DQ16&gone:list=DQ14&gone:list=DQ10&turn:int=2&_from=turn",
+         "/solo/duquesa?florins:int=31", "/score/duquesa?_sets=rainbow&_sets=gold"]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
