@@ -125,3 +125,13 @@ def test_screenshots_light_and_dark(server, browser):
                 shot(page, f"solo-{name}-{scheme}")
         finally:
             context.close()
+    narrow = browser.new_context(viewport={"width": 320, "height": 700}, is_mobile=True, has_touch=True)
+    page = narrow.new_page()
+    try:
+        for name, path in pages.items():
+            for lang in ("es", "en"):
+                page.goto(f"{base}{path}&lang={lang}" if "?" in path else f"{base}{path}?lang={lang}")
+                assert page.evaluate("document.documentElement.scrollWidth") <= 320, (name, lang)
+                shot(page, f"solo-{name}-320-{lang}")
+    finally:
+        narrow.close()
