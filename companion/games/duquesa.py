@@ -13,6 +13,7 @@ from ..rng import randbelow, shuffled
 from ..schema import Enum, InputError, Int, ListOf, Path, Problems, Record, Term, Word, problem
 from .base import NAME, CardRef, check_copies, check_unique_names, checked, top
 from .descriptor import Entry, Game, Option
+from .duquesa_solo_florins import FLORINS as SOLO_FLORINS, GAMES as SOLO_GAMES  # (imported here: the phone's zip holds it)
 
 STONES = ("amber", "jet", "amethyst", "pearl", "emerald", "ruby", "sapphire", "diamond")
 RAINBOW, GOLD = "rainbow", "gold"
@@ -173,10 +174,9 @@ def solo_percentile(florins: int) -> dict:
     `duquesa_sim`): how many of them ended on fewer florins (`below`, what "better than" counts) and on the same
     (`same`: a tie is neither better nor worse), and the share better than, in whole percent rounded down so the
     claim is never more than true."""
-    from .duquesa_solo_florins import FLORINS, GAMES
-
-    below = sum(n for value, n in FLORINS.items() if value < florins)
-    return {"games": GAMES, "below": below, "same": FLORINS.get(florins, 0), "better_than": 100 * below // GAMES}
+    below = sum(n for value, n in SOLO_FLORINS.items() if value < florins)
+    return {"games": SOLO_GAMES, "below": below, "same": SOLO_FLORINS.get(florins, 0),
+            "better_than": 100 * below // SOLO_GAMES}
 
 
 # --- Requests ------------------------------------------------------------------------------------------

@@ -94,3 +94,10 @@ def test_a_turn_out_of_the_game_or_a_card_drawn_twice_is_refused(bad):
     with pytest.raises(Exception) as e:
         service.solo_turn("duquesa", req)
     assert type(e.value).__name__ == "InputError"
+
+
+def test_the_phones_own_python_gets_the_stored_games():
+    """A static site's phones draw the rank page in their own Python, from a zip of the modules the pages import."""
+    from companion.web import site_runtime
+
+    assert "companion.games.duquesa_solo_florins" in site_runtime.modules()
