@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 from companion import service
 from companion.games import duquesa
 from test_browser import PHONE, Taps, browser, phone, shot  # noqa: F401 (fixtures; the import skips without chromium)
+from test_site import _text, _wait_drawn, server_pages, site  # noqa: F401 (the static site and the server's pages)
 
 SEED = "1"  # a deal where the helper keeps the card turned up twice and takes the hidden card three times
 
@@ -135,3 +136,23 @@ def test_screenshots_light_and_dark(server, browser):
                 shot(page, f"solo-{name}-320-{lang}")
     finally:
         narrow.close()
+
+
+def test_the_static_sites_phone_draws_the_solo_steps_and_percentile_as_the_server(browser, site, server_pages):
+    """On a static site the phone's own Python draws these pages: the same advice, next step and percentile."""
+    base = site[0]
+    carried = "hand:list=DQ11&hand:list=DQ12&hand:list=DQ18&hand:list=DQ06&common=DQ16&seen=DQ14&turn:int=5"
+    context = browser.new_context(**PHONE, locale="en-GB")
+    page = context.new_page()
+    try:
+        page.goto(f"{base}/")
+        page.evaluate("localStorage.setItem('companion-lang', 'en')")
+        for path, query in (("solo/duquesa/turn", carried), ("solo/duquesa/turn", carried + "&drawn=DQ10"),
+                            ("solo/duquesa", "florins:int=30")):
+            page.goto(f"{base}/en/{path}/?{query}")
+            _wait_drawn(page)
+            mine = server_pages.get(f"/{path}?{query}&lang=en").get_data(as_text=True)
+            assert _text(page, "#result") == _text(mine, "#result") and _text(page, "#result"), path
+        assert "Better than 61%" in _text(page, "#result")
+    finally:
+        context.close()
