@@ -13,6 +13,7 @@ from ..rng import randbelow, shuffled
 from ..schema import Enum, InputError, Int, ListOf, Path, Problems, Record, Term, Word, problem
 from .base import NAME, CardRef, check_copies, check_unique_names, checked, top
 from .descriptor import Entry, Game, Option
+from .duquesa_solo_florins import FLORINS as SOLO_FLORINS, GAMES as SOLO_GAMES  # (imported here: the phone's zip holds it)
 
 STONES = ("amber", "jet", "amethyst", "pearl", "emerald", "ruby", "sapphire", "diamond")
 RAINBOW, GOLD = "rainbow", "gold"
@@ -164,7 +165,18 @@ def solo_rank(florins: int) -> dict:
     if index + 1 < len(RANKS):
         out["next_rank"], low = RANKS[index + 1]
         out["florins_to_next"] = low - florins
+    out["percentile"] = solo_percentile(florins)
     return out
+
+
+def solo_percentile(florins: int) -> dict:
+    """Where a solo result stands among the reference games the turn helper's strategy played (generated once by
+    `duquesa_sim`): how many of them ended on fewer florins (`below`, what "better than" counts) and on the same
+    (`same`: a tie is neither better nor worse), and the share better than, in whole percent rounded down so the
+    claim is never more than true."""
+    below = sum(n for value, n in SOLO_FLORINS.items() if value < florins)
+    return {"games": SOLO_GAMES, "below": below, "same": SOLO_FLORINS.get(florins, 0),
+            "better_than": 100 * below // SOLO_GAMES}
 
 
 # --- Requests ------------------------------------------------------------------------------------------
@@ -265,15 +277,23 @@ def compiled_catalogue(card_set) -> dict[str, Compiled]:
     return {i: compile_card(card) for i, card in card_set.catalogue().items()}
 
 
+SOLO_TURNS = 5  # [R] the solo game's turns: two cards each from the ten left after the deal
+
+
 def solo_turn(request: Mapping, card_set) -> dict:
     """The hint for one solo turn from card ids: the hand, the common card, the card turned up and the cards
-    already seen and gone (discarded or out of play face up). The unseen pool is the base deck minus all of those."""
+    already seen and gone (discarded, or turned up and not kept). The unseen pool is the base deck minus all of
+    those. With `drawn` (the hidden card, once taken) also the card to discard then. Each way the turn can go
+    (`after_seen`: the card turned up kept; `after_drawn`: the hidden one taken) gives the next turn's hand and
+    cards gone, so a page can carry the game on; `turn` counts the turns (1 to SOLO_TURNS)."""
     ids = tuple(c.id for c in card_set.deck(sets=("base",)))
     card_id = Enum(sorted(set(ids)), "base-game card id")
     req = checked(Record({"hand": ListOf(card_id, HAND_SIZE, HAND_SIZE), "common": card_id, "seen": card_id,
-                          "gone": ListOf(card_id, 0, len(ids))}, required=("hand", "common", "seen")), request)
+                          "gone": ListOf(card_id, 0, len(ids)), "drawn": card_id, "turn": Int(1, SOLO_TURNS)},
+                         required=("hand", "common", "seen")), request)
     placed = [(("hand", i), c) for i, c in enumerate(req["hand"])] + [(("common",), req["common"]), (("seen",), req["seen"])]
     placed += [(("gone", i), c) for i, c in enumerate(req.get("gone", ()))]
+    placed += [(("drawn",), req["drawn"])] if "drawn" in req else []
     printed = Counter(ids)
     unseen = Counter(printed)
     problems = Problems()
@@ -283,13 +303,28 @@ def solo_turn(request: Mapping, card_set) -> dict:
             problems.add(path, "%(card)s: the deck has only %(n)s of this card", card=c, n=printed[c])
     if problems:
         raise InputError(problems)
+    if "drawn" in req:  # the hidden card was in the pool when the choice was made
+        unseen[req["drawn"]] += 1
     if sum(unseen.values()) == 0:
         raise InputError([problem(("gone",), "leaves no card unseen")])
     compiled = compiled_catalogue(card_set)
-    hint = solo_hint([compiled[c] for c in req["hand"]], compiled[req["common"]], compiled[req["seen"]],
+    hand, common, gone = list(req["hand"]), compiled[req["common"]], list(req.get("gone", ()))
+    hint = solo_hint([compiled[c] for c in hand], common, compiled[req["seen"]],
                      [compiled[i] for i, n in unseen.items() for _ in range(n)])
-    five = [*req["hand"], req["seen"]]
-    return {**hint, "discard_if_seen": five[hint["discard_if_seen"]], "unseen": sum(unseen.values())}
+
+    def after(taken: str, drop: int, also_gone: tuple[str, ...]) -> dict:
+        five = [*hand, taken]
+        return {"discard": five[drop], "hand": five[:drop] + five[drop + 1:], "gone": [*gone, *also_gone, five[drop]]}
+
+    turn = req.get("turn", 1)
+    out = {**hint, "turn": turn, "turns": SOLO_TURNS, "last": turn == SOLO_TURNS, "unseen": sum(unseen.values()),
+           "after_seen": after(req["seen"], hint["discard_if_seen"], ())}
+    out["discard_if_seen"] = out["after_seen"]["discard"]
+    if "drawn" in req:
+        _, drop = _best_keep([compiled[c] for c in hand], common, compiled[req["drawn"]])
+        out["drawn"] = req["drawn"]
+        out["after_drawn"] = after(req["drawn"], drop, (req["seen"],))
+    return out
 
 
 def play_solo(deck_ids: Sequence[str], compiled: Mapping[str, Compiled], rng: Random) -> int:
@@ -299,7 +334,7 @@ def play_solo(deck_ids: Sequence[str], compiled: Mapping[str, Compiled], rng: Ra
     unseen = Counter(deck_ids)  # what the player has not seen yet: every copy, minus what they have seen
     for card_id in (common, *hand):
         unseen[card_id] -= 1
-    for turn in range(5):
+    for turn in range(SOLO_TURNS):
         seen_id, hidden_id = rest[2 * turn], rest[2 * turn + 1]
         unseen[seen_id] -= 1
         pool = [compiled[i] for i, n in unseen.items() for _ in range(n)]

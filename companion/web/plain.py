@@ -15,7 +15,7 @@ FIELD_WORDS = {
     "players": "", "request": "", "rounds": "", "sales": "", "name": N_("name"),
     # the Duquesa
     "common": N_("common card"), "hand": N_("hand"), "florins": N_("florins"), "seen": N_("card turned up"),
-    "gone": N_("cards already gone"),
+    "gone": N_("cards already gone"), "drawn": N_("card drawn"), "turn": N_("turn"),
     # Duplicon
     "won": N_("cards won"), "zone": N_("cards in the play zone"),
     # Gemas

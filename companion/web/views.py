@@ -86,8 +86,10 @@ def scoring(game: str, form: MultiDict, lang: str, template: str | None = None,
         raise NotFound(game)
     glue = pages(game)
     req, result, problems, status = None, None, [], 200
-    # players added or removed (`_seats`): scored when sent again; a game's glue may wait for more (`ready`)
-    if forms.is_submitted(form) and "_seats" not in form and (glue.ready is None or glue.ready(form)):
+    # players added or removed (`_seats`) or more cards shown (`_redraw`): scored when sent again; a game's glue
+    # may wait for more (`ready`)
+    if (forms.is_submitted(form) and not any(k in form for k in ("_seats", "_redraw"))
+            and (glue.ready is None or glue.ready(form))):
         req = glue.prepare(forms.request_from_form(form), form)
         try:
             result = (compute or (lambda r: service.score(game, r)))(req)
@@ -239,21 +241,25 @@ def sheet_choices() -> dict[str, Any]:
 def duquesa_solo(form: MultiDict, lang: str) -> View:
     """The Duquesa's solo rank from a final hand (four cards and the common card) or from the florins."""
     from ..games.duquesa import GAME
-    from .game_pages.duquesa import RANKS
+    from .game_pages.duquesa import RANKS, extras
 
     def compute(req: dict) -> dict:
         if "florins" in req:
             return service.score(GAME.id, {"florins": req["florins"]})
         return service.score(GAME.id, {"common": req.get("common"), "players": [
             {"name": i18n._("You", lang), "hand": req.get("hand", [])}]})
-    return scoring(GAME.id, form, lang, "score/duquesa-solo.html", compute, ranks=RANKS)
+    return scoring(GAME.id, form, lang, "score/duquesa-solo.html", compute, ranks=RANKS, **extras(None, None, form))
 
 
 def duquesa_turn(form: MultiDict, lang: str) -> View:
-    """The Duquesa's turn helper: given the hand, the common card and the card turned up, keep it or take?"""
+    """The Duquesa's turn helper: given the hand, the common card and the card turned up, keep it or take? And
+    then the next turn's hand, carried in the address turn after turn to the rank."""
     from ..games.duquesa import GAME
+    from .game_pages.duquesa import turn_extras
 
-    return scoring(GAME.id, form, lang, "score/duquesa-turn.html", lambda req: service.solo_turn(GAME.id, req))
+    template, context, status = scoring(GAME.id, form, lang, "score/duquesa-turn.html",
+                                        lambda req: service.solo_turn(GAME.id, req))
+    return template, {**context, **turn_extras(context["card_set"], form, context["result"])}, status
 
 
 # The computing pages by endpoint: what the server routes and what the static site's phones render.

@@ -24,7 +24,13 @@ PAGES = ["/", "/sheets", "/rules/duquesa", "/c/duquesa/DQ07", "/solo/duquesa", "
          "/score/gemas?_n=3&players.0.name=Ana&players.1.name=Bruno&players.1.gems.blue:int=2&players.1.bandaids:int=1"
          "&players.2.name=Carla&lay_down.player=%230&lay_down.set=chipote&lay_down.target=%231",
          "/score/gemas?_n=2&players.0.name=Ana&players.1.name=Bruno&lay_down.player=%230&lay_down.set=gems"
-         "&lay_down.cards.0=green&lay_down.cards.1=blue&lay_down.cards.2=orange"]
+         "&lay_down.cards.0=green&lay_down.cards.1=blue&lay_down.cards.2=orange",
+         # the solo game carried turn to turn: advice, the card drawn told, the next turn; the rank's percentile
+         "/solo/duquesa/turn?hand:list=DQ11&hand:list=DQ12&hand:list=DQ18&hand:list=DQ06&common=DQ16&seen=DQ14"
+         "&turn:int=1", "/solo/duquesa/turn?hand:list=DQ11&hand:list=DQ12&hand:list=DQ18&hand:list=DQ06&common=DQ16"
+         "&seen=DQ14&turn:int=1&drawn=DQ10", "/solo/duquesa/turn?hand:list=DQ11&hand:list=DQ12&hand:list=DQ18"
+         "&hand:list=DQ06&common=DQ16&gone:list=DQ14&gone:list=DQ10&turn:int=2&_from=turn",
+         "/solo/duquesa?florins:int=31", "/score/duquesa?_sets=rainbow&_sets=gold"]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...cards import Component
-from ...games.duquesa import GAME, HAND_SIZE
+from ...cards import CardSet, Component
+from ...games.duquesa import GAME, HAND_SIZE, SETS, SOLO_TURNS
+from ...schema import whole_number
 from ...i18n import N_
 from ..forms import MultiDict
 from . import GamePages
@@ -33,6 +34,42 @@ def add(c: Component, form: MultiDict, target: str) -> None:
         form.add(target, c.id)
 
 
+SETS_FIELD = "_sets"  # the expansions whose cards the pickers offer: the page's own, not the score request's
+
+
+def sets_on(form: MultiDict) -> list[str]:
+    """The expansions switched on in a form (its `_sets` boxes, or what a setup carried)."""
+    chosen = form.getlist(SETS_FIELD)
+    return [s for s in SETS[1:] if s in chosen]
+
+
+def necklaces(card_set: CardSet, form: MultiDict, expansions: bool = True) -> list[Component]:
+    """The cards a page's pickers offer: the base game's, and an expansion's only when it is on; a card the form
+    already names (an old link, a scanned card) is offered whatever its set, so it never vanishes from a hand."""
+    on = {"base", *(sets_on(form) if expansions else ())}
+    named = {v for key in form if not key.startswith("_") for v in form.getlist(key)}
+    return [c for c in card_set.components if c.type == "necklace" and (c.set in on or c.id in named)]
+
+
+def extras(_req, _result, form: MultiDict) -> dict:
+    from ...cards import load_all
+
+    return {"necklaces": necklaces(load_all()[GAME.id], form), "sets_on": sets_on(form)}
+
+
+def turn_extras(card_set: CardSet, form: MultiDict, result: dict | None) -> dict:
+    """The turn helper's base-game cards (the rulebook's solo game has no expansions), and the cards the hidden
+    one can be once the player takes it: every card not in hand, common, turned up or gone."""
+    base = necklaces(card_set, form, expansions=False)
+    chosen = whole_number(form.get("turn:int") or "", signed=False, digits=1)
+    out = {"necklaces": base, "may_draw": [], "turns": SOLO_TURNS, "carried": chosen is not None,
+           "turn": min(max(chosen or 1, 1), SOLO_TURNS)}
+    if result:
+        known = {*form.getlist("hand:list"), form.get("common"), form.get("seen"), *form.getlist("gone:list")}
+        out["may_draw"] = [c for c in base if c.set == "base" and c.id not in known]
+    return out
+
+
 def blueprint() -> Blueprint:
     """The solo pages (made when the app is, so this module's form glue also loads where Flask does not); what
     they show is worked out in `web.views`."""
@@ -47,9 +84,10 @@ def blueprint() -> Blueprint:
 
 
 PAGES = GamePages(
-    template="score/duquesa.html", targets=targets, add=add, blueprint=blueprint, links=((N_("Solo"), "duquesa_pages.solo"),),
+    template="score/duquesa.html", targets=targets, extras=extras, add=add, blueprint=blueprint, links=((N_("Solo"), "duquesa_pages.solo"),),
     hidden=("hands", "draw_pile", "out_of_play", "turns", "spare"),  # (a solo hand is the one player's own)
-    to_score=lambda deal: [("common", deal["common"])] if deal.get("common") else [],
+    to_score=lambda deal: [*([("common", deal["common"])] if deal.get("common") else []),
+                           *((SETS_FIELD, s) for s in deal.get("expansions", ()))],
     setup_words={"out_of_play": N_("Out of play (face down)"), "common": N_("Common card"),
                  "turns": N_("Solo turns (two cards each)"), "spare": N_("Left in the box"),
                  "draw_pile": N_("Draw pile (top first)")},

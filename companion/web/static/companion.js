@@ -246,3 +246,14 @@ function steppers(page) {
     ends();
   }
 }
+// --- Expansion cards (the Duquesa's pickers offer an expansion's cards only when it is on): switching one on or
+// off brings the page again with its cards and everything tapped so far, by the form's own "Show their cards"
+// button (which scores nothing), hidden here since the switch does it. ---
+document.addEventListener("change", (event) => {
+  const box = event.target.closest && event.target.closest("[data-redraw]");
+  const button = box && box.form && box.form.querySelector("[data-redraw-button]");
+  if (button) box.form.requestSubmit(button);
+});
+document.addEventListener("DOMContentLoaded", () => {
+  for (const button of document.querySelectorAll("[data-redraw-button]")) button.hidden = true;
+});
