@@ -22,7 +22,7 @@ def create_app(config: dict | None = None) -> Flask:
     from flask import Flask, jsonify, request
 
     from .. import cards, games, resources
-    from . import csrf, errors, instance, locale, saved
+    from . import assets, csrf, errors, instance, locale, saved
 
     config = dict(config or {})
     cards.load_shipped()
@@ -44,6 +44,7 @@ def create_app(config: dict | None = None) -> Flask:
     from . import api, icons, offline, pages, render, scan, scoring, setup_page, sheet_pages, sheets_api
     from .game_pages import pages as game_pages
 
+    assets.init_app(app)
     locale.init_app(app)
     csrf.init_app(app)
     errors.init_app(app)
