@@ -9,7 +9,8 @@ from test_browser import CHROMIUM, browser  # noqa: F401 (the fixture; the impor
 axe_api = pytest.importorskip("axe_playwright_python.sync_playwright",
                               reason="the axe-playwright-python package is missing: make test installs it")
 
-PAGES = ["/", "/sheets", "/rules/duquesa", "/c/duquesa/DQ07", "/solo/duquesa", "/solo/duquesa/turn",
+PAGES = ["/", "/sheets", *[f"/rules/{g}" for g in GAME_IDS], "/c/duquesa/DQ07", "/c/queens-necklace/QN-KING",
+         "/c/gemas/GM-THIEF", "/c/nobles/NB-QH", "/c/duplicon/DP-CIRCLE", "/solo/duquesa", "/solo/duquesa/turn",
          *[f"/score/{g}" for g in GAME_IDS], *[f"/setup/{g}?seed=axe" for g in GAME_IDS],
          "/score/duquesa?common=DQ01&players.0.hand:list=DQ02&players.0.hand:list=DQ07&players.0.hand:list=DQ12"
          "&players.0.hand:list=DQ16&players.1.hand:list=DQ03&players.1.hand:list=DQ05&players.1.hand:list=DQ19"

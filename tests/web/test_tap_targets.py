@@ -25,7 +25,7 @@ def every_page(base: str) -> list[str]:
     for game in GAME_IDS:
         example = (FORMS / f"{game}.txt").read_text().strip()
         pages += [f"/score/{game}", f"/score/{game}?{example}", f"/setup/{game}?seed=taps", f"/rules/{game}"]
-    return pages + ["/c/duquesa/DQ07", "/c/queens-necklace/QN-KING", "/c/gemas/GM-THIEF", "/c/nobles/NB-QH"]
+    return pages + ["/c/duquesa/DQ07", "/c/queens-necklace/QN-KING", "/c/gemas/GM-THIEF", "/c/nobles/NB-QH", "/c/duplicon/DP-CIRCLE"]
 
 
 def test_every_target_on_every_page_is_44_px(server, browser):
