@@ -26,6 +26,7 @@ View = tuple[str, dict[str, Any], int]
 STILL_FILLING = ("_added", "_from")
 
 # What the fields every game's setup answer may have are called on the page; each game's own come from its glue.
+PLAY_SCORING = i18n.N_("Play: open the scoring")
 SETUP_WORDS = {
     "players": i18n.N_("Players"), "first_player": i18n.N_("First player"), "dealer": i18n.N_("Dealer"),
     "direction": i18n.N_("Direction of play"), "counter-clockwise": i18n.N_("counter-clockwise"),
@@ -164,7 +165,7 @@ def setup(game: str, form: MultiDict, lang: str) -> View:
     count = seat_count(players, low, high, low)
     names = player_names(form, lang)(count)
     result, problems, status = None, [], 200
-    public, hidden, to_score, to_sheet = [], [], "", ""
+    public, hidden, to_score, to_sheet, play = [], [], "", "", None
     part_seeds = {k[len(PART_SEED):]: form.get(k, "") for k in form if k.startswith(PART_SEED)}
     rerolls: dict[str, str] = {}
     if form.get("seed"):
@@ -180,6 +181,9 @@ def setup(game: str, form: MultiDict, lang: str) -> View:
         named = [("_names", name) for name in names]
         to_score = urlencode([("_n", count), *named, *(glue.to_score(result) if glue.to_score else []),
                               ("_from", "setup")])
+        own = glue.play(result) if glue.play else None
+        play = ((own[0], {}, own[1]) if own else ("scoring.score", {"game": game}, PLAY_SCORING)
+                if has_score_page(game) else None)
         to_sheet = urlencode([("game", game), *((f"players.{i}", name) for i, name in enumerate(names))])
         rerolls = reroll_parts(rules, result, glue.hidden)
     kept = [(k, v) for k in form for v in form.getlist(k) if k not in ("lang", "seed")]
@@ -188,6 +192,7 @@ def setup(game: str, form: MultiDict, lang: str) -> View:
         card_set=card_set, options=rules.options, result=result, problems=plain.said_all(problems, lang, None, card_set),
         form=form, players=players,
         names=names, public=public, hidden=hidden, to_score=to_score, to_sheet=to_sheet, per_player=glue.per_player,
+        play=play,
         setup_label=lambda key: i18n._(words[key], lang) if key in words else card_set.label(key, lang),
         setup_words=words, card_faces=card_faces(game, lang),
         icons=set(card_set.look.icons()),

@@ -24,16 +24,14 @@ def test_a_whole_solo_game_through_the_turn_helper_to_its_rank_and_percentile(se
     base = server[0]
     deal = service.setup("duquesa", 1, SEED, {})
     hand, common, gone = list(deal["hand"]), deal["common"], []
-    phone.goto(f"{base}/solo/duquesa/turn")
+    phone.goto(f"{base}/setup/duquesa?players=1&seed={SEED}&lang=en")  # the deal's hand and common card carry on
     tap = Taps()
-    sections = phone.locator("details.pick")
-    for card in hand:
-        tap(sections.nth(0).locator(f"label.card:has(input[value='{card}'])"))
-    tap(sections.nth(1).locator(f"label.card:has(input[value='{common}'])"))
+    tap(phone.locator("a[data-play]"))
+    phone.wait_for_url("**/solo/duquesa/turn?**")
     kept = []
     for turn, (seen, hidden) in enumerate(deal["turns"], 1):
         expect(phone.locator("p.turn")).to_have_attribute("data-turn", str(turn))
-        if turn > 1:  # the hand came along: only the card turned up is asked
+        if True:  # the hand came along from the setup and from turn to turn: only the card turned up is asked
             assert phone.locator("details.pick").nth(0).evaluate("d => !d.open")
             checked = phone.locator("details.pick").nth(0).locator("input:checked")
             assert sorted(checked.evaluate_all("els => els.map(e => e.value)")) == sorted(hand)
@@ -66,9 +64,9 @@ def test_a_whole_solo_game_through_the_turn_helper_to_its_rank_and_percentile(se
     pct = duquesa.solo_percentile(final["florins"])
     expect(phone.locator(".percentile")).to_contain_text(
         f"Better than {pct['better_than']}% of 10,000 games played by the turn helper’s strategy.")
-    # taps: 5 cards dealt, then each turn the card turned up, Advise me, the next step, and the card drawn when
-    # the hidden one was taken; the hand is never tapped again
-    assert tap.count == 5 + 3 * 5 + kept.count("unseen")
+    # taps: Play on the setup, then each turn the card turned up, Advise me, the next step, and the card drawn
+    # when the hidden one was taken; the hand is never tapped
+    assert tap.count == 1 + 3 * 5 + kept.count("unseen")
     shot(phone, "solo-rank")
 
 

@@ -105,6 +105,28 @@ def test_a_setup_leads_into_scoring_and_a_sheet_with_its_players(client):
     assert parse_qs(urlsplit(play).query)["common"] == [service.setup("duquesa", 2, "abc", {})["common"]]
 
 
+def test_a_one_player_duquesa_deal_plays_on_in_the_solo_turn_helper(client):
+    """The solo deal's Play opens the turn helper's first turn with the dealt hand and common card (the turn pairs
+    stay the dealer's); with expansion cards, whose solo rank is unofficial, it opens the scoring page."""
+    deal = service.setup("duquesa", 1, "abc", {})
+    page = client.get("/setup/duquesa?players=1&seed=abc&lang=en").get_data(as_text=True)
+    play = re.search(r'data-play href="([^"]+)">([^<]+)<', page)
+    assert play[2] == "Play: open the turn helper"
+    url = urlsplit(play[1].replace("&amp;", "&"))
+    assert url.path == "/solo/duquesa/turn"
+    query = parse_qs(url.query)
+    assert query["hand:list"] == deal["hand"] and query["common"] == [deal["common"]] and query["turn:int"] == ["1"]
+    assert "seen" not in query
+    turn = client.get(play[1].replace("&amp;", "&") + "&lang=en").get_data(as_text=True)
+    assert 'data-turn="1"' in turn and 'class="problems"' not in turn
+    assert "Your hand and the common card</h2>" in turn
+    assert sorted(re.findall(r'name="hand:list" value="(\w+)" checked', turn)) == sorted(deal["hand"])
+    page = client.get("/setup/duquesa?players=1&seed=abc&lang=en&expansions=gold").get_data(as_text=True)
+    play = re.search(r'data-play href="([^"]+)">([^<]+)<', page)
+    assert play[2] == "Play: open the scoring" and play[1].startswith("/score/duquesa?")
+    assert parse_qs(urlsplit(play[1].replace("&amp;", "&")).query)["_sets"] == ["gold"]
+
+
 @pytest.mark.parametrize("lang, said", [("es", "Número de jugadores: debe ser 1 o 2"),
                                         ("en", "Number of players: must be 1 or 2")])
 def test_a_player_count_the_game_does_not_take_is_named(client, lang, said):

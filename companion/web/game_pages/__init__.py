@@ -48,6 +48,8 @@ class GamePages:
     per_player: tuple[str, ...] = ("hands",)  # setup answer keys holding one list per player
     hidden: tuple[str, ...] = ("hands", "deck")  # setup answer keys the players must not see: the dealer's view
     to_score: ToScore | None = None  # what a setup carries to the scoring page beside the names (fields, values)
+    play: Callable[[dict], tuple[str, str] | None] | None = None  # a setup's answer → (endpoint, words) of the page
+    # its Play button opens, when not the scoring page (the Duquesa's one-player deal: the solo turn helper)
     ready: Ready | None = None  # a sent form is worked out only when this says so (default: always)
     score_label: str = N_("Score")
     links: tuple[tuple[str, str], ...] = ()  # (label, endpoint) shown with the game on the home page

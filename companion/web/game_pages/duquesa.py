@@ -70,6 +70,22 @@ def turn_extras(card_set: CardSet, form: MultiDict, result: dict | None) -> dict
     return out
 
 
+def solo_deal(deal: dict) -> bool:
+    """A one-player deal of the base game: the rulebook's solo game, which the turn helper plays (with expansion
+    cards the rank is unofficial, and Play opens the scoring page as for two)."""
+    return bool(deal.get("hand")) and not deal.get("expansions")
+
+
+def to_play(deal: dict) -> list[tuple[str, str]]:
+    """What a deal carries to the page its Play opens: the common card and the expansions on to the scoring page;
+    a one-player deal's hand and common card to the solo turn helper's first turn (the card turned up is the
+    player's to tap: the deal's turn pairs stay in the dealer's view)."""
+    if solo_deal(deal):
+        return [*(("hand:list", c) for c in deal["hand"]), ("common", deal["common"]), ("turn:int", "1")]
+    return [*([("common", deal["common"])] if deal.get("common") else []),
+            *((SETS_FIELD, s) for s in deal.get("expansions", ()))]
+
+
 def blueprint() -> Blueprint:
     """The solo pages (made when the app is, so this module's form glue also loads where Flask does not); what
     they show is worked out in `web.views`."""
@@ -86,8 +102,8 @@ def blueprint() -> Blueprint:
 PAGES = GamePages(
     template="score/duquesa.html", targets=targets, extras=extras, add=add, blueprint=blueprint, links=((N_("Solo"), "duquesa_pages.solo"),),
     hidden=("hands", "draw_pile", "out_of_play", "turns", "spare"),  # (a solo hand is the one player's own)
-    to_score=lambda deal: [*([("common", deal["common"])] if deal.get("common") else []),
-                           *((SETS_FIELD, s) for s in deal.get("expansions", ()))],
+    to_score=lambda deal: to_play(deal),
+    play=lambda deal: ("duquesa_pages.solo_turn", N_("Play: open the turn helper")) if solo_deal(deal) else None,
     setup_words={"out_of_play": N_("Out of play (face down)"), "common": N_("Common card"),
                  "turns": N_("Solo turns (two cards each)"), "spare": N_("Left in the box"),
                  "draw_pile": N_("Draw pile (top first)")},
