@@ -50,6 +50,11 @@ def dice_for(kind: str, value: int) -> list[int]:
     return [value] * (2 if kind == "king" else 1)
 
 
+def tapped_dice(phone, side: str) -> list[int]:
+    return [int(v) for v in phone.locator(f"#dice-faces input[name^='{side}.dice.']:checked").evaluate_all(
+        "els => els.map(e => e.value)")]
+
+
 def test_a_whole_nobles_game_at_court_from_setup_to_winner(server, browser):
     phone = fresh_phone(browser)
     names = list(COURTS)
@@ -71,15 +76,18 @@ def test_a_whole_nobles_game_at_court_from_setup_to_winner(server, browser):
         pick = len(kinds[0]) - 1  # the last noble attacks the first: both pickers are used
         phone.select_option("select[name='attacker.at:int']", str(pick))
         a_dice, d_dice = dice_for(kinds[0][pick], 2), dice_for(kinds[1][0], 3)
-        if duels == 1:  # the phone rolls: the dice typed into the form come back filled in, and are announced
+        # a row of six faces for each die the picked nobles roll (a v1 king two), following the noble picked
+        expect(phone.locator("#dice-faces fieldset.dice")).to_have_count(len(a_dice) + len(d_dice))
+        if duels == 1:  # the phone rolls: the dice come back picked in the form, and are announced
             phone.get_by_role("button", name="Roll blank dice here").tap()
             phone.locator("#result").wait_for()
-            a_dice = [int(v) for v in phone.input_value("input[name='attacker.dice:ints']").split()]
-            d_dice = [int(v) for v in phone.input_value("input[name='defender.dice:ints']").split()]
+            a_dice, d_dice = tapped_dice(phone, "attacker"), tapped_dice(phone, "defender")
             assert len(a_dice) == len(dice_for(kinds[0][pick], 1)) and len(d_dice) == len(dice_for(kinds[1][0], 1))
-        else:
-            phone.fill("input[name='attacker.dice:ints']", " ".join(map(str, a_dice)))
-            phone.fill("input[name='defender.dice:ints']", " ".join(map(str, d_dice)))
+        else:  # one tap a die
+            for side, dice in (("attacker", a_dice), ("defender", d_dice)):
+                for k, face in enumerate(dice):
+                    phone.locator(f"label.tap:has(input[name='{side}.dice.{k}:int'][value='{face}'])").tap()
+            assert tapped_dice(phone, "attacker") == a_dice and tapped_dice(phone, "defender") == d_dice
         expect(phone.locator("#announced [data-announced]")).to_have_count(2)  # redrawn live between dice and cards
         # the attacker plays an ace (a critical hit: the duel is won whatever the strengths)
         phone.fill("input[name='attacker.cards.0.rank:int']", "1")
@@ -113,6 +121,7 @@ def test_a_whole_nobles_game_at_court_from_setup_to_winner(server, browser):
     winner = names[expected["champion"]]
     expect(final).to_contain_text(f"{winner} wins")
     expect(phone.locator("[data-next-duel]")).to_have_count(0)
+    expect(phone.locator("form.nobles-court")).to_have_count(0)  # no duel form once the game is over
     loser_court = phone.locator("#result .court").nth(1 - expected["champion"])
     expect(loser_court.locator("li.noble:not(.fallen)")).to_have_count(0)
     expect(loser_court.locator("li.fallen")).to_have_count(3)
@@ -140,10 +149,23 @@ def test_the_duel_form_reads_dice_announce_attacker_card_defender_card(server, b
             if query == court:  # Bea attacks: her Queen from her court, against Ana's King
                 expect(phone.locator("#attacker-cards legend")).to_have_text("4 · Bea’s number card")
                 expect(phone.locator("#defender-cards legend")).to_have_text("5 · Ana’s number card")
-                phone.fill("input[name='attacker.dice:ints']", "4")
-                phone.fill("input[name='defender.dice:ints']", "2 2")
+                # one row of faces a die: Bea's Queen rolls one, Ana's v1 King two; one tap a die
+                expect(phone.locator("#dice-faces fieldset.dice legend")).to_have_text(
+                    ["Bea", "Ana · die 1 of 2", "Ana · die 2 of 2"])
+                for name, face in (("attacker.dice.0:int", 4), ("defender.dice.0:int", 2), ("defender.dice.1:int", 2)):
+                    phone.locator(f"label.tap:has(input[name='{name}'][value='{face}'])").tap()
                 said = phone.locator("#announced [data-announced]")
                 expect(said).to_have_count(2)
                 assert said.evaluate_all("els => els.map(e => Number(e.dataset.announced))") == [12 + 4, 13 + 4]
+                # a second number card only for a noble that plays two (a v1 Jack): neither here
+                expect(phone.locator("input[name$='.cards.1.rank:int']")).to_have_count(0)
+            else:  # the calculator: the rows follow the nobles picked, redrawn as they change
+                expect(phone.locator("#dice-faces fieldset.dice")).to_have_count(2)
+                phone.select_option("select[name='attacker.noble']", "king")
+                phone.select_option("select[name='attacker.version:int']", "1")
+                expect(phone.locator("#dice-faces fieldset.dice")).to_have_count(3)
+                phone.select_option("select[name='defender.noble']", "jack")
+                expect(phone.locator("input[name='defender.cards.1.rank:int']")).to_have_count(1)
+                expect(phone.locator("input[name='attacker.cards.1.rank:int']")).to_have_count(0)
             shot(phone, f"nobles-order-{'court' if query == court else 'duel'}-{'dark' if dark else 'light'}")
         phone.context.close()

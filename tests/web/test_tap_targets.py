@@ -8,13 +8,15 @@ from test_browser import PHONE, browser  # noqa: F401 (the fixture; the import s
 
 FORMS = Path(__file__).parent / "forms"
 MIN = 44
-# What can be tapped: links, buttons, fields, folds; a checkbox is measured by the label that carries it.
+# What can be tapped: links, buttons, fields, folds.
+# A checkbox or radio button is measured by the label that carries it (a card, a die's face: the box itself may be
+# drawn 1 px and unseen).
 TARGETS = """() => [...document.querySelectorAll('a[href], button, select, input:not([type=hidden]), summary, textarea')]
-  .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 1 && r.height > 1
-                   && getComputedStyle(e).visibility !== 'hidden'; })
-  .map((e) => { const t = e.matches('input[type=checkbox], input[type=radio]') ? (e.closest('label') || e) : e;
-                const r = t.getBoundingClientRect();
-                return [e.outerHTML.slice(0, 90), Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10]; })"""
+  .map((e) => [e, e.matches('input[type=checkbox], input[type=radio]') ? (e.closest('label') || e) : e])
+  .filter(([e, t]) => { const r = t.getBoundingClientRect(); return r.width > 1 && r.height > 1
+                        && getComputedStyle(e).visibility !== 'hidden'; })
+  .map(([e, t]) => { const r = t.getBoundingClientRect();
+                     return [e.outerHTML.slice(0, 90), Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10]; })"""
 
 
 def every_page(base: str) -> list[str]:

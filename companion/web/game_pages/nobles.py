@@ -7,7 +7,7 @@ import secrets
 from typing import Any
 from urllib.parse import urlencode
 
-from ...games.nobles import BASE, NOBLES, SUITS, WOUNDS, seats
+from ...games.nobles import BASE, CARDS_PLAYED, DICE, NOBLES, SUITS, WOUNDS, seats
 from ...i18n import N_
 from ...schema import whole_number
 from .. import forms
@@ -46,6 +46,11 @@ def prepare(req: dict, form: MultiDict) -> dict:
     """At court: the courts without their blank rows, named, the picked nobles' positions following; in the
     calculator the form always sends a version (a select has no blank), and a Joker has none, nor a suit or a
     weapon."""
+    for side in ("attacker", "defender"):  # the dice as tapped, one field a die: those not tapped are left out
+        if isinstance(req.get(side), dict) and any(k.startswith(f"{side}.dice.") for k in form):
+            req[side]["dice"] = typed_dice(form, side)
+            if not req[side]["dice"]:
+                del req[side]["dice"]  # (none tapped: rolled here)
     if "courts" in req or at_court(form):
         req["courts"], moved = _courts(req, form)
         for side, seat in seats(req.get("turn") if req.get("turn") in (0, 1) else 0).items():
@@ -66,11 +71,51 @@ def prepare(req: dict, form: MultiDict) -> dict:
 
 
 def ready(form: MultiDict) -> bool:
-    """At court a duel is worked out once both dice are known, typed or rolled here (`_roll`, the Duel button):
-    the page of the next duel shows the courts, not a duel nobody rolled yet."""
+    """At court a duel is worked out once both dice are known, tapped, typed or rolled here (`_roll`, the Duel
+    button): the page of the next duel shows the courts, not a duel nobody rolled yet."""
     if not at_court(form):
         return True
-    return "_roll" in form or all((form.get(f"{side}.dice:ints") or "").strip() for side in ("attacker", "defender"))
+    return "_roll" in form or all(typed_dice(form, side) for side in ("attacker", "defender"))
+
+
+def typed_dice(form: MultiDict, side: str) -> list[int]:
+    """The dice a form gives a side: tapped one die at a time (`attacker.dice.0:int`…) or, in older links,
+    typed as one list (`attacker.dice:ints`); a die not given is left out."""
+    tapped = sorted(k for k in form if k.startswith(f"{side}.dice.") and k.endswith(":int"))
+    words = [form.get(k) or "" for k in tapped] or (form.get(f"{side}.dice:ints") or "").replace(",", " ").split()
+    return [n for n in (whole_number(w.strip(), signed=False, digits=1) for w in words) if n is not None]
+
+
+def _fighters(form: MultiDict, courts: list[dict] | None, turn: int, versions: dict[str, int]) -> dict[str, tuple]:
+    """(noble, version) each side brings to the duel as the form stands: at court the picked noble of each court,
+    in the calculator the noble named; the first of each picker when none is picked yet."""
+    out = {}
+    for side, seat in seats(turn).items():
+        if courts is not None:
+            nobles = courts[seat]["nobles"]
+            at = whole_number(form.get(f"{side}.at:int") or "0", signed=False, digits=2) or 0
+            kind = nobles[at]["noble"] if 0 <= at < len(nobles) and isinstance(nobles[at], dict) else None
+            version = versions.get(kind, 1)
+        else:
+            kind = form.get(f"{side}.noble") or NOBLES[0]
+            version = whole_number(form.get(f"{side}.version:int") or "1", signed=False, digits=1) or 1
+        out[side] = (kind, version)
+    return out
+
+
+def played(form: MultiDict, result: dict | None, fighters: dict[str, tuple]) -> dict[str, dict]:
+    """What the duel form asks of each side: how many dice its noble rolls (one row of six faces each) and which
+    face each shows (tapped, or rolled here), and how many number cards it may play (the second card's row only
+    for a noble that plays two, or one the form already fills)."""
+    out = {}
+    for side, (kind, version) in fighters.items():
+        dice = typed_dice(form, side)
+        if not dice and result and isinstance(result.get(side), dict):
+            dice = list(result[side].get("dice", ()))
+        count = max(DICE.get((kind, version), 1), len(dice))
+        cards = max(CARDS_PLAYED.get((kind, version), 1), 2 if form.get(f"{side}.cards.1.rank:int") else 1)
+        out[side] = {"dice": [dice[k] if k < len(dice) else None for k in range(count)], "cards": cards}
+    return out
 
 
 def _number(text: str | None) -> int:
@@ -109,12 +154,14 @@ def extras(req: dict | None, result: dict | None, form: MultiDict) -> dict:
                    slots=min(max(_number(form.get("_slots")) or SLOTS, 1), 12),
                    started=any(c["nobles"] for c in courts) or bool(result),
                    versions={k: _number(form.get(f"versions.{k}:int")) or 1 for k in KINDS})
+        out["played"] = played(form, result, _fighters(form, courts, out["turn"], out["versions"]))
         out["new_game"] = urlencode([("_names", name) for name in forms.typed_names(form)])
         if result is not None and not result.get("finished"):
             names = [c.get("name") or "" for c in result["courts"]]
             out["next_query"] = urlencode(court_fields(result["courts"], forms.typed_names(form) or names, form,
                                                        result["turn"]))
         return out
+    out["played"] = played(form, result, _fighters(form, None, 0, {}))
     if result is None:
         return out
     changes = {}

@@ -122,7 +122,8 @@ function live(form) {
     root.dataset.liveIn = String(Math.round(performance.now() - started));
     root.dataset.live = String(Number(root.dataset.live || 0) + 1);
   };
-  const soon = () => { clearTimeout(timer); timer = setTimeout(redraw, 120); };
+  // a change makes any answer still on its way stale: it would redraw the form's parts as they were before it
+  const soon = () => { asked++; clearTimeout(timer); timer = setTimeout(redraw, 120); };
   form.addEventListener("change", soon);
   form.addEventListener("input", (event) => { if (event.target.type !== "checkbox" && event.target.type !== "radio") soon(); });
 }
@@ -205,11 +206,12 @@ if (root.dataset.sheetsJs && !document.querySelector("script[data-sheets]")) {
 }
 
 // --- Parts of a live form redrawn with its answer (`data-live-part` with an id: the Nobles' announced strength,
-// which sits between the dice and the number cards, where the table says it). ---
+// which sits between the dice and the number cards, where the table says it; the dice and card rows, which
+// follow the noble picked). A part holding the focus is left as it is: the player is in it. ---
 document.addEventListener("companion:redrawn", (event) => {
   for (const part of event.target.querySelectorAll("[data-live-part][id]")) {
     const fresh = event.detail.getElementById(part.id);
-    if (fresh) part.replaceWith(fresh);
+    if (fresh && !part.contains(document.activeElement)) part.replaceWith(fresh);
   }
 });
 // --- Steppers: a whole number with − and + (issue 13). Without this script they are plain number fields; here
