@@ -19,7 +19,9 @@ def test_the_stylesheet_keeps_every_rule_without_its_comments(client):
     assert "/*" not in served and len(served) < 0.95 * len(written)
     without = re.sub(r"/\*.*?\*/", "", written, flags=re.S)
     assert served.count("{") == without.count("{") == served.count("}")
-    assert re.findall(r"[^{}]+\{", re.sub(r"\s+", " ", served)) == re.findall(r"[^{}]+\{", re.sub(r"\s+", " ", without).replace("\n", ""))
+    # nothing but white space differs, and a string keeps its spaces (the page's rules are compared as drawn below)
+    assert re.sub(r"\s+", "", served) == re.sub(r"\s+", "", without)
+    assert re.findall(r'"[^"\n]*"', served) == re.findall(r'"[^"\n]*"', without)
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)

@@ -17,15 +17,23 @@ def stepper(phone, field: str, step: str):
     return phone.locator(f".steps:has(input[name='{field}']) button[data-step='{'1' if step == '+' else '-1'}']")
 
 
-def lay_down(phone, who: int, kind: str, cards=(), target: int | None = None):
-    phone.select_option("select[name='lay_down.player']", f"#{who}")
-    phone.select_option("select[name='lay_down.set']", kind)
-    for k, colour in enumerate(cards):
-        phone.select_option(f"select[name='lay_down.cards.{k}']", colour)
-    if target is not None:
-        phone.select_option("select[name='lay_down.target']", f"#{target}")
+def chip(phone, field: str, value: str):
+    """The chip that picks `value` for `field` in one tap."""
+    return phone.locator(f"label.tap:has(input[name='{field}'][value='{value}'])")
+
+
+def lay_down(phone, who: int, kind: str, cards=(), target: int | None = None) -> int:
+    """A set laid down, one tap a choice; the taps it took (Score included)."""
+    expect(chip(phone, "lay_down.cards.0", "green")).to_be_hidden()  # the gem cards only once gem cards are laid
+    expect(chip(phone, "lay_down.target", "#0")).to_be_hidden()  # and who is hit only for a thief or a bump
+    taps = [chip(phone, "lay_down.player", f"#{who}"), chip(phone, "lay_down.set", kind)]
+    taps += [chip(phone, f"lay_down.cards.{k}", colour) for k, colour in enumerate(cards)]
+    taps += [chip(phone, "lay_down.target", f"#{target}")] if target is not None else []
+    for target_chip in taps:
+        target_chip.tap()
     with phone.expect_navigation():
         phone.locator(".go button[type=submit]").tap()
+    return len(taps) + 1
 
 
 def table_shown(phone) -> dict:
@@ -48,8 +56,8 @@ def next_turn(phone, expected: dict):
     for shown, after in zip(table["players"], expected["players"]):
         assert shown == {k: after[k] for k in ("name", "gems", "bandaids", "heart")}
     expect(phone.locator("#turn")).to_be_in_viewport()  # the page opens at the next move, not at the top
-    assert phone.input_value("select[name='lay_down.set']") == ""
-    assert phone.input_value("select[name='lay_down.player']") == ""
+    expect(phone.locator("#turn input[name='lay_down.set']:checked")).to_have_count(0)
+    expect(phone.locator("#turn input[name='lay_down.player']:checked")).to_have_value("")  # "nobody"
     return table
 
 
@@ -63,6 +71,10 @@ def test_a_whole_gemas_game_turn_to_turn_from_setup_to_winner(server, browser):
     box = plus.bounding_box()
     assert box["width"] >= 44 and box["height"] >= 44
     assert plus.get_attribute("aria-label") == "Lucía · Orange: one more"
+    assert minus.get_attribute("aria-label") == "Lucía · Orange: one less"
+    phone.fill("input[name='players.2.name']", "Lucía Mar")  # a name typed later: the buttons follow it
+    assert plus.get_attribute("aria-label") == "Lucía Mar · Orange: one more"
+    phone.fill("input[name='players.2.name']", "Lucía")
     plus.tap()
     plus.tap()
     minus.tap()
@@ -71,7 +83,7 @@ def test_a_whole_gemas_game_turn_to_turn_from_setup_to_winner(server, browser):
     table = table_shown(phone)
 
     # Turn 1: Inés lays down green, green, blue: the majority colour, a green gem.
-    lay_down(phone, 0, "gems", ("green", "green", "blue"))
+    assert lay_down(phone, 0, "gems", ("green", "green", "blue")) == 6  # who, gem cards, three colours, Score
     expected = service.score("gemas", {**table, "lay_down": {"player": "Inés", "set": "gems",
                                                               "cards": ["green", "green", "blue"]}})
     expect(phone.locator("#result")).to_contain_text("Inés takes a Green gem from the reserve")
@@ -91,7 +103,7 @@ def test_a_whole_gemas_game_turn_to_turn_from_setup_to_winner(server, browser):
     table = next_turn(phone, expected)
 
     # Turn 3: Lucía bumps Tomás: a band-aid less, carried to the next turn.
-    lay_down(phone, 2, "chipote", target=1)
+    assert lay_down(phone, 2, "chipote", target=1) == 4
     expected = service.score("gemas", {**table, "lay_down": {"player": "Lucía", "set": "chipote", "target": "Tomás"}})
     expect(phone.locator("#result")).to_contain_text("Tomás loses a band-aid (2 left)")
     table = next_turn(phone, expected)

@@ -66,7 +66,8 @@ def test_next_turn_carries_the_table_after_a_chipote(client):
     assert not table["events"] and next_turn(after) is None  # no move this turn yet: nothing to carry
     assert 'name="players.1.gems.blue:int" value="0"' in after
     assert re.search(r'<select name="players.1.heart:bool">.*?<option value="0" selected>', after, re.S)
-    assert re.search(r'<select name="lay_down.set">\s*<option value="">—</option>(?:(?!selected).)*</select>', after, re.S)
+    assert 'name="lay_down.set"' in after and not re.search(r'name="lay_down.set" value="\w+" checked', after)
+    assert re.search(r'name="lay_down.player" value="" checked', after)  # Who: nobody
 
 
 def test_a_colour_to_choose_is_one_tap_and_then_the_turn_carries(client):
@@ -120,17 +121,20 @@ def test_carried_keeps_the_form_in_order_with_its_changes():
 
 def test_steppers_are_number_fields_without_script_named_for_their_buttons(client):
     """Without script a stepper is a plain number field (companion.js adds its − and +); what the buttons will be
-    called is in the page: the form's words once, in the page's language, and what each number is."""
-    for game, field, said in (("gemas", "players.0.gems.green:int", "Player 1 · Green"),
-                              ("duplicon", "rounds.0.1.won:int", "Player 2 · won")):
+    called is in the page: the form's words once, in the page's language; whose number and which is the seat's
+    name shown beside it (data-seat) and the field's label, which the script joins (test_browser_gemas)."""
+    for game, field, seat, label in (("gemas", "players.0.gems.green:int", "Player 1", "Green"),
+                                     ("duplicon", "rounds.0.1.won:int", "Player 2", "won")):
         page = client.get(f"/score/{game}?lang=en").get_data(as_text=True)
-        box = re.search(rf'<span class="steps" data-said="([^"]*)"><input type="number" inputmode="numeric" '
-                        rf'id="[^"]+" name="{re.escape(field)}" value="" min="0" max="\d+" placeholder="0"></span>', page)
-        assert box and box[1] == said, game
+        box = re.search(rf'<label>(?:<i class="i i-\w+"></i> )?{label}<span class="steps">'
+                        rf'<input type="number" inputmode="numeric" name="{re.escape(field)}" value="" min="0" '
+                        rf'max="\d+" placeholder="0"></span></label>', page)  # (a field in its label)
+        assert box, game
+        assert f'data-seat="{field.split(".")[2 if game == "duplicon" else 1]}">{seat}<' in page
         assert 'data-less="{what}: one less" data-more="{what}: one more"' in page
-        assert "data-step" not in page  # no button without script
+        assert "data-step" not in page and "data-said" not in page  # no button without script
     es = client.get("/score/gemas?lang=es").get_data(as_text=True)
-    assert 'data-less="{what}: uno menos" data-more="{what}: uno más"' in es and 'data-said="Jugador 1 · Verde"' in es
+    assert 'data-less="{what}: uno menos" data-more="{what}: uno más"' in es and "Verde<span" in es
     # a gem's most is what the game has of that colour
     assert re.search(r'name="players.0.gems.green:int" value="" min="0" max="4"', es)
     assert re.search(r'name="players.0.gems.orange:int" value="" min="0" max="6"', es)

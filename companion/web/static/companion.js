@@ -87,6 +87,7 @@ const pageFor = async (form, query) => {
 function live(form) {
   if (form.dataset.liveOn) return;
   form.dataset.liveOn = "1";
+  document.scrollingElement.style.overflowAnchor = "none";  // the redraw keeps the form in place itself (below)
   const bar = form.querySelector(".go");
   let said = bar && bar.querySelector("output.live");
   if (bar && !said) {
@@ -114,9 +115,17 @@ function live(form) {
     const fresh = doc.getElementById("result");
     form.dispatchEvent(new CustomEvent("companion:redrawn", { detail: doc, bubbles: true }));
     const old = document.getElementById("result");
+    // The answer above the form grows or shrinks; the form stays under the thumb: the page is scrolled by what
+    // moved it, and never gets shorter while it is being filled in (a scroll near its end would be cut short).
+    const top = form.getBoundingClientRect().top;
+    const main = form.closest("main") || document.body;
+    main.style.minHeight = `${main.offsetHeight}px`;
     if (fresh) { fresh.classList.add("live-result"); if (old) old.replaceWith(fresh); else form.before(fresh); }
+    else if (old && doc.querySelector(".problems")) old.classList.add("stale");  // half filled in: the last answer stays, dimmed
     else if (old) old.remove();
     document.querySelector("main > .problems")?.remove();
+    const moved = form.getBoundingClientRect().top - top;
+    if (moved) window.scrollBy(0, moved);
     if (said) said.textContent = summary(fresh);
     history.replaceState(history.state, "", `${location.pathname}?${query}`);
     root.dataset.liveIn = String(Math.round(performance.now() - started));
@@ -165,6 +174,7 @@ function rememberNames(page) {
   const shown = (seat, name) => {
     for (const el of page.querySelectorAll(`[data-seat="${seat}"]`)) el.textContent = name;
     for (const option of page.querySelectorAll(`option[value="#${seat}"]`)) option.textContent = name;
+    nameSteppers(page);  // their buttons say whose number they move
   };
   const kept = keptNames();
   for (const field of fields) {
@@ -216,20 +226,41 @@ document.addEventListener("companion:redrawn", (event) => {
 });
 // --- Steppers: a whole number with − and + (issue 13). Without this script they are plain number fields; here
 // each gets a − and a +, named in the page's language from the form's words (data-less / data-more) and what the
-// number is (data-said). A tap moves the number one step within the field's min and max and says so as typing
+// number is: its player (the nearest name shown for a seat, data-seat, followed as it is typed) and its label, or
+// the box's own data-said. A tap moves the number one step within the field's min and max and says so as typing
 // would (input and change: a live form redraws its answer). A button at its end is greyed. ---
+function stepperWhat(box) {
+  if (box.dataset.said) return box.dataset.said;
+  const field = box.querySelector("input");
+  let seat = null;
+  for (let el = box.parentElement; el && !seat; el = el.parentElement) seat = el.querySelector(":scope > [data-seat]");
+  const label = document.querySelector(`label[for="${field.id}"]`);
+  return [seat?.textContent, label?.textContent].map((t) => (t || "").trim()).filter(Boolean).join(" · ");
+}
+function nameSteppers(page) {
+  for (const box of page.querySelectorAll(".steps[data-step-on]")) {
+    const what = stepperWhat(box);
+    for (const b of box.querySelectorAll("button[data-step]")) b.setAttribute("aria-label", b.dataset.said.replace("{what}", what));
+  }
+}
 function steppers(page) {
-  for (const box of page.querySelectorAll(".steps[data-said]")) {
+  for (const box of page.querySelectorAll(".steps")) {
     if (box.dataset.stepOn) continue;
     box.dataset.stepOn = "1";
     const field = box.querySelector("input");
+    const label = box.parentElement.closest("label");
+    if (label) {  // the field leaves its label (whose name would take the buttons' in) and is named by `for`
+      field.id ||= `f-${field.name.replace(/[.:]/g, "-")}`;
+      label.htmlFor = field.id;
+      label.after(box);
+    }
     const words = box.closest("[data-less]")?.dataset || {};
     const bounds = () => [Number(field.min || 0), Number(field.max || 999)];
     const now = () => { const n = Number.parseInt(field.value, 10); return Number.isNaN(n) ? 0 : n; };
     const button = (step, text, said) => {
       const b = Object.assign(document.createElement("button"), { type: "button", textContent: text });
       b.dataset.step = String(step);
-      b.setAttribute("aria-label", (said || "{what}").replace("{what}", box.dataset.said));
+      b.dataset.said = said || "{what}";
       b.addEventListener("click", () => {
         const [min, max] = bounds();
         const next = Math.min(max, Math.max(min, now() + step));
@@ -247,6 +278,7 @@ function steppers(page) {
     field.addEventListener("input", ends);
     ends();
   }
+  nameSteppers(page);
 }
 // --- Expansion cards (the Duquesa's pickers offer an expansion's cards only when it is on): switching one on or
 // off brings the page again with its cards and everything tapped so far, by the form's own "Show their cards"
