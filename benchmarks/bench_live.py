@@ -21,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-HANDS = [["DQ02", "DQ07", "DQ12", "DQ16"], ["DQ03", "DQ05", "DQ19", "DQ14"]]
+HANDS = [["DQ02", "DQ07", "DQ12", "DQ16"], ["DQ03", "DQ05", "DQ09", "DQ14"]]  # base-game cards (the page's)
 
 
 def free_port() -> int:
@@ -34,7 +34,7 @@ def page_weight(base: str) -> dict[str, int]:
     import urllib.request
 
     out = {}
-    for game in ("duquesa", "queens-necklace", "gemas", "nobles", "duplicon"):
+    for game in ("duquesa", "queens-necklace", "gemas", "gemas?_n=10", "nobles", "duplicon"):
         html = urllib.request.urlopen(f"{base}/score/{game}").read()
         assets = re.findall(rb'<(?:link(?![^>]*rel="alternate")|script)[^>]+(?:href|src)="(/[^"]+)"', html)
         out[game] = len(html) + sum(len(urllib.request.urlopen(base + a.decode()).read()) for a in assets)
