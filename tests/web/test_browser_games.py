@@ -57,7 +57,7 @@ def test_a_whole_duquesa_game_from_setup_to_winner(server, browser):
 def test_a_whole_queens_necklace_game_of_three_sales_from_setup_to_winner(server, browser):
     phone = fresh_phone(browser)
     dealt = set_the_table(phone, server[0], "queens-necklace", ["Alice", "Bob", "Chloé"])
-    fashion = [phone.input_value(f"select[name='sales.0.fashion.{k}']") for k in range(4)]
+    fashion = [phone.input_value(f"input[name='sales.0.fashion.{k}']:checked") for k in range(4)]
     assert fashion == list(dealt["fashion"]) if "fashion" in dealt else len(set(fashion)) == 4
     sales = [{"Alice": {"diamond": [3]}, "Bob": {"ruby": [2, 1]}, "Chloé": {"emerald": [2]}},
              {"Alice": {"amber": [1, 1]}, "Bob": {"diamond": [2]}, "Chloé": {"ruby": [3]}},
@@ -67,7 +67,7 @@ def test_a_whole_queens_necklace_game_of_three_sales_from_setup_to_winner(server
         if not sale.evaluate("d => d.open"):
             sale.locator("summary").first.tap()
         # the fashion is kept from the sale before: nothing to choose again
-        assert [phone.input_value(f"select[name='sales.{s}.fashion.{k}']") for k in range(4)] == fashion
+        assert [phone.input_value(f"input[name='sales.{s}.fashion.{k}']:checked") for k in range(4)] == fashion
         for i, gems in enumerate(shown.values()):
             for gem, cards in gems.items():
                 for n in cards:
