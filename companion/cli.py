@@ -66,18 +66,19 @@ def cmd_score(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _options(pairs: list[str]) -> dict[str, str]:
+def _options(pairs: list[str], flag: str = "--option", shape: str = "NAME=VALUE") -> dict[str, str]:
     out = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise UsageError(f"--option takes NAME=VALUE, got {pair!r}")
+            raise UsageError(f"{flag} takes {shape}, got {pair!r}")
         out[key] = value
     return out
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
-    _print_json(service.setup(_game(args.game), args.players, args.seed, _options(args.option)))
+    _print_json(service.setup(_game(args.game), args.players, args.seed, _options(args.option),
+                              _options(args.part_seed, "--part-seed", "PART=SEED")))
     return EXIT_OK
 
 
@@ -340,6 +341,10 @@ def build_parser() -> argparse.ArgumentParser:
                 for o in g.options]
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a game option, e.g. " + ", ".join(examples))
+    parts = sorted({name for g in games.GAMES.values() for name in g.rerolls})
+    p.add_argument("--part-seed", action="append", default=[], metavar="PART=SEED",
+                   help="deal one part again from a seed of its own, as the setup page's ↻ does: "
+                        + ", ".join(parts) + " (the page's address shows each as seed.PART)")
     p.set_defaults(func=cmd_setup)
 
     p = sub.add_parser("simulate", help="play the solo mode many times and report the ranks reached")
@@ -373,6 +378,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (`companion setup … | head`): nothing more to say to it
+        try:  # (and the exit's flush of what is left must not fail too)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -42,6 +42,8 @@ def test_score_reads_a_file(capsys, monkeypatch, tmp_path):
     (["setup", "duquesa", "--option", "expansions=silver"], None, "expansions[0]: unknown expansion 'silver'"),
     (["setup", "duquesa", "--option", "nonsense"], None, "--option takes NAME=VALUE"),
     (["setup", "nobles", "--option", "jokers=maybe"], None, "jokers: must be true or false"),
+    (["setup", "duquesa", "--part-seed", "first_player"], None, "--part-seed takes PART=SEED"),
+    (["setup", "queens-necklace", "--part-seed", "teams=x"], None, "has no part teams to deal again alone"),
     (["setup", "gemas", "--players", "two"], None, "invalid int value"),
     (["simulate", "gemas", "--games", "10"], None, "only duquesa has one"),
     (["simulate", "duquesa", "--games", "0"], None, "--games must be from 1"),
@@ -62,6 +64,34 @@ def test_setup_without_a_seed_reports_the_one_it_used(capsys, monkeypatch):
     seed = json.loads(out)["seed"]
     _, again, _ = run(capsys, monkeypatch, ["setup", "duplicon", "--seed", seed])
     assert json.loads(again) == json.loads(out)
+
+
+def test_setup_deals_one_part_again_from_its_own_seed_as_the_page_does(capsys, monkeypatch, client):
+    """--part-seed PART=SEED is the page's ↻ (its address's seed.PART): that part changes, the rest stays, and the
+    same seeds give the same setup as the page and the API."""
+    base = ["setup", "queens-necklace", "--players", "3", "--seed", "table-7"]
+    whole = json.loads(run(capsys, monkeypatch, base)[1])
+    changed = next(json.loads(run(capsys, monkeypatch, [*base, "--part-seed", f"fashion={k}"])[1])
+                   for k in range(50) if json.loads(run(capsys, monkeypatch, [*base, "--part-seed", f"fashion={k}"])[1]
+                                                    )["fashion"] != whole["fashion"])
+    assert {k for k in whole if whole[k] != changed[k]} <= {"fashion", "seeds"}
+    seed = next(k for k in range(50) if json.loads(run(capsys, monkeypatch, [*base, "--part-seed", f"fashion={k}"])[1])
+                == changed)
+    api = client.get(f"/api/v1/queens-necklace/setup?players=3&seed=table-7&seed.fashion={seed}").get_json()
+    assert api == changed
+
+
+def test_setup_piped_into_a_reader_that_stops_early_exits_quietly(capsys, monkeypatch):
+    """`companion setup … | head -1`: the reader goes away; no traceback (was BrokenPipeError), exit 0."""
+    class GoneReader(io.StringIO):
+        def write(self, _text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(sys, "stdout", GoneReader())
+    assert main(["setup", "gemas", "--players", "10", "--seed", "s"]) == 0
+    proc = subprocess.run(f"{sys.executable} -m companion.cli setup gemas --players 10 --seed s | head -c 1",
+                          shell=True, capture_output=True, text=True, timeout=60)
+    assert proc.stdout == "{" and "Traceback" not in proc.stderr
 
 
 def test_simulate_reports_the_rank_distribution(capsys, monkeypatch):
