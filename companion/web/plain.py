@@ -36,6 +36,14 @@ FIELD_WORDS = {
 # lists whose items a player counts ("Round 2"); the list's own word is then left out
 COUNTED = {"rounds": N_("Round %(k)s"), "sales": N_("Sale %(k)s"), "dice": N_("die %(k)s"),
            "nobles": N_("Noble %(k)s")}
+# a list of the wrong length said as a count of what it holds ("number of players: must be from 1 to 10, got 0"),
+# never as "must have 1 to 10 items"
+COUNT_OF = {"players": N_("number of players"), "hand": N_("cards in the hand"), "dice": N_("number of dice"),
+            "cards": N_("number of cards"), "rounds": N_("number of rounds"), "sales": N_("number of sales"),
+            "nobles": N_("number of nobles"), "fashion": N_("gems in the fashion order"), "seats": N_("seats"),
+            "rounds[]": N_("number of players")}  # "list[]": a list's item that is a list (a Duplicon round's seats)
+LENGTH = {"must have %(lo)s to %(hi)s items, has %(has)s": N_("must be from %(lo)s to %(hi)s, got %(got)s"),
+          "must have %(n)s items, has %(has)s": N_("must be %(n)s, got %(got)s")}
 
 
 def _child(node: Any, key: Any) -> Any:
@@ -78,11 +86,29 @@ def where(path: tuple, request: Any, lang: str, term: Callable[[str], str] = lam
     return steps
 
 
+def _counted(path: tuple) -> str:
+    """The COUNT_OF key of the list at `path`: its field's name, or "parent[]" for a list inside a list."""
+    if not path:
+        return ""
+    if isinstance(path[-1], str):
+        return path[-1]
+    return f"{path[-2]}[]" if len(path) > 1 else ""
+
+
 def said(problem: Problem, lang: str, request: Any = None, term: Callable[[str], str] = lambda w: w) -> str:
     """One problem as a sentence of the page's language: "Ana · hand: DQ01 is used more often than the game has
     it (1 copy)". A step the message already names (the card) is not said twice."""
-    what = problem.say(lang, term)
-    steps = [s for s in where(tuple(problem.path), request, lang, term) if s and s not in what]
+    path = tuple(problem.path)
+    counted = _counted(path)
+    if problem.template in LENGTH and counted in COUNT_OF:
+        values = {k: v for k, v in problem.params.items() if k != "has"}
+        what = i18n._(LENGTH[problem.template], lang, got=problem.params["has"], **values)
+        inside = path[:-1] if isinstance(path[-1], str) else path
+        steps = [*where(inside, request, lang, term), i18n._(COUNT_OF[counted], lang)]
+    else:
+        what = problem.say(lang, term)
+        steps = where(path, request, lang, term)
+    steps = [s for s in steps if s and s not in what]
     text = f"{' · '.join(steps)}: {what}" if steps else what
     return text[:1].upper() + text[1:]
 

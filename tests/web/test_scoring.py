@@ -124,7 +124,8 @@ def test_duplicon_rounds_equal_the_api_with_their_parts(client):
 
 @pytest.mark.parametrize("game, query, field, said", [
     ("duquesa", DUQUESA.replace("DQ16", "DQ99"), "players.0.hand", "Ana · hand: unknown card id 'DQ99'"),
-    ("duquesa", "common=DQ01&players.0.name=A&players.0.hand:list=DQ02", "players.0.hand", "A · hand: must have 4"),
+    ("duquesa", "common=DQ01&players.0.name=A&players.0.hand:list=DQ02", "players.0.hand",
+     "A · cards in the hand: must be 4, got 1"),
     ("queens-necklace", QN.replace("players.0.king=ruby", "players.0.king=emerald"), "players.0.king",
      "Alice: the King must be played with at least one Emerald card"),
     ("gemas", GEMAS.replace("players.0.gems.green%3Aint=1", "players.0.gems.green%3Aint=x"), "players.0.gems.green",
@@ -153,6 +154,19 @@ def test_spanish_pages_say_problems_in_spanish(client):
                       "rounds.0.1.won:int=200").get_data(as_text=True)
     box = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", re.search(r'<div class="problems".*?</div>', page, re.S)[0]))
     assert "Ronda 1 · Bruno · cartas ganadas: debe estar entre 0 y 96 (hay 200)" in box
+
+
+@pytest.mark.parametrize("query, said", [
+    ("/score/gemas?lang=es&lay_down.player=Ana", "Número de jugadores: debe estar entre 1 y 10 (hay 0)"),
+    ("/score/duquesa?lang=es&common=DQ01&players.0.name=Ana&players.0.hand:list=DQ02",
+     "Ana · cartas en la mano: debe ser 4 (hay 1)"),
+    ("/score/duplicon?lang=es&rounds.0.0.won:int=3", "Ronda 1 · número de jugadores: debe estar entre 2 y 4 (hay 0)"),
+])
+def test_a_list_of_the_wrong_length_is_said_as_a_count_of_what_it_holds(client, query, said):
+    """Not "debe tener de 1 a 10 elementos (tiene 0)": players, cards in a hand, seats of a round, counted."""
+    page = client.get(query).get_data(as_text=True)
+    box = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", re.search(r'<div class="problems".*?</div>', page, re.S)[0]))
+    assert said in box and "elementos" not in box
     twice = "&".join(f"players.{i}.hand:list={c}" for i, cards in enumerate([["DQ01", "DQ02", "DQ03", "DQ04"],
                                                                               ["DQ01", "DQ05", "DQ06", "DQ07"]]) for c in cards)
     page = client.get(f"/score/duquesa?lang=es&common=DQ08&players.0.name=Ana&players.1.name=Bruno&{twice}").get_data(as_text=True)
