@@ -30,8 +30,12 @@ def create_app(config: dict | None = None) -> Flask:
         cards.add_file(path)
     app = Flask(__name__, template_folder=str(resources.templates_dir()), static_folder="static",
                 instance_path=instance.instance_path(config))
-    app.config.update(BASE_URL=os.environ.get("COMPANION_BASE_URL"), MAX_CONTENT_LENGTH=256 * 1024, SEND_FILE_MAX_AGE_DEFAULT=3600, SESSION_COOKIE_SAMESITE="Lax",
-                      PERMANENT_SESSION_LIFETIME=timedelta(days=31), SHEET_POLL_SECONDS=3)
+    # The session cookie is sent only by an answer that changes it: re-sent with every answer, one to a request
+    # already on its way (the service worker's, a live redraw's) put back the session it was sent with, undoing a
+    # newer change (the calculator's link to its sheet). Not refreshed by visits, it lasts a year from its last change.
+    app.config.update(BASE_URL=os.environ.get("COMPANION_BASE_URL"), MAX_CONTENT_LENGTH=256 * 1024,
+                      SEND_FILE_MAX_AGE_DEFAULT=3600, SESSION_COOKIE_SAMESITE="Lax", SESSION_REFRESH_EACH_REQUEST=False,
+                      PERMANENT_SESSION_LIFETIME=timedelta(days=365), SHEET_POLL_SECONDS=3)
     app.config.update(config)
     if app.config.get("STATIC_SITE"):  # frozen by `companion site`: pages are folders, so "/rules/x/" must match
         app.url_map.strict_slashes = False

@@ -254,3 +254,26 @@ def test_a_game_for_one_count_of_players_says_so(client):
     """Issue 13: "2–2 jugadores"."""
     page = client.get("/?lang=es").get_data(as_text=True)
     assert "2–2 jugadores" not in page and "2 jugadores" in page and "2–4 jugadores" in page
+
+
+def test_a_request_already_on_its_way_does_not_undo_the_calculators_link_to_the_sheet(client):
+    """A page's background requests (the service worker fetching "/" as it installs, a live redraw) carry the
+    cookie they were sent with. When the session was re-sent on every answer, one that came back after the
+    calculator's answer put the old session back, and the scoring page no longer offered to save to the sheet
+    (a flaky browser test in CI). Only an answer that changes the session may now set it."""
+    token = csrf(client.get("/sheets").get_data(as_text=True))
+    path = client.post("/sheets", data={"_csrf": token, "game": "gemas", "players.0": "Ana",
+                                        "players.1": "Bruno"}).headers["Location"]
+    client.get(path)
+    before = client.get_cookie("session").value  # what a request sent now carries
+    opened = client.post(f"{path}/calculator", data={"_csrf": token}).headers["Location"]
+    after = client.get_cookie("session").value
+    assert after != before
+    for late in ("/", "/offline", "/static/companion.js", opened):  # sent before, answered after the calculator
+        client.set_cookie("session", before)
+        answer = client.get(late)
+        assert "session=" not in answer.headers.get("Set-Cookie", ""), late
+        client.set_cookie("session", after)  # the browser keeps what it had: no cookie came with the answer
+    query = "_n=2&players.0.name=Ana&players.1.name=Bruno&players.0.gems.green:int=1"
+    page = client.get(f"/score/gemas?{query}").get_data(as_text=True)
+    assert "data-queue" in page, "the save box is on the result"
