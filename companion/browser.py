@@ -181,12 +181,16 @@ CALLS: dict[str, Callable[[dict], Any]] = {
 def _said(problems: list[Problem], args: Any) -> list[str]:
     """Problems as a page shows them, in the language the call's arguments name (`lang`), else as the API says
     them (also when the arguments could not be read)."""
+    from .games import GAMES
     from .web import plain
+    from .web.game_pages import pages
 
     lang = args.get("lang") if isinstance(args, dict) else None
     if lang not in LANGS:
         return [str(p) for p in problems]
-    return [str(s) for s in plain.said_all(problems, lang)]
+    game = args.get("game")
+    words = pages(game).words if isinstance(game, str) and game in GAMES else plain.Words()
+    return [str(s) for s in plain.said_all(problems, lang, words=words)]
 
 
 def call(name: str, arguments: str) -> str:

@@ -2,6 +2,7 @@
 what, in the page's language, never a field path. The JSON API keeps its `field` and English messages."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from .. import i18n
@@ -10,40 +11,32 @@ from ..schema import Problem
 
 # A field left out of a longer path, said when it is the whole path ("players: must be 1 or 2" is the count).
 ALONE = {"players": N_("number of players")}
-# What a player calls a request's fields ("" leaves a step out: a player's name says more than "players").
-FIELD_WORDS = {
-    "players": "", "request": "", "rounds": "", "sales": "", "name": N_("name"),
-    # the Duquesa
-    "common": N_("common card"), "hand": N_("hand"), "florins": N_("florins"), "seen": N_("card turned up"),
-    "gone": N_("cards already gone"), "drawn": N_("card drawn"), "turn": N_("turn"),
-    # Duplicon
-    "won": N_("cards won"), "zone": N_("cards in the play zone"),
-    # Gemas
-    "gems": "", "bandaids": N_("band-aids"), "heart": N_("heart"), "lay_down": N_("set laid down"),
-    "player": N_("who"), "target": N_("against"), "set": N_("set"), "cards": N_("cards"), "choice": N_("choice"),
-    # Queen's Necklace
-    "fashion": N_("fashion"), "shown": "", "rings": N_("Rings"), "king": N_("King"),
-    "necklace": N_("Necklace"), "bankers": N_("Bankers"), "alchemist": N_("Alchemist"), "from": N_("from"),
-    "to": N_("to"),
-    # Nobles en duelo
-    "attacker": N_("attacker"), "defender": N_("defender"), "noble": N_("noble"), "version": N_("version"),
-    "suit": N_("suit"), "weapon": N_("weapon"), "dice": N_("dice"), "wounds": N_("wounds"),
-    "resources": N_("resources"), "courts": "", "nobles": "", "at": N_("noble"), "versions": N_("versions"),
-    "redirected": N_("change of target"),
-    # sheets
-    "points": N_("points"), "note": N_("note"), "title": N_("title"), "seats": N_("seats"), "game": N_("game"),
-}
-# lists whose items a player counts ("Round 2"); the list's own word is then left out
-COUNTED = {"rounds": N_("Round %(k)s"), "sales": N_("Sale %(k)s"), "dice": N_("die %(k)s"),
-           "nobles": N_("Noble %(k)s")}
-# a list of the wrong length said as a count of what it holds ("number of players: must be from 1 to 10, got 0"),
-# never as "must have 1 to 10 items"
-COUNT_OF = {"players": N_("number of players"), "hand": N_("cards in the hand"), "dice": N_("number of dice"),
-            "cards": N_("number of cards"), "rounds": N_("number of rounds"), "sales": N_("number of sales"),
-            "nobles": N_("number of nobles"), "fashion": N_("gems in the fashion order"), "seats": N_("seats"),
-            "rounds[]": N_("number of players")}  # "list[]": a list's item that is a list (a Duplicon round's seats)
 LENGTH = {"must have %(lo)s to %(hi)s items, has %(has)s": N_("must be from %(lo)s to %(hi)s, got %(got)s"),
           "must have %(n)s items, has %(has)s": N_("must be %(n)s, got %(got)s")}
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a table calls a request's fields, to say a problem in plain words: the shared ones (SHARED), to which
+    a game's glue adds its own (`GamePages.words`). Texts are N_-marked English, said in the page's language."""
+
+    fields: Mapping[str, str] = field(default_factory=dict)  # a field's word ("" leaves the step out: a player's
+    # name says more than "players")
+    counted: Mapping[str, str] = field(default_factory=dict)  # lists whose items a player counts ("Round %(k)s");
+    # the list's own word is then left out
+    count_of: Mapping[str, str] = field(default_factory=dict)  # a list of the wrong length said as a count of what
+    # it holds ("number of players: must be from 1 to 10, got 0", never "must have 1 to 10 items"); "list[]" is a
+    # list's item that is itself a list
+
+    def __or__(self, other: Words) -> Words:
+        return Words({**self.fields, **other.fields}, {**self.counted, **other.counted},
+                     {**self.count_of, **other.count_of})
+
+
+SHARED = Words(
+    fields={"players": "", "request": "", "name": N_("name"), "points": N_("points"), "note": N_("note"),
+            "title": N_("title"), "seats": N_("seats"), "game": N_("game")},
+    count_of={"players": N_("number of players"), "seats": N_("seats")})
 
 
 def _child(node: Any, key: Any) -> Any:
@@ -54,7 +47,8 @@ def _child(node: Any, key: Any) -> Any:
     return None
 
 
-def where(path: tuple, request: Any, lang: str, term: Callable[[str], str] = lambda w: w) -> list[str]:
+def where(path: tuple, request: Any, lang: str, term: Callable[[str], str] = lambda w: w,
+          words: Words = SHARED) -> list[str]:
     """The steps of a field's path as a player names them: a player by name ("Ana"), a round or sale by number
     ("Round 2"), a card by its id, a field by its word, a game word ("Amber") by the page's `term`."""
     steps, node = [], request
@@ -62,8 +56,8 @@ def where(path: tuple, request: Any, lang: str, term: Callable[[str], str] = lam
         child = _child(node, key)
         if isinstance(key, int):
             parent = path[i - 1] if i else None
-            if parent in COUNTED:
-                steps.append(i18n._(COUNTED[parent], lang, k=key + 1))
+            if parent in words.counted:
+                steps.append(i18n._(words.counted[parent], lang, k=key + 1))
             elif isinstance(child, Mapping) and isinstance(child.get("name"), str) and child["name"].strip():
                 steps.append(child["name"].strip())
             elif parent == "players":
@@ -72,12 +66,12 @@ def where(path: tuple, request: Any, lang: str, term: Callable[[str], str] = lam
                 steps.append(child)  # a card in a list, by its id
             else:
                 steps.append(str(key + 1))
-        elif key in COUNTED and i + 1 < len(path) and isinstance(path[i + 1], int):
+        elif key in words.counted and i + 1 < len(path) and isinstance(path[i + 1], int):
             pass  # said with its number by the next step
         elif isinstance(child, Mapping) and isinstance(child.get("name"), str) and child["name"].strip():
             steps.append(child["name"].strip())  # a side that names its player (a Nobles duel at court)
-        elif key in FIELD_WORDS:
-            word = FIELD_WORDS[key] or (ALONE.get(key, "") if i == len(path) - 1 else "")
+        elif key in words.fields:
+            word = words.fields[key] or (ALONE.get(key, "") if i == len(path) - 1 else "")
             if word:
                 steps.append(i18n._(word, lang))
         else:
@@ -87,7 +81,7 @@ def where(path: tuple, request: Any, lang: str, term: Callable[[str], str] = lam
 
 
 def _counted(path: tuple) -> str:
-    """The COUNT_OF key of the list at `path`: its field's name, or "parent[]" for a list inside a list."""
+    """The `Words.count_of` key of the list at `path`: its field's name, or "parent[]" for a list inside a list."""
     if not path:
         return ""
     if isinstance(path[-1], str):
@@ -95,19 +89,20 @@ def _counted(path: tuple) -> str:
     return f"{path[-2]}[]" if len(path) > 1 else ""
 
 
-def said(problem: Problem, lang: str, request: Any = None, term: Callable[[str], str] = lambda w: w) -> str:
+def said(problem: Problem, lang: str, request: Any = None, term: Callable[[str], str] = lambda w: w,
+         words: Words = SHARED) -> str:
     """One problem as a sentence of the page's language: "Ana · hand: DQ01 is used more often than the game has
     it (1 copy)". A step the message already names (the card) is not said twice."""
     path = tuple(problem.path)
     counted = _counted(path)
-    if problem.template in LENGTH and counted in COUNT_OF:
+    if problem.template in LENGTH and counted in words.count_of:
         values = {k: v for k, v in problem.params.items() if k != "has"}
         what = i18n._(LENGTH[problem.template], lang, got=problem.params["has"], **values)
         inside = path[:-1] if isinstance(path[-1], str) else path
-        steps = [*where(inside, request, lang, term), i18n._(COUNT_OF[counted], lang)]
+        steps = [*where(inside, request, lang, term, words), i18n._(words.count_of[counted], lang)]
     else:
         what = problem.say(lang, term)
-        steps = where(path, request, lang, term)
+        steps = where(path, request, lang, term, words)
     steps = [s for s in steps if s and s not in what]
     text = f"{' · '.join(steps)}: {what}" if steps else what
     return text[:1].upper() + text[1:]
@@ -125,7 +120,10 @@ class Said:
         return self.text
 
 
-def said_all(problems: list[Problem], lang: str, request: Any = None, card_set=None) -> list[Said]:
-    """Every problem of a page said in its language; a game's words named as its card data names them."""
+def said_all(problems: list[Problem], lang: str, request: Any = None, card_set=None,
+             words: Words = Words()) -> list[Said]:
+    """Every problem of a page said in its language, its fields by the shared words and the game's `words`; a
+    game's terms (a gem, a stone) named as its card data names them."""
     term = (lambda w: card_set.label(w, lang)) if card_set is not None else (lambda w: w)
-    return [Said(tuple(p.path), said(p, lang, request, term)) for p in problems]
+    words = SHARED | words
+    return [Said(tuple(p.path), said(p, lang, request, term, words)) for p in problems]

@@ -101,7 +101,8 @@ def scoring(game: str, form: MultiDict, lang: str, template: str | None = None,
         context.update(glue.extras(req, result, form))
     low, high = card_set.players  # player counts come from the card data, the default from the game
     default = games.for_data(game).players_by_default(card_set)
-    context.update(card_set=card_set, result=result, problems=plain.said_all(problems, lang, req, card_set),
+    context.update(card_set=card_set, result=result,
+                   problems=plain.said_all(problems, lang, req, card_set, glue.words),
                    form=form, bad=bad_fields(problems),
                    seats=range(low, high + 1),
                    # the player-count button just pressed (`_seats`: it sends the whole form, so what was typed
@@ -189,7 +190,8 @@ def setup(game: str, form: MultiDict, lang: str) -> View:
     kept = [(k, v) for k in form for v in form.getlist(k) if k not in ("lang", "seed")]
     whole = [(k, v) for k, v in kept if not k.startswith(PART_SEED)]  # a new deal: every part from its new seed
     return "setup.html", dict(
-        card_set=card_set, options=rules.options, result=result, problems=plain.said_all(problems, lang, None, card_set),
+        card_set=card_set, options=rules.options, result=result,
+        problems=plain.said_all(problems, lang, None, card_set, glue.words),
         form=form, players=players,
         names=names, public=public, hidden=hidden, to_score=to_score, to_sheet=to_sheet, per_player=glue.per_player,
         play=play,

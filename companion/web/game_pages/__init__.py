@@ -15,6 +15,7 @@ from ...cards import Component
 from ...i18n import N_
 from .. import forms
 from ..forms import MultiDict
+from ..plain import Words
 
 if TYPE_CHECKING:
     from flask import Blueprint
@@ -45,6 +46,7 @@ class GamePages:
     targets: Targets | None = None
     add: Add | None = None
     setup_words: Mapping[str, str] = field(default_factory=dict)  # setup answer keys → texts (N_, shown translated)
+    words: Words = field(default_factory=Words)  # what its players call its request's fields, for problems
     per_player: tuple[str, ...] = ("hands",)  # setup answer keys holding one list per player
     hidden: tuple[str, ...] = ("hands", "deck")  # setup answer keys the players must not see: the dealer's view
     to_score: ToScore | None = None  # what a setup carries to the scoring page beside the names (fields, values)

@@ -6,6 +6,7 @@ from ...games.duplicon import round_score
 from ...i18n import N_
 from .. import forms
 from ..forms import MultiDict
+from ..plain import Words
 from . import GamePages
 
 
@@ -29,6 +30,9 @@ def extras(req: dict | None, result: dict | None, _form: MultiDict) -> dict:
 
 
 PAGES = GamePages(
+    words=Words(fields={"rounds": "", "won": N_("cards won"), "zone": N_("cards in the play zone")},
+                counted={"rounds": N_("Round %(k)s")},
+                count_of={"rounds": N_("number of rounds"), "rounds[]": N_("number of players")}),
     template="score/duplicon.html", prepare=prepare, extras=extras,
     hidden=("hands", "deck", "grid"),  # a memory game: the face-down grid is what players must find
     setup_words={"grid": N_("Grid (3 × 3)"), "opening_turns": N_("Cards turned at the start"),

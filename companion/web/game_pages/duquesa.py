@@ -8,6 +8,7 @@ from ...games.duquesa import GAME, HAND_SIZE, SETS, SOLO_TURNS
 from ...schema import whole_number
 from ...i18n import N_
 from ..forms import MultiDict
+from ..plain import Words
 from . import GamePages
 
 if TYPE_CHECKING:
@@ -100,9 +101,13 @@ def blueprint() -> Blueprint:
 
 
 PAGES = GamePages(
+    words=Words(fields={"common": N_("common card"), "hand": N_("hand"), "florins": N_("florins"),
+                        "seen": N_("card turned up"), "gone": N_("cards already gone"), "drawn": N_("card drawn"),
+                        "turn": N_("turn")},
+                count_of={"hand": N_("cards in the hand")}),
     template="score/duquesa.html", targets=targets, extras=extras, add=add, blueprint=blueprint, links=((N_("Solo"), "duquesa_pages.solo"),),
     hidden=("hands", "draw_pile", "out_of_play", "turns", "spare"),  # (a solo hand is the one player's own)
-    to_score=lambda deal: to_play(deal),
+    to_score=to_play,
     play=lambda deal: ("duquesa_pages.solo_turn", N_("Play: open the turn helper")) if solo_deal(deal) else None,
     setup_words={"out_of_play": N_("Out of play (face down)"), "common": N_("Common card"),
                  "turns": N_("Solo turns (two cards each)"), "spare": N_("Left in the box"),

@@ -7,6 +7,7 @@ from ...games.gemas import COLOURS, TOKENS, uses_heart
 from ...i18n import N_
 from .. import forms
 from ..forms import MultiDict
+from ..plain import Words
 from . import GamePages
 
 
@@ -59,6 +60,10 @@ def extras(_req: dict | None, result: dict | None, form: MultiDict) -> dict:
 
 
 PAGES = GamePages(
+    words=Words(fields={"gems": "", "bandaids": N_("band-aids"), "heart": N_("heart"),
+                        "lay_down": N_("set laid down"), "player": N_("who"), "target": N_("against"),
+                        "set": N_("set"), "cards": N_("cards"), "choice": N_("choice")},
+                count_of={"cards": N_("number of cards")}),
     template="score/gemas.html", prepare=prepare, extras=extras,
     setup_words={"reserve": N_("Gem reserve"), "bandaids_each": N_("Band-aids each"), "heart": N_("Hearts in play"),
                  "teams": N_("Teams")},

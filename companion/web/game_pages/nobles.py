@@ -12,6 +12,7 @@ from ...i18n import N_
 from ...schema import whole_number
 from .. import forms
 from ..forms import MultiDict
+from ..plain import Words
 from . import GamePages
 
 KINDS = ("jack", "queen", "king")
@@ -182,6 +183,14 @@ def to_score(result: dict) -> list[tuple[str, str]]:
 
 
 PAGES = GamePages(
+    words=Words(fields={"attacker": N_("attacker"), "defender": N_("defender"), "noble": N_("noble"),
+                        "version": N_("version"), "suit": N_("suit"), "weapon": N_("weapon"), "dice": N_("dice"),
+                        "wounds": N_("wounds"), "resources": N_("resources"), "courts": "", "nobles": "",
+                        "at": N_("noble"), "versions": N_("versions"), "redirected": N_("change of target"),
+                        "cards": N_("cards")},
+                counted={"dice": N_("die %(k)s"), "nobles": N_("Noble %(k)s")},
+                count_of={"dice": N_("number of dice"), "cards": N_("number of cards"),
+                          "nobles": N_("number of nobles")}),
     template="score/nobles.html", prepare=prepare, extras=extras, ready=ready, to_score=to_score,
     score_label=N_("Duel"), per_player=("hands", "nobles_dealt"),
     hidden=("hands", "nobles_dealt", "noble_deck", "number_deck"),

@@ -6,6 +6,7 @@ from ...cards import Component
 from ...i18n import N_
 from .. import forms
 from ..forms import MultiDict
+from ..plain import Words
 from . import GamePages
 
 
@@ -43,6 +44,11 @@ def add(c: Component, form: MultiDict, target: str) -> None:
 
 
 PAGES = GamePages(
+    words=Words(fields={"sales": "", "fashion": N_("fashion"), "shown": "", "rings": N_("Rings"),
+                        "king": N_("King"), "necklace": N_("Necklace"), "bankers": N_("Bankers"),
+                        "alchemist": N_("Alchemist"), "from": N_("from"), "to": N_("to")},
+                counted={"sales": N_("Sale %(k)s")},
+                count_of={"sales": N_("number of sales"), "fashion": N_("gems in the fashion order")}),
     template="score/queens-necklace.html", prepare=prepare, targets=targets, add=add,
     hidden=("hands", "deck", "merchant_positions"),
     to_score=lambda deal: [("_mode", "game")] + [(f"sales.0.fashion.{i}", gem) for i, gem in enumerate(deal.get("fashion", []))],
