@@ -151,9 +151,7 @@ def _more_open_files() -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import waitress
-
-    from .web import create_app
+    from .web import create_app, serving
     from .web.instance import InstanceError, check_database
 
     if not 1 <= args.port <= 65535:
@@ -189,7 +187,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # busy moments are normal, not worth a line
         _more_open_files()
-        waitress.serve(app, host=args.host, port=args.port, _quiet=True, **SERVE_LIMITS)
+        serving.serve(app, host=args.host, port=args.port, **SERVE_LIMITS)  # waitress, closing smuggling attempts
     except OSError as e:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
     return EXIT_OK
