@@ -14,7 +14,8 @@ from yaml.constructor import ConstructorError, SafeConstructor
 
 from . import games, resources
 from .components import BACK, CARD_SIZES, DEFAULT_SIZE, SIZES, ComponentType
-from .look import ART_DPI, LOOK, Art, ArtPath, Look, art_window_mm, build_look
+from . import layouts
+from .look import ART_DPI, DRAWN_SHAPES, LOOK, Art, ArtPath, Look, art_window_mm, build_look
 from .schema import (
     INVALID, Bool, Enum, Field, Int, ListOf, MapOf, Path, Problem, Problems, Record, Str, Texts, TextsField,
     fmt_path,
@@ -34,6 +35,7 @@ COMMON_FIELDS: dict[str, Field] = {
     "size": Enum(SIZES, "size"),
     "reconstructed": Bool(),
     "art": ArtPath(),  # a designer's picture for the face's art window
+    "layout": layouts.LAYOUT_NAME,  # which of the file's `layouts:` draws its face (default: base, else the first)
 }
 
 HEADER = Record(
@@ -56,6 +58,7 @@ HEADER = Record(
         "look": LOOK,  # accent colour, back emblem, and the shape and colour of each term
         # how a data-only game is dealt (a game with rules deals by its own code)
         "setup": Record({"hand_size": Int(1, 60), "market": Int(1, 60), "steps": ListOf(TextsField(max_len=300), 1, 12)}),
+        **layouts.SECTIONS,  # fields, colours, fonts, layouts, back: faces as data (companion/layouts.py)
     },
     required=("game", "title", "prefix", "players"),
 )  # plus `components`, a list checked entry by entry against the game's component types
@@ -79,6 +82,7 @@ class Component:
     data: Mapping[str, Any]  # the game's own fields (stones, wish, gem, suit, rank...)
     line: int
     art: Art | None = None  # a designer's picture (SVG, PNG or JPEG) for its face
+    layout: str | None = None  # the layout that draws its face (None: the file's default)
 
     def name_in(self, lang: str, default: str | None = None) -> str | None:
         return self.name.get(lang) if self.name else default
@@ -106,6 +110,7 @@ class CardSet:
     needs: tuple[Texts, ...] = ()
     setup: Mapping[str, Any] = field(default_factory=dict)  # a data-only game's deal: hand_size, market, steps
     warnings: tuple[str, ...] = ()  # `file:line: card id: field: warning: ...` lines that do not stop a build
+    design: layouts.Design = layouts.Design()  # faces from layouts: none for a file without `layouts:`
 
     def component(self, component_id: str) -> Component:
         for c in self.components:
@@ -249,8 +254,15 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
                 for name, term in look.terms.items() if "art" in raw_terms.get(name, {})}
     if pictured:  # a term drawn as a picture: its icon everywhere on the faces (the backs' emblem keeps shapes)
         look = replace(look, terms=MappingProxyType({**look.terms, **pictured}))
+    problems = Problems()
+    design = layouts.build_design(header, folder, lambda path: line_of(lines, path), problems)
+    declared = {name: layouts.declared_field(decl) for name, decl in (header.get("fields") or {}).items()}
+    required = tuple(name for name, decl in (header.get("fields") or {}).items() if not decl.get("optional"))
+    _report_layout_problems(problems, report)
     sets = dict(header.get("sets") or {"base": Texts("Juego básico", "Base game")})
     types = _component_types(header["game"])
+    if declared:
+        types = {name: _with_fields(t, declared, required) for name, t in types.items()}
     components: list[Component] = []
     seen: dict[str, int] = {}
     for i, raw in enumerate(raw_components):
@@ -272,6 +284,8 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
         for p in problems:
             report(p, label, base)
 
+    if (design.back_art or design.back_layout) and not any(c.kind == "back" for c in components):
+        components.append(_implicit_back(header, line_of(lines, ("back",))))
     backs = {c.id: c for c in components if c.kind == "back"}
     for c in components:
         if c.back not in (None, "none") and c.back not in backs:
@@ -281,6 +295,11 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
         for j, name in enumerate(section.get("cards", ())):
             if name not in known:
                 report(Problem(("rules", i, "cards", j), f"{name!r} is neither a component id nor a type of this file"))
+    if design.layouts:
+        problems = Problems()
+        for c, message in _check_layouts(design, components, types, look, problems):
+            errors.append(f"{filename}:{c.line}: {c.id}: layout: {message}")
+        _report_layout_problems(problems, report)
     plan = header.get("setup", {})
     dealt = plan.get("hand_size", 0) * header["players"][1] + plan.get("market", 0)
     cards_in_deck = sum(c.qty for c in components if c.kind == "card")
@@ -295,9 +314,48 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
         labels=header.get("labels", MappingProxyType({})), notes=tuple(header.get("notes", ())),
         rules=tuple(header.get("rules", ())), components=tuple(components), look=look,
         needs=tuple(header.get("needs", ())),
-        setup=header.get("setup", MappingProxyType({})),
+        setup=header.get("setup", MappingProxyType({})), design=design,
     )
     return card_set, []
+
+
+def _with_fields(ctype: ComponentType, declared: Mapping[str, Field], required: tuple[str, ...]) -> ComponentType:
+    """A component type that also takes the file's own `fields:` (required on cards unless declared optional)."""
+    return replace(ctype, fields={**declared, **ctype.fields},
+                   required=(*ctype.required, *(required if ctype.kind == "card" else ())))
+
+
+def _report_layout_problems(problems: Problems, report) -> None:
+    """A problem under `layouts.<name>` is said as `file:line: <name>: <element>: ...`; others as they are."""
+    for p in problems:
+        if p.path[:1] == ("layouts",) and len(p.path) >= 2:
+            report(replace(p, path=p.path[2:]), str(p.path[1]), p.path[:2])
+        else:
+            report(p)
+
+
+def _check_layouts(design: layouts.Design, components, types, look: Look, problems: Problems) -> list:
+    """Each layout at each size a component draws it at: on the face, its fields, fonts and icons known (into
+    `problems`); returned, each component whose `layout:` names none the file has, with what to say."""
+    unknown = []
+    known = set(layouts.COMPONENT_KEYS) | {name for t in types.values() for name in t.fields}
+    icon_names = set(DRAWN_SHAPES) | {name for name, term in look.terms.items() if term.shape}
+    checked: set[tuple[str, str]] = set()
+    for c in components:
+        name = c.layout
+        if c.kind == "back":  # a back drawn by a picture, or as the game's title on its accent, has no layout
+            name = c.layout or (None if c.art or design.back_art else design.back_layout)
+            if name is None:
+                continue
+        elements = design.layout_for(name, c.type)
+        if elements is None:
+            unknown.append((c, f"no layout is named {name!r}; the file has: {', '.join(design.layouts)}"))
+            continue
+        used = design.layout_name(name, c.type)
+        if (used, c.size) not in checked:
+            checked.add((used, c.size))
+            layouts.check_elements(elements, SIZES[c.size], known, design, icon_names, ("layouts", used), problems)
+    return unknown
 
 
 def _check_component(raw, types, sets, header, line: int, problems: Problems):
@@ -327,7 +385,15 @@ def _check_component(raw, types, sets, header, line: int, problems: Problems):
         size=checked.get("size") or DEFAULT_SIZE[ctype.kind] or header.get("card_size", "poker"),
         name=checked.get("name"), text=checked.get("text"), back=checked.get("back"),
         reconstructed=checked.get("reconstructed", False), data=MappingProxyType(game_data), line=line,
+        layout=checked.get("layout"),
     )
+
+
+def _implicit_back(header: Mapping, line: int) -> Component:
+    """The back a file's `back:` section makes when it lists no back component: `<prefix>-BACK`, for its cards."""
+    return Component(game=header["game"], id=f"{header['prefix']}-BACK", type="back", kind="back", qty=1, set="base",
+                     size=header.get("card_size", "poker"), name=header["title"], text=None, back=None,
+                     reconstructed=False, data=MappingProxyType({"for": ("card", "reference")}), line=line)
 
 
 def _resolve_back(c: Component, backs: Mapping[str, Component]) -> str | None:
@@ -357,6 +423,11 @@ def check_file(path: str | FsPath, art: bool = True) -> tuple[CardSet | None, li
     if card_set is None or not art:
         return card_set, errors
     errors, warnings = check_art(card_set)
+    if not errors:
+        from .pnp.design_check import check_design  # fonts and text fitting: reportlab, only where files are read
+
+        errors, more = check_design(card_set)
+        warnings += more
     return (None, errors) if errors else (replace(card_set, warnings=tuple(warnings)), [])
 
 

@@ -88,6 +88,8 @@ class Game:
     entry: Entry
     sheet_points: Callable[[Mapping], list[tuple[str, int]]]  # a scored result, seat by seat
     face: Callable[[Component, CardSet, str], Face]  # what a printed front shows
+    # what its rules derive from a component for its layouts' placeholders ({index}, {strength}...), in a language
+    face_values: Callable[[Component, CardSet, str], Mapping[str, Any]] | None = None
     terms: tuple[str, ...] = ()  # the look terms its faces draw: the card data must declare each
     options: tuple[Option, ...] = ()
     solo: Callable[[Any, CardSet], dict] | None = None  # a hint for one solo turn

@@ -177,8 +177,8 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
             name = _form_name("B", back.id, size)
             if name not in forms:
                 c.beginForm(name, lowerx=0, lowery=0, upperx=w + 2 * grow, uppery=h + 2 * grow)
-                draw.draw_back(c, faces.back(back, card_set, settings.lang), grow, grow, w, h, grow,
-                               low_ink=settings.ink == "low")
+                faces.paint_back(c, back, card_set, settings.lang, grow, grow, w, h, grow,
+                                 low_ink=settings.ink == "low")
                 c.endForm()
                 forms.add(name)
             c.saveState()
@@ -196,8 +196,8 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
             batch = section.components[start:start + s.per_page]
             for comp, rect in zip(batch, s.fronts):
                 place(_form_name("F", comp.id, section.size), *_points(rect),
-                      lambda x, y, w, h, comp=comp: draw.draw_face(
-                          c, faces.face(comp, card_set, settings.lang), x, y, w, h, bleed, comp.id,
+                      lambda x, y, w, h, comp=comp: faces.paint_front(
+                          c, comp, card_set, settings.lang, x, y, w, h, bleed,
                           qr_text(card_set, comp, settings), version, low_ink=settings.ink == "low"))
             # Each back goes in the slot mirroring its own card; a card without a back leaves its slot empty.
             back_slots = [(s.backs[slot], card_set.component(comp.back)) for slot, comp in enumerate(batch)

@@ -1,7 +1,9 @@
-"""What each printed component shows, as plain data: the game's descriptor builds a front's Face (a data-only
-game the generic one), and every back is the game's title on its accent with its emblem."""
+"""What each printed component shows: a game with `layouts:` in its card data draws each face from its layout
+(companion/pnp/layout.py); a game without them gets the game descriptor's Face (a data-only game the generic one),
+and a back that is the game's title on its accent with its emblem."""
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 
 from .. import games
@@ -20,3 +22,66 @@ def face(c: Component, s: CardSet, lang: str) -> Face:
 
 def back(c: Component, s: CardSet, lang: str) -> Back:
     return Back(c.name_in(lang) or s.title.get(lang), s.look.accent, s.look.emblem)
+
+
+def values(c: Component, s: CardSet, lang: str) -> dict:
+    """A component's values for a layout's placeholders: its own keys, its game fields, and what its game's rules
+    derive from them (`Game.face_values`: a noble's strength, a gem's points)."""
+    out = {"id": c.id, "qty": c.qty, "type": c.type, "set": c.set, **c.data}
+    derive = games.for_data(s.game).face_values
+    if derive is not None:
+        out.update(derive(c, s, lang))
+    if c.name is not None:
+        out["name"] = c.name
+    if c.text is not None:
+        out["text"] = c.text
+    return out
+
+
+def shown(c: Component, s: CardSet, lang: str, qr_text: str | None = None, qr_version: int | None = None):
+    from .layout import Shown
+
+    return Shown(values(c, s, lang), lang, s.design, s.look, os.path.dirname(os.path.abspath(s.path)),
+                 c.art.path if c.art else None, qr_text, qr_version, s.game)
+
+
+def front_layout(c: Component, s: CardSet):
+    """The layout elements that draw this component's front, or None when its game draws faces by code."""
+    return s.design.layout_for(c.layout, c.type)
+
+
+def paint_front(canvas, c: Component, s: CardSet, lang: str, x: float, y: float, w: float, h: float, bleed: float,
+                qr_text: str | None, qr_version: int | None, low_ink: bool = False) -> None:
+    """One front in its trim rectangle (points): from its layout where the game has layouts."""
+    from . import draw, layout
+
+    elements = front_layout(c, s)
+    if elements is None:
+        draw.draw_face(canvas, face(c, s, lang), x, y, w, h, bleed, c.id, qr_text, qr_version, low_ink=low_ink)
+        return
+    canvas.saveState()
+    canvas.setFillColor(draw.PAPER)
+    canvas.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+    layout.draw(canvas, elements, shown(c, s, lang, qr_text, qr_version), x, y, w, h, bleed)
+    canvas.restoreState()
+
+
+def paint_back(canvas, b: Component, s: CardSet, lang: str, x: float, y: float, w: float, h: float, bleed: float,
+               low_ink: bool = False) -> None:
+    """One back in its trim rectangle, its picture or layout running into the bleed: the back component's own
+    `layout:` or `art:`, else the file's `back:` (art covering it to the bleed, keeping its aspect, or a layout),
+    else the game's title on its accent."""
+    from . import draw, layout
+
+    name = b.layout or s.design.back_layout
+    picture = b.art.path if b.art else None if b.layout else s.design.back_art
+    if picture:
+        layout.draw_back_art(canvas, picture, x, y, w, h, bleed)
+    elif name and s.design.layouts.get(name):
+        canvas.saveState()
+        canvas.setFillColor(draw.PAPER)
+        canvas.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+        layout.draw(canvas, s.design.layouts[name], shown(b, s, lang), x, y, w, h, bleed)
+        canvas.restoreState()
+    else:
+        draw.draw_back(canvas, back(b, s, lang), x, y, w, h, bleed, low_ink=low_ink)

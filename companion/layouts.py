@@ -1,0 +1,479 @@
+"""Card faces as data: a game's `fields:`, `colours:`, `fonts:` and `layouts:` sections checked and resolved
+(`extends` merged, `null` dropping an element), and one element's placeholders filled in for one component.
+
+Pure data, no drawing: `companion/pnp/layout.py` draws a resolved layout, and the phone's card page reads the same
+one. The contract is `shared/specs/layouts.md`; `docs/card-data.md` documents it for designers."""
+from __future__ import annotations
+
+import math
+import posixpath
+import re
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .schema import (
+    INVALID, Bool, Enum, Field, Int, ListOf, MapOf, Path, Problems, Record, Str, Texts, TextsField, Value,
+)
+
+# Each element is one of these kinds, named by the key it carries (`text: "{name}"`, `qr: true`...).
+KINDS = ("text", "rect", "art", "icon", "icons", "qr", "pips", "track")
+DEFAULT_FONT = "serif"  # the project's own family (Noto Serif), used where a layout names no font
+MIN_TEXT_PT = 6.0  # no text is printed smaller: a text that cannot fit at this size is a validate error
+LAYOUT_NAME = Str(r"[a-z][a-z0-9_-]*", max_len=40, hint="lower-case letters, digits, '-' and '_'")
+ELEMENT_NAME = LAYOUT_NAME
+COLOUR_TEXT = re.compile(r"#[0-9A-Fa-f]{6}")
+PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_.-]*(?::[a-z0-9_.-]+)?)\}")
+PREFIXES = ("colour", "label", "icon")  # {colour:suit}, {label:suit}, {icon:heart}
+
+
+class Num(Field):
+    """A finite number (whole or with decimals) from lo to hi."""
+
+    def __init__(self, lo: float, hi: float):
+        self.lo, self.hi = lo, hi
+
+    def check(self, value, path, problems):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            return problems.add(path, "must be a number, got %(got)s", got=Value(value))
+        if not self.lo <= value <= self.hi:
+            return problems.add(path, "must be from %(lo)s to %(hi)s, got %(got)s", lo=self.lo, hi=self.hi, got=value)
+        return float(value)
+
+
+class Colour(Field):
+    """A colour: `#rrggbb`, or a placeholder filled per component (`{colour:suit}`, `{hue}`)."""
+
+    def check(self, value, path, problems):
+        if isinstance(value, str) and (COLOUR_TEXT.fullmatch(value) or PLACEHOLDER.fullmatch(value)):
+            return value
+        return problems.add(path, "must be a colour like #5b2a6e or {colour:field}, got %(got)s", got=Value(value))
+
+
+class Template(Str):
+    """A text with `{field}` placeholders (checked against the game's fields when the layout is checked)."""
+
+    def __init__(self, max_len: int = 400):
+        super().__init__(max_len=max_len)
+
+
+class FlagOrTemplate(Field):
+    """`true` (the component's own: its art, its code) or a text (a file's path, a `{field}`)."""
+
+    def check(self, value, path, problems):
+        if value is True:
+            return True
+        if isinstance(value, str) and value.strip():
+            return Template().check(value, path, problems)
+        return problems.add(path, "must be true or a text, got %(got)s", got=Value(value))
+
+
+BOX = ListOf(Num(-50, 500), 4, 4)  # x, y, width, height in mm from the face's top-left corner
+COMMON = {"at": BOX, "corners": Int(1, 2), "rotate": Num(-360, 360), "when": Template(80)}
+PROPERTIES: dict[str, dict[str, Field]] = {
+    "text": {"text": Template(600), "font": LAYOUT_NAME, "size": Num(MIN_TEXT_PT, 120),
+             "min_size": Num(MIN_TEXT_PT, 120), "bold": Bool(), "italic": Bool(), "colour": Colour(),
+             "align": Enum(("left", "center", "right"), "alignment"),
+             "valign": Enum(("top", "middle", "bottom"), "alignment"), "leading": Num(0.8, 3), "fill": Colour()},
+    "rect": {"rect": BOX, "fill": Colour(), "stroke": Colour(), "stroke_width": Num(0, 20), "radius": Num(0, 100),
+             "bleed": Bool()},
+    "art": {"art": FlagOrTemplate(), "fit": Enum(("contain", "cover"), "fit"), "bleed": Bool()},
+    "icon": {"icon": Template(80), "colour": Colour()},
+    "icons": {"icons": Template(80), "columns": Int(1, 20), "gap": Num(0, 50), "align": Enum(("left", "center",
+                                                                                             "right"), "alignment")},
+    "qr": {"qr": Bool()},
+    "pips": {"pips": Template(80), "icon": Template(80)},
+    "track": {"track": Template(80), "fill": Colour(), "stroke": Colour(), "colour": Colour()},
+}
+BOXLESS = {"rect"}  # kinds whose own key is their box
+
+
+@dataclass(frozen=True)
+class Element:
+    """One element of a resolved layout: its name, kind and every property (the kind's own key included)."""
+
+    name: str
+    kind: str
+    props: Mapping[str, Any]
+    line: int = 0
+
+    @property
+    def box(self) -> tuple[float, float, float, float] | None:
+        box = self.props.get("rect" if self.kind == "rect" else "at")
+        return tuple(box) if box else None
+
+
+@dataclass(frozen=True)
+class FontFamily:
+    """A `fonts:` family: its files (already resolved to disk paths) by style."""
+
+    name: str
+    regular: str
+    bold: str | None = None
+    italic: str | None = None
+    bold_italic: str | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Design:
+    """A game's faces as data: resolved layouts by name, the colours of field values, font families, the back."""
+
+    layouts: Mapping[str, tuple[Element, ...]] = field(default_factory=dict)
+    colours: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    fonts: Mapping[str, FontFamily] = field(default_factory=dict)
+    labels: Mapping[str, Texts] = field(default_factory=dict)  # the file's `labels:`: `{label:suit}` says a value
+    back_art: str | None = None  # the back's picture, on disk
+    back_layout: str | None = None
+    first: str | None = None  # the layout a component without `layout:` uses
+
+    def layout_name(self, name: str | None, type_: str = "") -> str | None:
+        """The layout a component draws with: the one it names, else the one named after its type, else `base`,
+        else the first; None for a game without layouts."""
+        if not self.layouts:
+            return None
+        if name:
+            return name
+        return type_ if type_ in self.layouts else "base" if "base" in self.layouts else self.first
+
+    def layout_for(self, name: str | None, type_: str = "") -> tuple[Element, ...] | None:
+        found = self.layout_name(name, type_)
+        return None if found is None else self.layouts.get(found)
+
+
+# --- Checking the sections --------------------------------------------------------------------------------------
+
+class _AnyField(Field):
+    """Anything: checked later, by the code that knows what it is (a layout's elements by `resolve`)."""
+
+    def check(self, value, path, problems):
+        return value
+
+
+FIELD_DECL = Record({"choices": ListOf(Str(max_len=40), 1, 200), "number": ListOf(Int(-10**6, 10**6), 2, 2),
+                     "text": Bool(), "list": Bool(), "optional": Bool()})
+FONT_FILE = Str(max_len=200)
+FONT_DECL = Record({"regular": FONT_FILE, "bold": FONT_FILE, "italic": FONT_FILE, "bold_italic": FONT_FILE},
+                   required=("regular",))
+SECTIONS = {
+    "fields": MapOf(LAYOUT_NAME, FIELD_DECL),
+    "colours": MapOf(LAYOUT_NAME, MapOf(Str(max_len=40), Colour())),
+    "fonts": MapOf(LAYOUT_NAME, FONT_DECL),
+    "layouts": MapOf(LAYOUT_NAME, _AnyField()),  # elements checked by `resolve`
+    "back": Record({"art": Str(max_len=200), "layout": LAYOUT_NAME}),
+}
+
+
+def declared_field(decl: Mapping) -> Field:
+    """The check for one `fields:` entry's values."""
+    if "choices" in decl:
+        return Enum(decl["choices"], "choice")
+    if "number" in decl:
+        lo, hi = decl["number"]
+        return Int(lo, hi)
+    if decl.get("text"):
+        return TextsField(max_len=400)
+    if decl.get("list"):
+        return ListOf(Str(max_len=40), 0, 40)
+    return Str(max_len=200)
+
+
+def resolve(raw: Mapping[str, Mapping], path: Path, problems: Problems,
+            line_of=lambda path: 0) -> dict[str, tuple[Element, ...]]:
+    """Every layout with its `extends` chain merged: a parent's elements in their order, then the child's new ones;
+    a child's `name: null` drops the parent's element, a mapping without a kind changes some of its properties, a
+    mapping with a kind replaces it. Problems name the layout and element; a loop of `extends` is one."""
+    merged: dict[str, dict[str, dict] | None] = {}
+
+    def chain(name: str, seen: tuple[str, ...]) -> dict[str, dict] | None:
+        if name in merged:
+            return merged[name]
+        layout = raw[name]
+        parent_name = layout.get("extends")
+        out: dict[str, dict] = {}
+        if parent_name is not None:
+            if not isinstance(parent_name, str) or parent_name not in raw:
+                problems.add((*path, name, "extends"), "no layout is named %(got)s; the file declares: %(names)s",
+                             got=repr(parent_name), names=", ".join(raw))
+                merged[name] = None
+                return None
+            if parent_name in seen or parent_name == name:
+                loop = " → ".join((*seen, name, parent_name)[(*seen, name).index(parent_name):])
+                problems.add((*path, name, "extends"), "is a loop: %(loop)s", loop=loop)
+                merged[name] = None
+                return None
+            parent = chain(parent_name, (*seen, name))
+            if parent is None:
+                merged[name] = None
+                return None
+            out = {k: dict(v) for k, v in parent.items()}
+        for element, value in layout.items():
+            if element == "extends":
+                continue
+            if ELEMENT_NAME.check(element, (*path, name, element), problems) is INVALID:
+                continue
+            if value is None:
+                if element not in out:
+                    problems.add((*path, name, element), "drops an element that %(layout)s does not have",
+                                 layout=repr(parent_name) if parent_name else "it")
+                out.pop(element, None)
+                continue
+            if not isinstance(value, Mapping):
+                problems.add((*path, name, element), "must be a mapping like {text: \"{name}\", at: [4, 3, 55, 8]} "
+                                                     "or null, got %(got)s", got=Value(value))
+                continue
+            if element in out and not any(k in value for k in KINDS):
+                out[element].update(value)
+            else:
+                out[element] = dict(value)
+            out[element]["__line__"] = line_of((*path, name, element))
+        merged[name] = out
+        return out
+
+    resolved: dict[str, tuple[Element, ...]] = {}
+    for name in raw:
+        if not isinstance(raw[name], Mapping):
+            problems.add((*path, name), "must be a mapping of elements, got %(got)s", got=Value(raw[name]))
+            continue
+        elements = chain(name, ())
+        if elements is None:
+            continue
+        checked = [_element(element, props, (*path, name, element), problems) for element, props in elements.items()]
+        resolved[name] = tuple(e for e in checked if e is not None)
+    return resolved
+
+
+def _element(name: str, props: Mapping, path: Path, problems: Problems) -> Element | None:
+    line = props.get("__line__", 0)
+    props = {k: v for k, v in props.items() if k != "__line__"}
+    kinds = [k for k in KINDS if k in props]
+    if len(kinds) != 1:
+        problems.add(path, "must have one kind of %(kinds)s, has %(has)s", kinds=", ".join(KINDS),
+                     has=", ".join(kinds) or "none")
+        return None
+    kind = kinds[0]
+    fields = {**COMMON, **PROPERTIES[kind]}
+    checked = Record(fields, required=(kind,) if kind in BOXLESS else (kind, "at")).check(props, path, problems)
+    if checked is INVALID:
+        return None
+    box = checked["rect" if kind in BOXLESS else "at"]
+    if box[2] <= 0 or box[3] <= 0:
+        problems.add((*path, "rect" if kind in BOXLESS else "at"), "must have a width and a height above 0")
+        return None
+    return Element(name, kind, MappingProxyType(dict(checked)), line)
+
+
+def font_path(given: str) -> str | None:
+    """A font file's path as written, normalised, or None when it leads outside the data file's folder."""
+    normal = posixpath.normpath(given)
+    if "\\" in given or "\0" in given or posixpath.isabs(given) or normal == ".." or normal.startswith("../"):
+        return None
+    return normal
+
+
+# --- Filling placeholders for one component ---------------------------------------------------------------------
+
+class Missing(Exception):
+    """A placeholder names a field the component does not have: the element is not drawn."""
+
+
+def value_of(key: str, values: Mapping[str, Any], lang: str) -> Any:
+    """A component's value for a placeholder's key (`name`, `suit`, `flavour.en`); Missing when it has none."""
+    head, _, tail = key.partition(".")
+    if head not in values or values[head] is None:
+        raise Missing(key)
+    value = values[head]
+    if isinstance(value, Texts):
+        return value.get(tail or lang)
+    if tail:
+        raise Missing(key)
+    return value
+
+
+def fill(template: str, values: Mapping[str, Any], lang: str, design: Design | None = None) -> str:
+    """A text with every `{field}` replaced by the component's value, `{colour:field}` by the colour `colours:`
+    gives that value and `{label:field}` by the word `labels:` gives it in `lang`; `{icon:...}` is left for the
+    markup. Missing when a field is absent (or has no colour)."""
+    def one(match: re.Match) -> str:
+        key = match.group(1)
+        prefix, _, name = key.rpartition(":")
+        if prefix == "icon":
+            return match.group(0)
+        value = value_of(name, values, lang)
+        if isinstance(value, (list, tuple)):
+            value = ", ".join(map(str, value))
+        if prefix == "colour":
+            found = design.colours.get(name, {}).get(str(value)) if design else None
+            if found is None:
+                raise Missing(key)
+            return found
+        if prefix == "label":
+            texts = design.labels.get(str(value)) if design else None
+            return texts.get(lang) if texts else str(value)
+        return str(value)
+
+    return PLACEHOLDER.sub(one, template)
+
+
+def fill_list(template: str, values: Mapping[str, Any], lang: str) -> list:
+    """An `icons:`/`track:` element's list: `{field}` alone names a list field (a text is split at commas)."""
+    match = PLACEHOLDER.fullmatch(template.strip())
+    if match:
+        value = value_of(match.group(1), values, lang)
+    else:
+        value = template
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    return [part.strip() for part in str(value).split(",") if part.strip()]
+
+
+def placeholders(template: str) -> list[str]:
+    """The field names a template uses (`colour:suit` → `suit`; inline icons name no field)."""
+    names = []
+    for key in PLACEHOLDER.findall(template):
+        if key.startswith("icon:"):
+            continue
+        names.append(key.split(":", 1)[-1].split(".", 1)[0])
+    return names
+
+
+# --- Text markup ------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Run:
+    """A piece of a text line: words in one style, or one inline icon (a term or shape's name)."""
+
+    text: str = ""
+    bold: bool = False
+    italic: bool = False
+    icon: str | None = None
+
+
+_TOKEN = re.compile(r"\\[*\\{]|\*\*|\*|\{icon:([a-z0-9_-]+)\}|\n")
+
+
+def markup(text: str, bold: bool = False, italic: bool = False) -> list[list[Run]]:
+    """Lines of runs from a text with `**bold**`, `*italic*`, `{icon:name}` and line breaks (`\\*` is a star).
+    An unclosed `*` or `**` styles to the end of the text, as a reader would expect from a half-typed one."""
+    lines: list[list[Run]] = [[]]
+    b, i = bold, italic
+    pos = 0
+    buf = ""
+
+    def flush():
+        nonlocal buf
+        if buf:
+            lines[-1].append(Run(buf, b, i))
+            buf = ""
+
+    for m in _TOKEN.finditer(text):
+        buf += text[pos:m.start()]
+        pos = m.end()
+        token = m.group(0)
+        if token.startswith("\\"):
+            buf += token[1]
+        elif token == "**":
+            flush()
+            b = not b
+        elif token == "*":
+            flush()
+            i = not i
+        elif token == "\n":
+            flush()
+            lines.append([])
+        else:
+            flush()
+            lines[-1].append(Run(icon=m.group(1), bold=b, italic=i))
+    buf += text[pos:]
+    flush()
+    return lines
+
+
+def plain(text: str) -> str:
+    """A marked-up text as plain words (for the phone's alt text and for checking a font's characters)."""
+    return "\n".join("".join(r.text for r in line) for line in markup(text))
+
+
+# --- A game's design from its checked sections ------------------------------------------------------------------
+
+COMPONENT_KEYS = ("id", "name", "text", "qty", "type", "set")  # placeholders every component can fill
+
+
+def build_design(header: Mapping, folder: str, line_of, problems: Problems) -> Design:
+    """A Design from a data file's checked header (its `colours:`, `fonts:`, `layouts:` and `back:`); problems
+    for an `extends` that names no layout or loops, a `back.layout` that names none, a font or back art file's
+    path leading outside the data file's folder. Files are not read here (see pnp.check_design)."""
+    import os
+
+    layouts = resolve(header.get("layouts") or {}, ("layouts",), problems, line_of)
+    fonts = {}
+    for family, files in (header.get("fonts") or {}).items():
+        paths = {}
+        for style, given in files.items():
+            normal = font_path(given)
+            if normal is None or not normal.lower().endswith((".ttf", ".otf")):
+                problems.add(("fonts", family, style), "%(got)s must be a .ttf or .otf file inside the data file's "
+                                                       "folder, given relative to it", got=repr(given))
+                continue
+            paths[style] = os.path.join(folder, normal)
+        if "regular" in paths:
+            fonts[family] = FontFamily(family, line=line_of(("fonts", family)), **paths)
+    back = header.get("back") or {}
+    back_art = None
+    if "art" in back:
+        normal = font_path(back["art"])
+        if normal is None or not normal.lower().endswith((".svg", ".png", ".jpg", ".jpeg")):
+            problems.add(("back", "art"), "%(got)s must be an SVG, PNG or JPEG file inside the data file's folder, "
+                                          "given relative to it", got=repr(back["art"]))
+        else:
+            back_art = os.path.join(folder, normal)
+    if "layout" in back and back["layout"] not in layouts and back["layout"] not in (header.get("layouts") or {}):
+        problems.add(("back", "layout"), "no layout is named %(got)s; the file declares: %(names)s",
+                     got=repr(back["layout"]), names=", ".join(header.get("layouts") or {}) or "none")
+    if "art" in back and "layout" in back:
+        problems.add(("back",), "gives both art and layout; give one")
+    return Design(layouts=MappingProxyType(layouts), colours=MappingProxyType(dict(header.get("colours") or {})),
+                  labels=MappingProxyType(dict(header.get("labels") or {})),
+                  fonts=MappingProxyType(fonts), back_art=back_art, back_layout=back.get("layout"),
+                  first=next(iter(layouts), None))
+
+
+def check_elements(elements: tuple[Element, ...], size_mm: tuple[float, float], known: set[str], design: Design,
+                   icon_names: set[str], path: Path, problems: Problems) -> None:
+    """A layout's elements against a face of `size_mm`: each box on the face, every placeholder a field some
+    component can have, every font declared, every fixed icon name a term or shape. Reported under `path`
+    (`layouts.<name>.<element>`)."""
+    w, h = size_mm
+    for e in elements:
+        where = (*path, e.name)
+        x, y, bw, bh = e.box
+        if x < -0.01 or y < -0.01 or x + bw > w + 0.01 or y + bh > h + 0.01:
+            problems.add(where, "is off the face: [%(x)s, %(y)s, %(w)s, %(h)s] mm on a face of %(fw)s × %(fh)s mm",
+                         x=f"{x:g}", y=f"{y:g}", w=f"{bw:g}", h=f"{bh:g}", fw=f"{w:g}", fh=f"{h:g}")
+        for key, value in e.props.items():
+            if not isinstance(value, str):
+                continue
+            for name in placeholders(value):
+                if name not in known:
+                    problems.add((*where, key), "names the field %(name)s, which no component has; known: %(known)s",
+                                 name=repr(name), known=", ".join(sorted(known)))
+            for key_full in PLACEHOLDER.findall(value):
+                if key_full.startswith("colour:"):
+                    field_name = key_full.split(":", 1)[1]
+                    if field_name in known and field_name not in design.colours:
+                        problems.add((*where, key), "uses {colour:%(name)s} but colours: gives no colours for "
+                                                    "%(name)s", name=field_name)
+                if key_full.startswith("icon:") and key_full[5:] not in icon_names:
+                    problems.add((*where, key), "names the icon %(name)s, which is neither a term in look.terms nor "
+                                                "a shape (%(shapes)s)", name=repr(key_full[5:]),
+                                 shapes=", ".join(sorted(icon_names)))
+        if e.kind in ("icon", "pips") and e.kind == "icon" and not PLACEHOLDER.search(e.props["icon"]) \
+                and e.props["icon"] not in icon_names:
+            problems.add((*where, "icon"), "names the icon %(name)s, which is neither a term in look.terms nor a "
+                                           "shape (%(shapes)s)", name=repr(e.props["icon"]),
+                         shapes=", ".join(sorted(icon_names)))
+        font = e.props.get("font")
+        if font is not None and font != DEFAULT_FONT and font not in design.fonts:
+            problems.add((*where, "font"), "names the font %(name)s, which fonts: does not declare; declared: "
+                                           "%(known)s", name=repr(font),
+                         known=", ".join([DEFAULT_FONT, *design.fonts]))

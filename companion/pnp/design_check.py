@@ -1,0 +1,115 @@
+"""What `validate` asks of a game's layouts that needs its fonts: every font file embeddable, every character the
+cards print in their font, every text fitting its box at its smallest size for every component and language,
+every code's modules large enough for a phone. Each problem as `file:line: <layout>: <element>: ...`."""
+from __future__ import annotations
+
+import math
+import os
+
+from reportlab.pdfbase import pdfmetrics
+
+from ..cards import CardSet
+from ..components import SIZES
+from ..layouts import DEFAULT_FONT, Missing, fill, plain
+from ..schema import LANGS
+from . import faces, layout
+from .geometry import MM
+
+QR_MIN_MODULE_MM = 0.65  # below this the project's camera simulation reads fewer than 99 % of codes
+SAMPLE_BASE = "http://192.168.1.20:5000"  # a LAN address as `make run` prints it: what a code must hold
+
+
+def check_design(card_set: CardSet) -> tuple[list[str], list[str]]:
+    """(errors, warnings) for a card set's layouts and fonts; nothing for a game without layouts."""
+    design = card_set.design
+    errors: list[str] = []
+    warnings: list[str] = []
+    path = card_set.path
+    if not design.layouts and not design.fonts:
+        return errors, warnings
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+    broken: set[str] = set()
+    for family in design.fonts.values():
+        for style in ("regular", "bold", "italic", "bold_italic"):
+            file = getattr(family, style)
+            where = f"{path}:{family.line}: -: fonts.{family.name}.{style}"
+            if file is None:
+                if style in ("bold", "italic"):
+                    warnings.append(f"{where}: warning: no {style} face: its {style} text is drawn with the "
+                                    f"regular one")
+                continue
+            shown = os.path.relpath(file, folder)
+            if os.path.lexists(file) and os.path.commonpath([folder, os.path.realpath(file)]) != folder:
+                errors.append(f"{where}: {shown!r} leads outside the data file's folder (through a link)")
+                broken.add(family.name)
+                continue
+            try:
+                layout.register_font(file, f"{card_set.game}-{family.name}-{style}")
+            except layout.FontProblem as e:
+                errors.append(f"{where}: {shown!r} {e}")
+                broken.add(family.name)
+    if errors:
+        return errors, warnings
+    from .document import card_url
+    from . import draw
+
+    lacking: dict[tuple[str, str], list[str]] = {}
+    small_codes: set[str] = set()
+    for c in card_set.components:
+        elements = faces.front_layout(c, card_set) if c.kind != "back" else \
+            card_set.design.layouts.get(c.layout or card_set.design.back_layout or "")
+        if not elements:
+            continue
+        w, h = SIZES[c.size]
+        for e in elements:
+            where = f"{path}:{e.line}: {_layout_name(card_set, e)}: {e.name}"
+            if e.kind == "qr" and c.kind not in ("back", "token") and where not in small_codes:
+                modules = draw.qr_runs(card_url(SAMPLE_BASE, c.id))[0]
+                module = layout.qr_module(e, modules) / MM
+                if module < QR_MIN_MODULE_MM - 1e-6:
+                    small_codes.add(where)
+                    need = math.ceil((modules + 2 * draw.QR_QUIET) * QR_MIN_MODULE_MM * 10) / 10
+                    errors.append(f"{where}: a code in this box has modules of {module:.2f} mm ({c.id}); phones need "
+                                  f"{QR_MIN_MODULE_MM} mm: make the box at least {need:.1f} mm square (the code "
+                                  f"and its white margin)")
+            if e.kind != "text":
+                continue
+            for lang in LANGS:
+                shown = faces.shown(c, card_set, lang)
+                try:
+                    laid, font_of = layout.text_layout(e, shown)
+                    text = fill(e.props["text"], shown.values, lang, card_set.design)
+                except Missing:
+                    continue
+                if not laid.fits:
+                    errors.append(f"{where}: the {lang} text of {c.id} cannot fit in {e.box[2]:g} × {e.box[3]:g} mm "
+                                  f"even at {laid.size:g} pt: shorten it or make the box larger")
+                family = e.props.get("font", DEFAULT_FONT)
+                for ch in sorted(set(plain(text)) - {"\n"}):
+                    for piece_font in {p.font for line in laid.lines for p in line if ch in p.run.text}:
+                        if not _has_glyph(piece_font, ch):
+                            lacking.setdefault((family, ch), []).append(c.id)
+    for (family, ch), ids in lacking.items():
+        font = card_set.design.fonts.get(family)
+        line = font.line if font else 1
+        errors.append(f"{path}:{line}: -: fonts.{family}: lacks {ch!r} (U+{ord(ch):04X}), which "
+                      f"{', '.join(sorted(set(ids))[:5])}{' and others' if len(set(ids)) > 5 else ''} print")
+    return errors, warnings
+
+
+def _layout_name(card_set: CardSet, element) -> str:
+    for name, elements in card_set.design.layouts.items():
+        if element in elements:
+            return name
+    return "-"
+
+
+def _has_glyph(font_name: str, ch: str) -> bool:
+    if ch.isspace():
+        return True
+    font = pdfmetrics.getFont(font_name)
+    face = getattr(font, "face", None)
+    mapping = getattr(face, "charToGlyph", None)
+    if mapping is None:  # a standard font
+        return True
+    return ord(ch) in mapping

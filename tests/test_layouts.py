@@ -1,0 +1,105 @@
+"""Layouts as data (companion/layouts.py): extends merged, null drops, loops refused; placeholders, markup, and the
+text fitting validate and the build share (companion/pnp/textfit.py)."""
+import pytest
+
+from companion import layouts
+from companion.layouts import Design, Missing, Run, fill, markup, resolve
+from companion.pnp import textfit
+from companion.pnp.draw import BOLD, FONT, ITALIC, register_fonts
+from companion.schema import Problems, Texts
+
+BASE = {
+    "band": {"rect": [0, 0, 63.5, 14], "fill": "{colour:suit}"},
+    "title": {"text": "{name}", "at": [4, 3, 55.5, 8], "size": 11, "align": "center"},
+    "index": {"text": "**{rank}**", "at": [2.5, 16, 9, 9], "size": 12, "corners": 2},
+    "code": {"qr": True, "at": [40, 65, 22, 22]},
+}
+
+
+def resolved(raw):
+    problems = Problems()
+    out = resolve(raw, ("layouts",), problems)
+    return out, [f"{'.'.join(map(str, p.path))}: {p.message}" for p in problems]
+
+
+def test_extends_keeps_the_parents_order_changes_one_property_and_drops_with_null():
+    out, problems = resolved({"base": BASE, "action": {"extends": "base", "index": None, "title": {"size": 9},
+                                                        "note": {"text": "!", "at": [1, 1, 5, 5]}}})
+    assert problems == []
+    action = {e.name: e for e in out["action"]}
+    assert [e.name for e in out["action"]] == ["band", "title", "code", "note"]
+    assert action["title"].props["size"] == 9 and action["title"].props["align"] == "center"
+    assert [e.name for e in out["base"]] == ["band", "title", "index", "code"]  # the parent is untouched
+    assert {e.name: e.props.get("size") for e in out["base"]}["title"] == 11
+
+
+def test_an_element_with_a_kind_replaces_the_parents():
+    out, _ = resolved({"base": BASE, "other": {"extends": "base", "title": {"icon": "heart", "at": [1, 1, 9, 9]}}})
+    title = {e.name: e for e in out["other"]}["title"]
+    assert title.kind == "icon" and "size" not in title.props
+
+
+def test_loops_and_unknown_parents_are_named():
+    _, problems = resolved({"a": {"extends": "b"}, "b": {"extends": "a"}, "c": {"extends": "nope"}})
+    assert any(p.endswith("extends: is a loop: a → b → a") or p.endswith("extends: is a loop: b → a → b")
+               for p in problems), problems
+    assert any(p.startswith("layouts.c.extends: no layout is named 'nope'") for p in problems)
+
+
+@pytest.mark.parametrize("element, expected", [
+    ({"text": "x"}, "is missing"),  # no box
+    ({"at": [0, 0, 5, 5]}, "must have one kind"),
+    ({"text": "x", "qr": True, "at": [0, 0, 5, 5]}, "must have one kind"),
+    ({"text": "x", "at": [0, 0, 5, 5], "size": 4}, "must be from 6.0 to 120"),
+    ({"text": "x", "at": [0, 0, 0, 5]}, "width and a height above 0"),
+    ({"rect": [0, 0, 5, 5], "fill": "red"}, "must be a colour like #5b2a6e"),
+    ({"text": "x", "at": [0, 0, 5, float("nan")]}, "must be a number"),
+    ({"text": "x", "at": [0, 0, 5, 5], "colur": "#000000"}, "unknown key"),
+])
+def test_broken_elements_are_refused_by_name(element, expected):
+    _, problems = resolved({"base": {"thing": element}})
+    assert problems and any(p.startswith("layouts.base.thing") and expected in p for p in problems), problems
+
+
+def test_fill_fields_colours_labels_and_languages():
+    design = Design(colours={"suit": {"apple": "#c0392b"}}, labels={"apple": Texts("manzana", "apple")})
+    values = {"name": Texts("Manzana", "Apple"), "suit": "apple", "rank": 3, "stones": ["jet", "ruby"]}
+    assert fill("{name} {rank}", values, "es", design) == "Manzana 3"
+    assert fill("{name.es}/{name}", values, "en", design) == "Manzana/Apple"
+    assert fill("{colour:suit}", values, "en", design) == "#c0392b"
+    assert fill("{label:suit}", values, "es", design) == "manzana"
+    assert fill("{stones} {icon:heart}", values, "es", design) == "jet, ruby {icon:heart}"
+    with pytest.raises(Missing):
+        fill("{flavour}", values, "es", design)
+    with pytest.raises(Missing):
+        fill("{colour:rank}", values, "es", design)
+
+
+def test_markup_bold_italic_icons_breaks_and_escapes():
+    lines = markup("Roba **una** carta\n*dulce* {icon:heart} 2\\*3")
+    assert lines[0] == [Run("Roba "), Run("una", bold=True), Run(" carta")]
+    assert lines[1] == [Run("dulce", italic=True), Run(" "), Run(icon="heart"), Run(" 2*3")]
+    assert layouts.plain("**a** *b*") == "a b"
+
+
+def fonts(bold, italic):
+    register_fonts()
+    return BOLD if bold else ITALIC if italic else FONT
+
+
+def test_text_shrinks_to_fit_and_says_when_it_cannot():
+    text = markup("Roba una carta y descarta otra; si es tu turno, juega dos más.")
+    roomy = textfit.fit(text, fonts, 10, 6, 60 * 2.835, 20 * 2.835)
+    assert roomy.fits and roomy.size == 10
+    tight = textfit.fit(text, fonts, 10, 6, 30 * 2.835, 10 * 2.835)
+    assert tight.fits and 6 <= tight.size < 10
+    for line, width in zip(tight.lines, tight.widths):
+        assert width <= 30 * 2.835 + 1e-6  # every wrapped line inside the box
+    hopeless = textfit.fit(text, fonts, 10, 6, 20 * 2.835, 3 * 2.835)
+    assert not hopeless.fits and hopeless.size == 6
+
+
+def test_bold_words_are_wider_than_regular_ones():
+    regular = textfit.lay_out(markup("Manzana"), fonts, 10, 1000)[1][0]
+    bold = textfit.lay_out(markup("**Manzana**"), fonts, 10, 1000)[1][0]
+    assert bold > regular
