@@ -38,11 +38,12 @@ def values(c: Component, s: CardSet, lang: str) -> dict:
     return out
 
 
-def shown(c: Component, s: CardSet, lang: str, qr_text: str | None = None, qr_version: int | None = None):
+def shown(c: Component, s: CardSet, lang: str, qr_text: str | None = None, qr_version: int | None = None,
+          low_ink: bool = False):
     from .layout import Shown
 
     return Shown(values(c, s, lang), lang, s.design, s.look, os.path.dirname(os.path.abspath(s.path)),
-                 c.art.path if c.art else None, qr_text, qr_version, s.game)
+                 c.art.path if c.art else None, qr_text, qr_version, s.game, low_ink, c.kind == "back")
 
 
 def front_layout(c: Component, s: CardSet):
@@ -62,7 +63,7 @@ def paint_front(canvas, c: Component, s: CardSet, lang: str, x: float, y: float,
     canvas.saveState()
     canvas.setFillColor(draw.PAPER)
     canvas.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
-    layout.draw(canvas, elements, shown(c, s, lang, qr_text, qr_version), x, y, w, h, bleed)
+    layout.draw(canvas, elements, shown(c, s, lang, qr_text, qr_version, low_ink), x, y, w, h, bleed)
     canvas.restoreState()
 
 
@@ -75,13 +76,13 @@ def paint_back(canvas, b: Component, s: CardSet, lang: str, x: float, y: float, 
 
     name = b.layout or s.design.back_layout
     picture = b.art.path if b.art else None if b.layout else s.design.back_art
-    if picture:
+    if picture and not low_ink:  # a picture's ink cannot be lightened: with low ink, the light back below
         layout.draw_back_art(canvas, picture, x, y, w, h, bleed)
-    elif name and s.design.layouts.get(name):
+    elif name and s.design.layouts.get(name) and not picture:
         canvas.saveState()
         canvas.setFillColor(draw.PAPER)
         canvas.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
-        layout.draw(canvas, s.design.layouts[name], shown(b, s, lang), x, y, w, h, bleed)
+        layout.draw(canvas, s.design.layouts[name], shown(b, s, lang, low_ink=low_ink), x, y, w, h, bleed)
         canvas.restoreState()
     else:
         draw.draw_back(canvas, back(b, s, lang), x, y, w, h, bleed, low_ink=low_ink)

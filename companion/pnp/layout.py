@@ -6,7 +6,7 @@ is turned into points from the trim rectangle's bottom-left here and nowhere els
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
 from reportlab.lib.colors import HexColor
@@ -35,6 +35,8 @@ class Shown:
     qr_text: str | None = None
     qr_version: int | None = None
     game: str = ""
+    low_ink: bool = False  # --ink low: dark fills become a tint with an outline, a back's icons are outlines
+    back: bool = False
 
 
 class FontProblem(Exception):
@@ -170,6 +172,8 @@ def _text(c, element: Element, shown: Shown, box, trim, bleed) -> None:
         c.setFillColor(_colour(props["fill"], shown))
         c.rect(bx, by, bw, bh, stroke=0, fill=1)
     ink = _colour(props.get("colour"), shown, INK)
+    if shown.low_ink and _light(ink):  # light words sat on a dark fill, which low ink turns into a tint
+        ink = HexColor(INK)
     valign = props.get("valign", "top")
     ascent = laid.size * 0.78  # the first baseline below the box's top: Noto-like fonts' cap height and a bit
     block = laid.leading * (len(laid.lines) - 1) + laid.size
@@ -191,6 +195,10 @@ def _text(c, element: Element, shown: Shown, box, trim, bleed) -> None:
     c.restoreState()
 
 
+def _light(colour) -> bool:
+    return 0.299 * colour.red + 0.587 * colour.green + 0.114 * colour.blue > 0.8
+
+
 def _rect(c, element: Element, shown: Shown, box, trim, bleed) -> None:
     props = element.props
     if props.get("bleed"):
@@ -198,6 +206,11 @@ def _rect(c, element: Element, shown: Shown, box, trim, bleed) -> None:
     bx, by, bw, bh = box
     fill_c = _colour(props.get("fill"), shown)
     stroke = _colour(props.get("stroke"), shown)
+    if shown.low_ink and fill_c is not None and not _light(fill_c):  # a tint, its colour kept in the outline
+        from .draw import LOW_INK_TINT, mix
+
+        stroke = stroke or fill_c
+        fill_c = mix(fill_c, HexColor("#ffffff"), LOW_INK_TINT)
     c.saveState()
     _rotated(c, element, box)
     if fill_c is not None:
@@ -252,36 +265,56 @@ def _icon(c, element: Element, shown: Shown, box, trim, bleed) -> None:
     icon = icon_named(name, shown.look, colour)
     if icon is None:
         return
+    if "letter" in element.props:
+        icon = replace(icon, letter=fill(element.props["letter"], shown.values, shown.lang, shown.design)[:3])
     bx, by, bw, bh = box
     c.saveState()
     _rotated(c, element, box)
-    draw_icon(c, icon, bx + bw / 2, by + bh / 2, min(bw, bh) / 2 * 0.92)
+    draw_icon(c, icon, bx + bw / 2, by + bh / 2, min(bw, bh) / 2 * 0.92, outline_only=shown.low_ink and shown.back)
     c.restoreState()
 
 
 def _icons(c, element: Element, shown: Shown, box, trim, bleed) -> None:
-    """One icon per item of a list field, in rows of `columns` (default: one row), each cell square."""
-    items = [icon_named(str(name), shown.look) for name in fill_list(element.props["icons"], shown.values,
-                                                                      shown.lang)]
-    items = [i for i in items if i is not None]
+    """One icon per item of a list field, in rows of `columns` (default: one row), each cell square; with
+    `captions`, each item's label (`labels:`) under its icon."""
+    from .draw import FONT
+
+    names = [str(name) for name in fill_list(element.props["icons"], shown.values, shown.lang)]
+    items = [(n, icon_named(n, shown.look)) for n in names]
+    items = [(n, i) for n, i in items if i is not None]
     if not items:
         return
     bx, by, bw, bh = box
     columns = min(element.props.get("columns", len(items)), len(items))
     rows = -(-len(items) // columns)
     gap = element.props.get("gap", 1.0) * MM
-    cell = min((bw - gap * (columns - 1)) / columns, (bh - gap * (rows - 1)) / rows)
+    caption = element.props.get("size", 6.5) * 1.15 if element.props.get("captions") else 0.0
+    cell = min((bw - gap * (columns - 1)) / columns, (bh - gap * (rows - 1)) / rows - caption)
     if cell <= 0:
         return
     align = element.props.get("align", "center")
-    for n, icon in enumerate(items):
+    block_h = rows * (cell + caption) + (rows - 1) * gap
+    top = by + (bh + block_h) / 2
+    for n, (name, icon) in enumerate(items):
         row, col = divmod(n, columns)
         in_row = min(columns, len(items) - row * columns)
         row_w = in_row * cell + (in_row - 1) * gap
         left = bx if align == "left" else bx + (bw - row_w) / 2 if align == "center" else bx + bw - row_w
-        block_h = rows * cell + (rows - 1) * gap
-        top = by + (bh + block_h) / 2
-        draw_icon(c, icon, left + col * (cell + gap) + cell / 2, top - row * (cell + gap) - cell / 2, cell / 2 * 0.9)
+        cx, cy = left + col * (cell + gap) + cell / 2, top - row * (cell + caption + gap) - cell / 2
+        draw_icon(c, icon, cx, cy, cell / 2 * 0.9, outline_only=shown.low_ink and shown.back)
+        if caption:
+            texts = shown.design.labels.get(name)
+            word = texts.get(shown.lang) if texts else name
+            size = min(element.props.get("size", 6.5), _fitting(word, FONT, cell + gap))
+            c.setFillColor(HexColor(INK))
+            c.setFont(FONT, size)
+            c.drawCentredString(cx, cy - cell / 2 - size * 1.0, word)
+
+
+def _fitting(word: str, font: str, width: float) -> float:
+    """The size at which `word` is `width` points wide (no smaller than 5 pt: a caption under a small icon)."""
+    w = pdfmetrics.stringWidth(word, font, 10)
+    return max(5.0, 10 * width / w) if w else 10.0
 
 
 def qr_module(element: Element, modules: int) -> float:
