@@ -126,7 +126,9 @@ def scaled_pixels(info: ArtInfo, window_pt: float) -> tuple[int, int] | None:
 def place(c, path: str, x: float, y: float, w: float, h: float, window_pt: float | None = None) -> None:
     """Draw the art file fitted in the box (points), keeping its aspect, centred. The first use in a document
     defines its form XObject (the SVG's vectors, or the image at most ART_DPI in a `window_pt` wide window);
-    every use places that one form."""
+    every use places that one form. A canvas that places pictures itself (the phone's SVG) is handed the file."""
+    if hasattr(c, "place_art"):
+        return c.place_art(path, x, y, w, h)
     kind, info, payload = _loaded(path)
     shrink = scaled_pixels(info, window_pt or max(w, h))
     name = f"ART{info.digest}" + (f"_{shrink[0]}x{shrink[1]}" if shrink else "")
