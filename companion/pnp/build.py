@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 
 from .. import cards, service
+from ..files import folder_problems, shown
 from ..schema import InputError, Problem
 from .document import BuildSettings, render
 
@@ -21,15 +22,19 @@ def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings, png
     art_errors = [line for card_set in card_sets for line in cards.check_art(card_set)[0]]
     if art_errors:  # named like any card data error, before anything is written
         raise cards.DataError(art_errors)
-    out = Path(out_dir)
+    out = Path(os.path.abspath(out_dir))  # "." and relative paths: from the current folder, resolved once
     if out.exists() and not out.is_dir():
-        raise InputError([Problem(("out",), f"{out} is a file, not a folder")])
+        raise InputError([Problem(("out",), f"{shown(out)} is a file, not a folder")])
+    if png:  # each game's PNG folder: a folder or nothing, found out before any PDF is replaced
+        problems = [p for card_set in card_sets for p in folder_problems(out / f"{card_set.game}-png")]
+        if problems:
+            raise InputError(problems)
     try:
         out.mkdir(parents=True, exist_ok=True)
         probe = tempfile.TemporaryFile(dir=out)
         probe.close()
     except OSError as e:
-        raise InputError([Problem(("out",), f"cannot write to {out}: {e.strerror or e}")]) from None
+        raise InputError([Problem(("out",), f"cannot write to {shown(out)}: {e.strerror or e}")]) from None
     temps: list[Path] = []
     results: list[tuple[Path, int]] = []  # final path and page count, one per game
     try:
@@ -47,7 +52,7 @@ def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings, png
         for tmp in temps:
             tmp.unlink(missing_ok=True)
         raise
-    if png:  # after the PDFs: each game's folder of per-card PNGs is replaced as a whole
+    if png:  # after the PDFs: each game's folder of per-card PNGs, keeping what the export did not make
         from .export import many_card_pngs
 
         many_card_pngs([(card_set, out / f"{card_set.game}-png") for card_set in card_sets], settings)

@@ -6,18 +6,18 @@ import io
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import ExitStack
 from pathlib import Path
 
 import pypdfium2 as pdfium
 from reportlab.pdfgen import canvas as rl_canvas
 
 from ..cards import CardSet
-from ..files import written_whole
+from ..files import Update, all_written_over
 from . import draw, faces
 from .document import BuildSettings, printed_size, qr_text, qr_version
 from .geometry import MM, SIZES
 
+RECORD = ".companion-png"  # in each <game>-png/ folder: the files the last export wrote there
 SERVICE_BLEED_MM = 25.4 / 8  # what print services ask for: 1/8 inch, so a poker card is 825 × 1125 px at 300 DPI
 DPI = 300
 MAX_WORKERS = 4
@@ -28,21 +28,23 @@ def _pixels(mm: float) -> int:
 
 
 def card_pngs(card_set: CardSet, settings: BuildSettings, folder: Path) -> list[Path]:
-    """Write `<id>.png` for every unique face and back into `folder` (replaced as a whole, atomically)."""
+    """Write `<id>.png` for every unique face and back into `folder` (see `many_card_pngs`)."""
     return many_card_pngs([(card_set, Path(folder))], settings)[0]
 
 
 def many_card_pngs(games: list[tuple[CardSet, Path]], settings: BuildSettings) -> list[list[Path]]:
-    """Every game's PNGs and cards.pdf, each game's folder replaced as a whole; all the pages of all the games are
-    rasterised by one set of worker processes."""
+    """Every game's PNGs and cards.pdf; all the pages of all the games are rasterised by one set of worker
+    processes. Each game's folder is written over as companion.files does it: the files made are swapped in only
+    when every game's are made, the PNGs of cards no longer in the game (listed in RECORD by the last export) are
+    removed, and anything else the folder holds (an order form, notes) is kept. A folder with no record (an older
+    companion's export) has its files replaced and nothing else removed."""
     drawn = [_card_pages(card_set, settings) for card_set, _ in games]
     bleed = SERVICE_BLEED_MM
-    with ExitStack() as stack:
+    updates = [Update(folder, RECORD, {"game": card_set.game}, unrecorded="replace") for card_set, folder in games]
+    with all_written_over(updates) as stagings:
         jobs = []
-        for g, ((_, folder), (data, plan)) in enumerate(zip(games, drawn)):
-            staging = stack.enter_context(written_whole(Path(folder)))
+        for g, (staging, (data, plan)) in enumerate(zip(stagings, drawn)):
             (staging / "cards.pdf").write_bytes(data)  # the same cards as one PDF, a card a page
-            os.chmod(staging, 0o755)
             jobs += [(g, i, str(staging / name), (_pixels(w + 2 * bleed), _pixels(h + 2 * bleed)))
                      for i, (name, w, h) in enumerate(plan)]
         _rasterise([data for data, _ in drawn], jobs)

@@ -18,10 +18,10 @@ from flask_frozen import Freezer, MissingURLGeneratorWarning
 
 from .. import i18n, service
 from . import render, views
-from ..files import written_whole
+from ..files import folder_problems, shown, written_over
 from ..schema import InputError, Problem
 
-MARKER = ".companion-site"  # a folder holding this file is a site made here, which a new build may replace
+MARKER = ".companion-site"  # a folder holding this file is a site made here; it lists the files the build wrote
 SITE_PAGES = {"pages.index", "pages.rules", "pages.card", "pages.card_from_qr", "offline.offline",
               "pages.companion_needed"}
 SITE_FILES = {"static", "pages.icon_styles", "offline.manifest", "offline.service_worker"}
@@ -58,11 +58,12 @@ def _check(out: Path, base_url: str, companion_url: str | None) -> None:
         if url is not None and (parts.scheme not in ("http", "https") or not parts.netloc or parts.query
                                 or parts.fragment):
             problems.append(Problem((name,), f"must be an http(s) address like https://you.github.io/deck, got {url!r}"))
-    if out.exists() and not out.is_dir():
-        problems.append(Problem(("out",), f"{out} is a file, not a folder"))
-    elif out.is_dir() and any(out.iterdir()) and not (out / MARKER).exists():
-        problems.append(Problem(("out",), f"{out} holds files that are not a site made by companion site; choose an "
-                                          "empty or new folder (nothing was changed)"))
+    problems += folder_problems(out)
+    if not problems and out.is_dir() and any(out.iterdir()) and not os.path.lexists(out / MARKER) \
+            and not os.path.lexists(out / ".git"):
+        problems.append(Problem(("out",), f"{shown(out)} holds files that are not a site made by companion site; "
+                                          "choose an empty or new folder, a previous site or the top of a git "
+                                          "checkout (nothing was changed)"))
     if problems:
         raise InputError(problems)
 
@@ -109,16 +110,21 @@ def _freeze(app, destination: Path, base_url: str) -> None:
 
 
 def build(out: str | Path, base_url: str, companion_url: str | None = None, scoring: bool = True) -> dict:
-    """Write the site into `out` (made aside, then put in place whole). Returns its files, bytes and languages.
+    """Write the site into `out`: made aside, then swapped in file by file (see companion.files), keeping what the
+    build did not make (a CNAME, a .git/ folder, notes) and removing only what the previous build made and this one
+    no longer does. `out` is a new or empty folder, a previous site (it holds MARKER, which lists the files written)
+    or the top of a git checkout (it holds .git: git keeps what it holds, and shows what the site added); any other
+    folder with something in it is refused, and where the site would overwrite a file it did not make (a hand-made
+    index.html in a checkout) the build is refused and nothing is touched. Returns its files, bytes and languages.
     With `scoring`, it also carries the Python the phones run (`py/`: Pyodide and the rules, see site_runtime)."""
     from . import create_app, site_runtime
 
-    out = Path(out)
+    out = Path(os.path.abspath(out))  # before anything else: Frozen-Flask reads a relative path from the app's folder
     _check(out, base_url, companion_url)
     root = root_path(base_url)
     instance = tempfile.mkdtemp(prefix="companion-site-instance-")
     try:
-        with written_whole(out) as staging:
+        with written_over(out, MARKER, {"base_url": base_url, "companion_url": companion_url}) as staging:
             tables = {}
             for lang in i18n.LANGS:
                 tree = staging if lang == i18n.DEFAULT_LANG else staging / lang
@@ -137,14 +143,14 @@ def build(out: str | Path, base_url: str, companion_url: str | None = None, scor
                     "service_worker": {"url": f"{root}/sw.js", "scope": f"{root}/"}}
             runtime = site_runtime.write(staging, site) if scoring else None  # kept by the worker when first used
             (staging / "sw.js").write_text(_service_worker(root, site_urls), encoding="utf-8")
-            (staging / MARKER).write_text(json.dumps({"base_url": base_url, "companion_url": companion_url}) + "\n")
             for path in [staging, *staging.rglob("*")]:
                 os.chmod(path, 0o755 if path.is_dir() else 0o644)
+            files = [p for p in staging.rglob("*") if p.is_file()]  # the site's own, not what else the folder holds
+            made = {"files": len(files) + 1, "bytes": sum(p.stat().st_size for p in files),
+                    "languages": list(i18n.LANGS), "runtime": runtime}
     finally:
         shutil.rmtree(instance, ignore_errors=True)
-    files = [p for p in out.rglob("*") if p.is_file()]
-    return {"files": len(files), "bytes": sum(p.stat().st_size for p in files), "languages": list(i18n.LANGS),
-            "runtime": runtime}
+    return made
 
 
 def _service_worker(root: str, urls: list[str]) -> str:
