@@ -34,9 +34,6 @@ def check_design(card_set: CardSet) -> tuple[list[str], list[str]]:
             file = getattr(family, style)
             where = f"{path}:{family.line}: -: fonts.{family.name}.{style}"
             if file is None:
-                if style in ("bold", "italic"):
-                    warnings.append(f"{where}: warning: no {style} face: its {style} text is drawn with the "
-                                    f"regular one")
                 continue
             shown = os.path.relpath(file, folder)
             if os.path.lexists(file) and os.path.commonpath([folder, os.path.realpath(file)]) != folder:
@@ -55,6 +52,7 @@ def check_design(card_set: CardSet) -> tuple[list[str], list[str]]:
 
     lacking: dict[tuple[str, str], list[str]] = {}
     small_codes: set[str] = set()
+    faked: dict[tuple[str, str], str] = {}  # (family, style) → the first card printing a style its family lacks
     for c in card_set.components:
         elements = faces.front_layout(c, card_set) if c.kind != "back" else \
             card_set.design.layouts.get(c.layout or card_set.design.back_layout or "")
@@ -85,10 +83,19 @@ def check_design(card_set: CardSet) -> tuple[list[str], list[str]]:
                     errors.append(f"{where}: the {lang} text of {c.id} cannot fit in {e.box[2]:g} × {e.box[3]:g} mm "
                                   f"even at {laid.size:g} pt: shorten it or make the box larger")
                 family = e.props.get("font", DEFAULT_FONT)
+                for line in laid.lines:
+                    for p in line:
+                        if p.run.icon is None and (p.run.bold or p.run.italic) and family in design.fonts:
+                            style = "bold" if p.run.bold else "italic"
+                            if getattr(design.fonts[family], style) is None:
+                                faked.setdefault((family, style), c.id)
                 for ch in sorted(set(plain(text)) - {"\n"}):
                     for piece_font in {p.font for line in laid.lines for p in line if ch in p.run.text}:
                         if not _has_glyph(piece_font, ch):
                             lacking.setdefault((family, ch), []).append(c.id)
+    for (family, style), card in faked.items():
+        warnings.append(f"{path}:{design.fonts[family].line}: -: fonts.{family}: warning: has no {style} face, so "
+                        f"the {style} words of {card} (and any others) print in its regular one")
     for (family, ch), ids in lacking.items():
         font = card_set.design.fonts.get(family)
         line = font.line if font else 1

@@ -2,12 +2,14 @@
 (its accent colour and icons) as a small stylesheet."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, url_for
+import os
+
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, send_file, url_for
 from flask_babel import gettext as _
 
 from .. import cards, rulebook, service
 from ..pnp import faces
-from . import icons, locale, scan
+from . import face_svg, icons, locale, scan
 from .game_pages import pages
 from .site import site_url_for
 
@@ -44,7 +46,8 @@ def card(game: str, card_id: str):
     if component.kind == "back":
         abort(404)
     face = faces.face(component, card_set, locale.current())
-    return render_template("card.html", card_set=card_set, c=component, face=face,
+    drawn = face_svg.face(card_set, component, locale.current(), _art_url(card_set))
+    return render_template("card.html", card_set=card_set, c=component, face=face, drawn=drawn,
                            sections=rulebook.sections_for(card_set, component),
                            targets=scan.targets(card_set.game, component))
 
@@ -76,8 +79,35 @@ def card_from_old_qr(game: str, card_id: str):
     return redirect(url_for("pages.card", game=game.lower(), card_id=card_id.upper()), code=301)
 
 
+def _art_url(card_set):
+    """An art file's address on the phone (None for a file no component, term or layout of the game names)."""
+    shown = {path: name for name, path in face_svg.art_files(card_set).items()}
+    return lambda path: url_for("pages.card_art", game=card_set.game, name=shown[path]) if path in shown else None
+
+
+@bp.get("/art/<game>/<path:name>")
+def card_art(game: str, name: str):
+    """A picture the game's card data names (only those: never another file of its folder)."""
+    path = face_svg.art_files(_card_set(game)).get(name)
+    if path is None or not os.path.isfile(path):
+        abort(404)
+    response = send_file(path, mimetype=face_svg.ART_TYPES[os.path.splitext(path)[1].lower()], max_age=24 * 3600)
+    return response
+
+
+@bp.get("/fonts/<game>/<name>")
+def card_font(game: str, name: str):
+    """A font file the game's `fonts:` declares, for its card faces on the phone."""
+    path = face_svg.font_files(_card_set(game)).get(name)
+    if path is None or not os.path.isfile(path):
+        abort(404)
+    return send_file(path, mimetype="font/ttf" if path.lower().endswith(".ttf") else "font/otf", max_age=24 * 3600)
+
+
 @bp.get("/icons/<game>.css")
 def icon_styles(game: str):
-    response = Response(icons.stylesheet(_card_set(game).game), mimetype="text/css")
+    card_set = _card_set(game)
+    fonts = face_svg.font_faces(card_set, lambda name: url_for("pages.card_font", game=card_set.game, name=name))
+    response = Response(icons.stylesheet(card_set.game) + fonts, mimetype="text/css")
     response.cache_control.max_age = 24 * 3600
     return response

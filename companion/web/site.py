@@ -17,14 +17,15 @@ from flask import current_app, request, url_for
 from flask_frozen import Freezer, MissingURLGeneratorWarning
 
 from .. import i18n, service
-from . import render, views
+from . import face_svg, render, views
 from ..files import folder_problems, shown, written_over
 from ..schema import InputError, Problem
 
 MARKER = ".companion-site"  # a folder holding this file is a site made here; it lists the files the build wrote
 SITE_PAGES = {"pages.index", "pages.rules", "pages.card", "pages.card_from_qr", "offline.offline",
               "pages.companion_needed"}
-SITE_FILES = {"static", "pages.icon_styles", "offline.manifest", "offline.service_worker"}
+SITE_FILES = {"static", "pages.icon_styles", "pages.card_art", "pages.card_font", "offline.manifest",
+              "offline.service_worker"}
 
 
 def site_url_for(endpoint: str, **values) -> str:
@@ -73,6 +74,8 @@ def _urls() -> list[str]:
     urls = ["/", "/offline/", "/companion-needed/", "/manifest.webmanifest"]
     for card_set in service.catalogue():
         urls += [f"/rules/{card_set.game}/", f"/icons/{card_set.game}.css"]
+        urls += [f"/art/{card_set.game}/{name}" for name in face_svg.art_files(card_set)]  # the faces' pictures
+        urls += [f"/fonts/{card_set.game}/{name}" for name in face_svg.font_files(card_set)]
         for c in card_set.components:
             if c.kind != "back":
                 urls += [f"/c/{card_set.game}/{c.id}/", f"/C/{c.id}/"]

@@ -1,0 +1,266 @@
+"""A card's face on its phone page, drawn by the very code that prints it: `SvgCanvas` takes the reportlab canvas
+calls the layout, icon, QR and art functions make and writes them as SVG, so the phone shows what the paper shows
+(its layout, colours, fonts, pictures). Only what those functions call is implemented."""
+from __future__ import annotations
+
+import os
+from html import escape
+
+from markupsafe import Markup
+
+from ..components import SIZES
+from ..pnp.geometry import MM
+
+PT = 1.0  # the SVG's user unit is the PDF's point; the viewBox scales it to the page
+
+
+def _hex(colour) -> str:
+    r, g, b = (max(0, min(255, round(v * 255))) for v in (colour.red, colour.green, colour.blue))
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def _n(v: float) -> str:
+    return f"{v:.2f}".rstrip("0").rstrip(".") if v != int(v) else str(int(v))
+
+
+class SvgPath:
+    """reportlab's path object: moveTo, lineTo, curveTo, close, rect, circle, as SVG path data."""
+
+    def __init__(self):
+        self.d: list[str] = []
+
+    def moveTo(self, x, y):  # noqa: N802 (reportlab's names)
+        self.d.append(f"M{_n(x)} {_n(y)}")
+
+    def lineTo(self, x, y):  # noqa: N802
+        self.d.append(f"L{_n(x)} {_n(y)}")
+
+    def curveTo(self, x1, y1, x2, y2, x3, y3):  # noqa: N802
+        self.d.append(f"C{_n(x1)} {_n(y1)} {_n(x2)} {_n(y2)} {_n(x3)} {_n(y3)}")
+
+    def close(self):
+        self.d.append("Z")
+
+    def rect(self, x, y, w, h):
+        self.d.append(f"M{_n(x)} {_n(y)}h{_n(w)}v{_n(h)}h{_n(-w)}Z")
+
+    def circle(self, x, y, r):
+        self.d.append(f"M{_n(x - r)} {_n(y)}a{_n(r)} {_n(r)} 0 1 0 {_n(2 * r)} 0a{_n(r)} {_n(r)} 0 1 0 {_n(-2 * r)} 0Z")
+
+    def roundRect(self, x, y, w, h, r):  # noqa: N802
+        self.d.append(_round_rect_d(x, y, w, h, r))
+
+
+def _round_rect_d(x, y, w, h, r) -> str:
+    r = min(r, w / 2, h / 2)
+    return (f"M{_n(x + r)} {_n(y)}H{_n(x + w - r)}A{_n(r)} {_n(r)} 0 0 1 {_n(x + w)} {_n(y + r)}V{_n(y + h - r)}"
+            f"A{_n(r)} {_n(r)} 0 0 1 {_n(x + w - r)} {_n(y + h)}H{_n(x + r)}A{_n(r)} {_n(r)} 0 0 1 {_n(x)} "
+            f"{_n(y + h - r)}V{_n(y + r)}A{_n(r)} {_n(r)} 0 0 1 {_n(x + r)} {_n(y)}Z")
+
+
+class SvgCanvas:
+    """The reportlab canvas calls our drawing code makes, written as SVG in PDF space (y up: the caller flips it).
+    Forms (an icon drawn once, placed many times) become <symbol>s placed with <use>; art files are placed as
+    <image>s whose address `art_url` gives."""
+
+    def __init__(self, art_url, font_family):
+        self.out: list[str] = []
+        self.defs: list[str] = []
+        self.forms: set[str] = set()
+        self.state = {"fill": "#000000", "stroke": "#000000", "width": 1.0, "font": "", "size": 10.0}
+        self.stack: list[tuple[dict, int]] = []
+        self.opened = 0  # groups opened since the last saveState
+        self.recording: list[list[str]] = []
+        self.art_url = art_url
+        self.font_family = font_family
+        self.ids = 0
+
+    # state
+    def saveState(self):  # noqa: N802
+        self.stack.append((dict(self.state), self.opened))
+        self.opened = 0
+
+    def restoreState(self):  # noqa: N802
+        self._emit("</g>" * self.opened)
+        self.state, self.opened = self.stack.pop()
+
+    def _open(self, attrs: str):
+        self._emit(f"<g {attrs}>")
+        self.opened += 1
+
+    def translate(self, dx, dy):
+        self._open(f'transform="translate({_n(dx)} {_n(dy)})"')
+
+    def rotate(self, angle):
+        self._open(f'transform="rotate({_n(angle)})"')
+
+    def scale(self, sx, sy):
+        self._open(f'transform="scale({_n(sx)} {_n(sy)})"')
+
+    def setFillColor(self, colour):  # noqa: N802
+        self.state["fill"] = _hex(colour)
+
+    def setStrokeColor(self, colour):  # noqa: N802
+        self.state["stroke"] = _hex(colour)
+
+    def setLineWidth(self, width):  # noqa: N802
+        self.state["width"] = width
+
+    def setFont(self, name, size):  # noqa: N802
+        self.state["font"], self.state["size"] = name, size
+
+    def setFillAlpha(self, alpha):  # noqa: N802
+        pass
+
+    # shapes
+    def _paint(self, stroke, fill) -> str:
+        s = self.state
+        return (f'fill="{s["fill"]}"' if fill else 'fill="none"') + \
+            (f' stroke="{s["stroke"]}" stroke-width="{_n(s["width"])}"' if stroke else "")
+
+    def _emit(self, text: str):
+        (self.recording[-1] if self.recording else self.out).append(text)
+
+    def beginPath(self):  # noqa: N802
+        return SvgPath()
+
+    def drawPath(self, path, stroke=1, fill=0, fillMode=None):  # noqa: N802, N803
+        rule = ' fill-rule="evenodd"' if fill and fillMode not in (None, 1) else ""
+        self._emit(f'<path d="{"".join(path.d)}" {self._paint(stroke, fill)}{rule}/>')
+
+    def clipPath(self, path, stroke=0, fill=0, fillMode=None):  # noqa: N802, N803
+        self.ids += 1
+        self.defs.append(f'<clipPath id="k{self.ids}"><path d="{"".join(path.d)}"/></clipPath>')
+        self._open(f'clip-path="url(#k{self.ids})"')
+
+    def rect(self, x, y, w, h, stroke=1, fill=0):
+        self._emit(f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" {self._paint(stroke, fill)}/>')
+
+    def roundRect(self, x, y, w, h, radius, stroke=1, fill=0):  # noqa: N802
+        self._emit(f'<path d="{_round_rect_d(x, y, w, h, radius)}" {self._paint(stroke, fill)}/>')
+
+    def circle(self, x, y, r, stroke=1, fill=0):
+        self._emit(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" {self._paint(stroke, fill)}/>')
+
+    def line(self, x1, y1, x2, y2):
+        self._emit(f'<line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(x2)}" y2="{_n(y2)}" {self._paint(1, 0)}/>')
+
+    # text: drawn upright in a flipped space
+    def _text(self, x, y, text, anchor=""):
+        family, weight, style = self.font_family(self.state["font"])
+        extra = (f' font-weight="{weight}"' if weight != "normal" else "") + \
+            (f' font-style="{style}"' if style != "normal" else "") + (f' text-anchor="{anchor}"' if anchor else "")
+        self._emit(f'<text transform="translate({_n(x)} {_n(y)}) scale(1 -1)" font-family="{escape(family)}" '
+                   f'font-size="{_n(self.state["size"])}" fill="{self.state["fill"]}"{extra}>{escape(text)}</text>')
+
+    def drawString(self, x, y, text, *args, **kwargs):  # noqa: N802
+        self._text(x, y, text)
+
+    def drawCentredString(self, x, y, text, *args, **kwargs):  # noqa: N802
+        self._text(x, y, text, "middle")
+
+    # forms: drawn once, placed as often as needed
+    def hasForm(self, name):  # noqa: N802
+        return name in self.forms
+
+    def beginForm(self, name, **box):  # noqa: N802
+        self.forms.add(name)
+        self.recording.append([f'<g id="{name}">'])
+
+    def endForm(self):  # noqa: N802
+        body = self.recording.pop()
+        self.defs.append("".join(body) + "</g>")
+
+    def doForm(self, name):  # noqa: N802
+        self._emit(f'<use href="#{name}"/>')
+
+    # art files: pictures the page loads from the companion
+    def place_art(self, path: str, x: float, y: float, w: float, h: float) -> None:
+        url = self.art_url(path)
+        if url is None:
+            return
+        self._emit(f'<image href="{escape(url)}" transform="translate({_n(x)} {_n(y + h)}) scale(1 -1)" '
+                   f'width="{_n(w)}" height="{_n(h)}" preserveAspectRatio="xMidYMid meet"/>')
+
+    def svg(self, width: float, height: float, label: str) -> str:
+        body = "".join(self.out)
+        defs = f"<defs>{''.join(self.defs)}</defs>" if self.defs else ""
+        return (f'<svg class="face-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_n(width)} {_n(height)}" '
+                f'role="img" aria-label="{escape(label)}">{defs}<g transform="matrix(1 0 0 -1 0 {_n(height)})">'
+                f"{body}</g></svg>")
+
+
+def default_family(font: str) -> tuple[str, str, str]:
+    """A registered font's CSS family, weight and style: the project's Noto Serif as the phone has it (or its
+    serif), a game's own font under the name its stylesheet gives it (`/icons/<game>.css`)."""
+    from ..pnp.draw import BOLD, FONT, ITALIC
+
+    if font in (FONT, BOLD, ITALIC):
+        return ("'Noto Serif', Georgia, serif", "bold" if font == BOLD else "normal",
+                "italic" if font == ITALIC else "normal")
+    return (f"'{font}', 'Noto Serif', Georgia, serif", "normal", "normal")
+
+
+def face(card_set, c, lang: str, art_url) -> Markup | None:
+    """The component's front as inline SVG, drawn from its layout; None for a game without layouts. `art_url`
+    maps an art file's disk path to the address the page loads it from (None: not shown)."""
+    from ..pnp import faces, layout
+
+    elements = faces.front_layout(c, card_set)
+    if elements is None:
+        return None
+    w, h = (v * MM for v in SIZES[c.size])
+    canvas = SvgCanvas(art_url, default_family)
+    from ..pnp.draw import PAPER
+
+    canvas.setFillColor(PAPER)
+    canvas.rect(0, 0, w, h, stroke=0, fill=1)
+    layout.draw(canvas, elements, faces.shown(c, card_set, lang), 0, 0, w, h, 0)
+    label = c.name_in(lang) or c.id
+    return Markup(canvas.svg(w, h, label))
+
+
+def art_files(card_set) -> dict[str, str]:
+    """Every art file the card set's layouts may show on a phone, by its path relative to the data file's folder:
+    components' own art, term pictures, and files a layout names."""
+    folder = os.path.dirname(os.path.abspath(card_set.path))
+    found = {}
+    for c in card_set.components:
+        if c.art is not None:
+            found[c.art.path] = c.art.path
+    for term in card_set.look.terms.values():
+        if term.art is not None:
+            found[term.art.path] = term.art.path
+    for elements in card_set.design.layouts.values():
+        for e in elements:
+            given = e.props.get("art")
+            if isinstance(given, str) and "{" not in given:
+                path = os.path.join(folder, os.path.normpath(given))
+                found[path] = path
+    real = os.path.realpath(folder)
+    return {os.path.relpath(p, folder).replace(os.sep, "/"): p for p in found  # never a link leading outside
+            if os.path.commonpath([real, os.path.realpath(p)]) == real}
+
+
+ART_TYPES = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
+
+
+def font_files(card_set) -> dict[str, str]:
+    """Every font file of the game's `fonts:`, by the name the page loads it as (`<family>-<style>.ttf`)."""
+    out = {}
+    for family in card_set.design.fonts.values():
+        for style in ("regular", "bold", "italic", "bold_italic"):
+            path = getattr(family, style)
+            if path:
+                out[f"{family.name}-{style}{os.path.splitext(path)[1].lower()}"] = path
+    return out
+
+
+def font_faces(card_set, url) -> str:
+    """@font-face rules naming each of the game's fonts as the faces' SVG names it (its registered name)."""
+    rules = []
+    for name, path in font_files(card_set).items():
+        family, _, style = name.rpartition(".")[0].rpartition("-")
+        rules.append(f"@font-face{{font-family:'{card_set.game}-{family}-{style}';src:url({url(name)});"
+                     f"font-display:swap}}\n")
+    return "".join(rules)
