@@ -49,8 +49,10 @@ def sheet_change(args: dict) -> dict:
         raise InputError([Problem(("action",), f"unknown action {action!r}; expected one of: "
                                                f"{', '.join(sheets.ACTIONS)}")])
     body, base, client_id = sheets.checked_change(sheet, action, args.get("data") or {})
-    if client_id and any(r.get("client_id") == client_id for r in log):
-        return _state(sheet, log)  # sent twice (a double tap): kept once, as on the server
+    earlier = next((r for r in log if client_id and r.get("client_id") == client_id), None)
+    if earlier is not None:  # sent twice (a double tap): kept once; another change under its client_id is refused
+        sheets.replayed(earlier, action, target, body)  # as on the server
+        return _state(sheet, log)
     replay = sheets.Replay()
     for record in log:
         replay.apply(record)
@@ -208,7 +210,7 @@ def call(name: str, arguments: str) -> str:
         return json.dumps({"error": str(e), "field": e.field, "problems": _said(e.problems, args)},
                           ensure_ascii=False)
     except sheets.Conflict as e:
-        return json.dumps({"error": str(e), "field": "base", "conflict": e.kind}, ensure_ascii=False)
+        return json.dumps({"error": str(e), "field": e.field, "conflict": e.kind}, ensure_ascii=False)
     except sheets.NotFound as e:
         return json.dumps({"error": str(e), "field": "target", "problems": [str(e)]}, ensure_ascii=False)
     except service.UnknownGame as e:

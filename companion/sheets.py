@@ -35,9 +35,24 @@ NEW_SHEET = Record({"game": Str(max_len=40), "title": Text(max_len=80),
 class Conflict(Exception):
     """A change made against a state that is no longer the sheet's (409): the message says what changed."""
 
-    def __init__(self, kind: str, message: str, entry: Mapping | None = None):
+    def __init__(self, kind: str, message: str, entry: Mapping | None = None, field: str = "base"):
         super().__init__(message)
         self.kind, self.entry = kind, entry  # kind: full, finished, already_finished, not_finished, changed, ...
+        self.field = field  # what the client sent that no longer fits: the revision it saw, or its client_id
+
+
+def replayed(record: Mapping, action: str, target: int | None, body: Mapping | None) -> Mapping:
+    """A change already written under the client_id a new request carries: the same request sent again (a retry)
+    is answered with it; another request reusing its client_id would be lost as a "replay", so it is a Conflict
+    naming the client_id. (The revision an edit or undo was made from is not compared: a retry's base is stale
+    once the first try was written.)"""
+    same = (record["action"], record.get("target"), record.get("body")) == (
+        action, target, json.loads(json.dumps(body, ensure_ascii=False)) if body is not None else None)
+    if not same:
+        raise Conflict("reused", f"client_id {record.get('client_id')!r} was already used for another change "
+                                 f"(change {record['seq']}, {record['action']}); a client_id names one request: "
+                                 "send a new change with a new client_id", field="client_id")
+    return record
 
 
 class NotFound(LookupError):
@@ -377,21 +392,42 @@ def _body_input(body: Any) -> Any:
 
 CSV_MAX_BLANK = 100  # blank rows an import tolerates (a spreadsheet may add a few)
 CSV_HEAD = ("game", "title", "seq", "action", "target", "at", "client_id", "note", "request", "seats")
+# A text cell starting with one of these is a formula to a spreadsheet (`=HYPERLINK(...)` in a title, `@SUM` in a
+# name, `-2+A1` in a note): OWASP's CSV injection advice is to start such a cell with an apostrophe, which the
+# spreadsheet reads as "text follows". To give back exactly what was typed, a cell that already starts with an
+# apostrophe gets one more too, and an import takes one off any text cell starting with an apostrophe followed by
+# one of these or by another apostrophe: export then import is the identity for every text.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_QUOTED = (*FORMULA_START, "'")
+
+
+def csv_text(text: str) -> str:
+    """A text cell as the CSV export writes it: never the start of a formula."""
+    return "'" + text if text.startswith(_QUOTED) else text
+
+
+def csv_untext(cell: str) -> str:
+    """A text cell of an export as it was typed (`csv_text` undone)."""
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(_QUOTED) else cell
 
 
 def export_csv(sheet: Mapping, log: Iterable[Mapping]) -> str:
-    """One row per change (row 0 names the sheet), a column of points per player; spreadsheet-friendly."""
+    """One row per change (row 0 names the sheet), a column of points per player; spreadsheet-friendly: numbers are
+    bare (-3 is a number), text is always quoted (a spreadsheet splitting on `;` keeps it one cell) and never
+    starts a formula (`csv_text`)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
     players = list(sheet["players"])
-    writer.writerow([*CSV_HEAD, *players])
-    writer.writerow([sheet["game"], sheet.get("title", ""), 0, "create", "", "", "", "", "", "", *[""] * len(players)])
+    writer.writerow([*CSV_HEAD, *map(csv_text, players)])
+    writer.writerow([csv_text(sheet["game"]), csv_text(sheet.get("title", "")), 0, "create", "", "", "", "", "", "",
+                     *[""] * len(players)])
     for r in log:
         body = r.get("body") or {}
         points = body.get("points", {})
-        writer.writerow(["", "", r["seq"], r["action"], r.get("target", ""), r["at"], r.get("client_id", ""),
-                         body.get("note", ""), json.dumps(body["request"], ensure_ascii=False) if "request" in body
-                         else "", json.dumps(body["seats"], ensure_ascii=False) if "seats" in body else "",
+        writer.writerow(["", "", r["seq"], r["action"], r.get("target", ""), r["at"],
+                         csv_text(r.get("client_id", "")), csv_text(body.get("note", "")),
+                         csv_text(json.dumps(body["request"], ensure_ascii=False)) if "request" in body else "",
+                         csv_text(json.dumps(body["seats"], ensure_ascii=False)) if "seats" in body else "",
                          *[points.get(name, "") if body else "" for name in players]])
     return out.getvalue()
 
@@ -422,16 +458,18 @@ def import_csv(text: str) -> tuple[dict, list[dict]]:
     if not rows or tuple(rows[0][: len(CSV_HEAD)]) != CSV_HEAD:
         raise InputError([problem((), "the first row must be the column names: %(columns)s, then one column per "
                                       "player", columns=",".join(CSV_HEAD))])
-    players = rows[0][len(CSV_HEAD):]
+    players = [csv_untext(name) for name in rows[0][len(CSV_HEAD):]]
     if len(rows) < 2 or len(rows[1]) < 4 or rows[1][3] != "create":
         raise InputError([problem(("row 2",), "must be the sheet's own row (action create) with its game and title")])
-    data: dict[str, Any] = {"format": FORMAT, "version": 1, "game": rows[1][0], "title": rows[1][1],
-                            "players": players, "log": []}
+    data: dict[str, Any] = {"format": FORMAT, "version": 1, "game": csv_untext(rows[1][0]),
+                            "title": csv_untext(rows[1][1]), "players": players, "log": []}
     for number, row in zip(lines[2:], rows[2:]):
         if len(row) != len(rows[0]):
             raise InputError([problem((f"row {number}",), "has %(n)s columns; the first row has %(first)s",
                                       n=len(row), first=len(rows[0]))])
         cells = dict(zip(CSV_HEAD, row))  # the fixed columns by position: a player may be called "note" or "seq"
+        for key in ("client_id", "note", "request", "seats"):  # the text columns (`csv_text`)
+            cells[key] = csv_untext(cells[key])
         points_cells = dict(zip(players, row[len(CSV_HEAD):]))
         record: dict[str, Any] = {"action": cells["action"], "at": cells["at"]}
         for key in ("seq", "target"):

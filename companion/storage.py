@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from sqlalchemy import (Boolean, Column, ForeignKey, Index, Integer, MetaData, String, Table, Text, UniqueConstraint,
-                        create_engine, event, func, insert, select, text, update)
+                        create_engine, event, exc, func, insert, select, text, update)
 from sqlalchemy.engine import Connection, Engine
 
 from . import sheets
@@ -97,6 +97,31 @@ class _Probe(Exception):
     """Ends a write probe: the transaction is rolled back."""
 
 
+class CannotWrite(Exception):
+    """The database did not take a write: full (SQLite's "database or disk is full", PostgreSQL's disk full),
+    read-only (a file or a replica), damaged, or not answering. Nothing of the write was kept. The message is the
+    database's own reason (its first line)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+TROUBLE_SECONDS = 60  # how long a failed write is remembered (for /healthz) when no write has succeeded since
+
+
+def _cannot_write(error: BaseException) -> bool:
+    """Whether a driver's error says the database cannot take the write (not a mistake of ours: a constraint
+    broken, bad SQL, which stay errors)."""
+    return isinstance(error, (exc.OperationalError, exc.InternalError, sqlite3.OperationalError)) \
+        or type(error) in (exc.DatabaseError, sqlite3.DatabaseError)
+
+
+def _reason(error: BaseException) -> str:
+    lines = str(getattr(error, "orig", None) or error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
+
+
 class Store:
     """Saved sheets in one database; safe to share between threads and between app processes."""
 
@@ -105,6 +130,7 @@ class Store:
         # pool_pre_ping: a pooled connection the database dropped (a restart, a failover) is replaced before use,
         # instead of failing the request that drew it.
         self.engine: Engine = create_engine(url, future=True, pool_pre_ping=True)
+        self._trouble: tuple[float, str] | None = None  # (when, why) the last write failed, if none succeeded since
         if self.engine.dialect.name == "sqlite":
             _sqlite_settings(self.engine)
         self._create_tables()
@@ -131,9 +157,17 @@ class Store:
         with self.engine.connect() as conn:
             conn.execute(select(SHEETS.c.id).limit(1)).all()
 
+    def write_trouble(self) -> str | None:
+        """Why the last write failed, if it failed less than TROUBLE_SECONDS ago and no write succeeded since (what
+        /healthz reports: a full disk shows only when a write needs room, so it is remembered, not probed)."""
+        trouble = self._trouble
+        if trouble and time.monotonic() - trouble[0] < TROUBLE_SECONDS:
+            return trouble[1]
+        return None
+
     def check_writable(self) -> None:
-        """Raises if the database cannot take a write (read-only file or folder, damaged file): a write that is
-        rolled back."""
+        """Raises (CannotWrite) if the database cannot take a write (read-only file, folder or replica, damaged
+        file): a write that is rolled back. Cheap, and blind to a full disk (nothing is written)."""
         try:
             with self._write() as conn:
                 conn.execute(SHEETS.update().where(SHEETS.c.id == -1).values(version=SHEETS.c.version))
@@ -274,12 +308,12 @@ class Store:
             stamp = sheets.now()  # the change's time is the sheet's last update
             version = conn.execute(update(SHEETS).where(SHEETS.c.id == sheet_id).values(
                 version=SHEETS.c.version + 1, updated=stamp).returning(SHEETS.c.version)).scalar_one()
-            if client_id:
+            if client_id:  # a client_id names one request: the same one again is a replay, another a Conflict
                 earlier = conn.execute(select(CHANGES).where(
                     (CHANGES.c.sheet_id == sheet_id) & (CHANGES.c.client_id == client_id))).first()
                 if earlier is not None:
                     conn.rollback()
-                    return Written(_record(earlier), replayed=True)
+                    return Written(sheets.replayed(_record(earlier), action, target, body), replayed=True)
             state = self._state_for(conn, sheet_id, version - 1, target)
             sheets.check_change(state, action, target, base)
             record = sheets.new_record(version, action, stamp, target, body, client_id)
@@ -319,27 +353,59 @@ class Store:
             totals=json.dumps(totals, ensure_ascii=False), active=active))
 
     def _write(self):
-        """A write transaction; on SQLite it takes the write lock at once (BEGIN IMMEDIATE), so it never deadlocks."""
-        return _WriteTransaction(self.engine)
+        """A write transaction; on SQLite it takes the write lock at once (BEGIN IMMEDIATE), so it never deadlocks.
+        The one place a write meets the database: an error saying it cannot take the write (full, read-only, gone)
+        becomes CannotWrite, and is remembered until a write commits again."""
+        return _WriteTransaction(self)
 
 
 class _WriteTransaction:
-    def __init__(self, engine: Engine):
-        self.conn = engine.connect().execution_options(companion_write=True)
+    def __init__(self, store: Store):
+        self.store = store
+        try:
+            self.conn = store.engine.connect().execution_options(companion_write=True)
+        except Exception as e:
+            self._failed(e)
+
+    def _failed(self, error: BaseException) -> None:
+        """Re-raise a driver's error, as CannotWrite when it says the database cannot take the write."""
+        if not _cannot_write(error):
+            raise error
+        reason = _reason(error)
+        self.store._trouble = (time.monotonic(), reason)
+        raise CannotWrite(reason) from error
 
     def __enter__(self) -> Connection:
-        self.conn.begin()
+        try:
+            self.conn.begin()
+        except Exception as e:
+            self.conn.close()
+            self._failed(e)
         return self.conn
 
     def __exit__(self, kind, value, tb) -> None:
+        committed = False
         try:
             if self.conn.in_transaction():
                 if kind is None:
                     self.conn.commit()
+                    committed = True
                 else:
-                    self.conn.rollback()
+                    try:
+                        self.conn.rollback()
+                    except Exception:  # noqa: BLE001 (the connection may be gone with the failed write)
+                        pass
+        except Exception as e:
+            self._failed(e)
         finally:
-            self.conn.close()
+            try:
+                self.conn.close()
+            except Exception:  # noqa: BLE001
+                pass
+        if committed:
+            self.store._trouble = None
+        elif kind is not None and _cannot_write(value):
+            self._failed(value)
 
 
 def _sqlite_settings(engine: Engine) -> None:

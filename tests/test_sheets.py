@@ -151,8 +151,8 @@ def test_export_then_import_gives_the_same_sheet(fmt):
 
 
 def test_a_csv_reads_as_a_table_of_points():
-    lines = sheets.export_csv(SHEET, full_log()).splitlines()
-    assert lines[0].endswith(",Ana,Bruno") and lines[1].startswith("duquesa,Friday,0,create")
+    lines = sheets.export_csv(SHEET, full_log()).splitlines()  # text quoted, numbers bare (issue 25, item 8)
+    assert lines[0].endswith(',"Ana","Bruno"') and lines[1].startswith('"duquesa","Friday",0,"create"')
     assert lines[3].endswith(",3,-1")
 
 
