@@ -20,6 +20,7 @@ from .schema import (
 KINDS = ("text", "rect", "art", "icon", "icons", "qr", "pips", "track")
 DEFAULT_FONT = "serif"  # the project's own family (Noto Serif), used where a layout names no font
 MIN_TEXT_PT = 6.0  # no text is printed smaller: a text that cannot fit at this size is a validate error
+QUIET_PT, QUIET_MIN_PT = 5.0, 3.0  # a `quiet: true` text (the printed id): small and grey, down to 3 pt on a marker
 LAYOUT_NAME = Str(r"[a-z][a-z0-9_-]*", max_len=40, hint="lower-case letters, digits, '-' and '_'")
 ELEMENT_NAME = LAYOUT_NAME
 COLOUR_TEXT = re.compile(r"#[0-9A-Fa-f]{6}")
@@ -71,16 +72,18 @@ class FlagOrTemplate(Field):
 BOX = ListOf(Num(-50, 500), 4, 4)  # x, y, width, height in mm from the face's top-left corner
 COMMON = {"at": BOX, "corners": Int(1, 2), "rotate": Num(-360, 360), "when": Template(80)}
 PROPERTIES: dict[str, dict[str, Field]] = {
-    "text": {"text": Template(600), "font": LAYOUT_NAME, "size": Num(MIN_TEXT_PT, 120),
-             "min_size": Num(MIN_TEXT_PT, 120), "bold": Bool(), "italic": Bool(), "colour": Colour(),
+    "text": {"text": Template(600), "font": LAYOUT_NAME, "size": Num(QUIET_MIN_PT, 120),
+             "min_size": Num(QUIET_MIN_PT, 120), "bold": Bool(), "italic": Bool(), "colour": Colour(),
              "align": Enum(("left", "center", "right"), "alignment"),
-             "valign": Enum(("top", "middle", "bottom"), "alignment"), "leading": Num(0.8, 3), "fill": Colour()},
+             "valign": Enum(("top", "middle", "bottom"), "alignment"), "leading": Num(0.8, 3), "fill": Colour(),
+             "quiet": Bool()},
     "rect": {"rect": BOX, "fill": Colour(), "stroke": Colour(), "stroke_width": Num(0, 20), "radius": Num(0, 100),
              "bleed": Bool()},
     "art": {"art": FlagOrTemplate(), "fit": Enum(("contain", "cover"), "fit"), "bleed": Bool()},
     "icon": {"icon": Template(80), "colour": Colour(), "letter": Template(20)},
     "icons": {"icons": Template(80), "columns": Int(1, 20), "gap": Num(0, 50), "captions": Bool(),
-              "size": Num(MIN_TEXT_PT, 40), "align": Enum(("left", "center", "right"), "alignment")},
+              "size": Num(MIN_TEXT_PT, 40), "align": Enum(("left", "center", "right"), "alignment"),
+              "colour": Colour()},
     "qr": {"qr": Bool()},
     "pips": {"pips": Template(80), "icon": Template(80)},
     "track": {"track": Template(80), "fill": Colour(), "stroke": Colour(), "colour": Colour()},
@@ -256,6 +259,13 @@ def _element(name: str, props: Mapping, path: Path, problems: Problems) -> Eleme
     checked = Record(fields, required=(kind,) if kind in BOXLESS else (kind, "at")).check(props, path, problems)
     if checked is INVALID:
         return None
+    if kind == "text" and not checked.get("quiet"):  # below 6 pt only the quiet id
+        small = [key for key in ("size", "min_size") if checked.get(key, MIN_TEXT_PT) < MIN_TEXT_PT]
+        for key in small:
+            problems.add((*path, key), "must be from %(lo)s to %(hi)s, got %(got)s", lo=MIN_TEXT_PT, hi=120,
+                         got=checked[key])
+        if small:
+            return None
     box = checked["rect" if kind in BOXLESS else "at"]
     if box[2] <= 0 or box[3] <= 0:
         problems.add((*path, "rect" if kind in BOXLESS else "at"), "must have a width and a height above 0")

@@ -103,3 +103,16 @@ def test_bold_words_are_wider_than_regular_ones():
     regular = textfit.lay_out(markup("Manzana"), fonts, 10, 1000)[1][0]
     bold = textfit.lay_out(markup("**Manzana**"), fonts, 10, 1000)[1][0]
     assert bold > regular
+
+
+def test_only_a_quiet_text_goes_below_6_pt_and_it_is_grey():
+    from companion.pnp import layout
+
+    out, problems = resolved({"base": {"id": {"text": "{id}", "at": [1, 1, 8, 2], "quiet": True, "min_size": 3},
+                                       "loud": {"text": "{id}", "at": [1, 4, 8, 2], "min_size": 3}}})
+    assert [p for p in problems if "layouts.base.id" in p] == []
+    assert any(p.startswith("layouts.base.loud.min_size: must be from 6.0 to 120") for p in problems), problems
+    (element,) = out["base"]
+    shown = layout.Shown({"id": "QN-MARKER"}, "en", Design(), None, ".")
+    laid, _ = layout.text_layout(element, shown)
+    assert laid.fits and 3 <= laid.size <= 5  # 5 pt unless told, shrunk to fit an 8 mm piece

@@ -370,17 +370,17 @@ def _quiet_id(c, card_id: str, cx: float, baseline: float, max_width: float, siz
 TRACK_STEP_MM, TRACK_R_MM = 9.0, 3.3  # a price track's steps: an 8 mm marker covers one circle and no other
 
 
-def _price_track(c, track, cx, y, h, accent):
+def _price_track(c, track, cx, y, h, accent, fill=None, ink=None):
     """Price steps down the right edge, centred on `cx`: circles 6.6 mm wide, 9 mm apart (or closer if the card
-    is short), each as big as the marker that sits on it."""
+    is short), each as big as the marker that sits on it; in `fill` (white) with prices in `ink`."""
     step = min(TRACK_STEP_MM * MM, h / max(len(track), 1))
     r = min(TRACK_R_MM * MM, step * 0.42)
     for i, price in enumerate(track):
         cy = y + h - (i + 0.5) * step
-        c.setFillColor(white if price != "×" else HexColor("#f3d6d6"))
+        c.setFillColor((fill or white) if price != "×" else HexColor("#f3d6d6"))
         c.setStrokeColor(accent)
         c.circle(cx, cy, r, stroke=1, fill=1)
-        c.setFillColor(INK if price != "×" else HexColor("#a12a2a"))
+        c.setFillColor((ink or INK) if price != "×" else HexColor("#a12a2a"))
         c.setFont(BOLD, 8.5)
         c.drawCentredString(cx, cy - 3.0, price)
 

@@ -13,13 +13,14 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from ..layouts import DEFAULT_FONT, MIN_TEXT_PT, Design, Element, FontFamily, Missing, fill, fill_list, markup
+from ..layouts import DEFAULT_FONT, MIN_TEXT_PT, QUIET_MIN_PT, QUIET_PT, Design, Element, FontFamily, Missing, fill, fill_list, markup
 from ..look import DRAWN_SHAPES, Icon, Look
 from . import art, textfit
 from .geometry import MM
 from .icons import draw_icon
 
 INK = "#1d1d1d"
+QUIET_INK = "#77706a"  # a quiet text's grey: the printed id, what a player reads out to the phone
 
 
 @dataclass(frozen=True)
@@ -156,8 +157,10 @@ def text_layout(element: Element, shown: Shown):
     font_of = family_fonts(shown.design, props.get("font", DEFAULT_FONT), shown.game)
     lines = markup(text, props.get("bold", False), props.get("italic", False))
     _, _, bw, bh = element.box
-    size = props.get("size", 8.0)
-    laid = textfit.fit(lines, font_of, size, min(props.get("min_size", MIN_TEXT_PT), size), bw * MM, bh * MM,
+    quiet = props.get("quiet", False)
+    size = props.get("size", QUIET_PT if quiet else 8.0)
+    floor = QUIET_MIN_PT if quiet else MIN_TEXT_PT
+    laid = textfit.fit(lines, font_of, size, min(props.get("min_size", floor), size), bw * MM, bh * MM,
                        props.get("leading", 1.2))
     return laid, font_of
 
@@ -171,7 +174,7 @@ def _text(c, element: Element, shown: Shown, box, trim, bleed) -> None:
     if "fill" in props:
         c.setFillColor(_colour(props["fill"], shown))
         c.rect(bx, by, bw, bh, stroke=0, fill=1)
-    ink = _colour(props.get("colour"), shown, INK)
+    ink = _colour(props.get("colour"), shown, QUIET_INK if props.get("quiet") else INK)
     if shown.low_ink and _light(ink):  # light words sat on a dark fill, which low ink turns into a tint
         ink = HexColor(INK)
     valign = props.get("valign", "top")
@@ -276,7 +279,7 @@ def _icon(c, element: Element, shown: Shown, box, trim, bleed) -> None:
 
 def _icons(c, element: Element, shown: Shown, box, trim, bleed) -> None:
     """One icon per item of a list field, in rows of `columns` (default: one row), each cell square; with
-    `captions`, each item's label (`labels:`) under its icon."""
+    `captions`, each item's label (`labels:`) under its icon, in `colour` (light words turn dark with low ink)."""
     from .draw import FONT
 
     names = [str(name) for name in fill_list(element.props["icons"], shown.values, shown.lang)]
@@ -306,7 +309,8 @@ def _icons(c, element: Element, shown: Shown, box, trim, bleed) -> None:
             texts = shown.design.labels.get(name)
             word = texts.get(shown.lang) if texts else name
             size = min(element.props.get("size", 6.5), _fitting(word, FONT, cell + gap))
-            c.setFillColor(HexColor(INK))
+            ink = _colour(element.props.get("colour"), shown, INK)
+            c.setFillColor(HexColor(INK) if shown.low_ink and _light(ink) else ink)
             c.setFont(FONT, size)
             c.drawCentredString(cx, cy - cell / 2 - size * 1.0, word)
 
@@ -350,7 +354,8 @@ def _pips(c, element: Element, shown: Shown, box, trim, bleed) -> None:
 
 
 def _track(c, element: Element, shown: Shown, box, trim, bleed) -> None:
-    """Price steps down the box's middle, one circle a step, from the first item at the top."""
+    """Price steps down the box's middle, one circle a step, from the first item at the top: circles in `fill`
+    (white) outlined in `stroke`, their prices in `colour`."""
     from .draw import _price_track
 
     steps = [str(s) for s in fill_list(element.props["track"], shown.values, shown.lang)]
@@ -358,7 +363,8 @@ def _track(c, element: Element, shown: Shown, box, trim, bleed) -> None:
         return
     bx, by, bw, bh = box
     stroke = _colour(element.props.get("stroke"), shown, "#3b4a3f")
-    _price_track(c, steps, bx + bw / 2, by, bh, stroke)
+    _price_track(c, steps, bx + bw / 2, by, bh, stroke, _colour(element.props.get("fill"), shown),
+                 _colour(element.props.get("colour"), shown))
 
 
 KINDS: dict[str, Callable] = {"text": _text, "rect": _rect, "art": _art, "icon": _icon, "icons": _icons, "qr": _qr,
