@@ -90,6 +90,7 @@ class Game:
     face: Callable[[Component, CardSet, str], Face]  # what a printed front shows
     # what its rules derive from a component for its layouts' placeholders ({index}, {strength}...), in a language
     face_values: Callable[[Component, CardSet, str], Mapping[str, Any]] | None = None
+    face_fields: tuple[str, ...] = ()  # the names face_values may give: placeholders validate knows
     terms: tuple[str, ...] = ()  # the look terms its faces draw: the card data must declare each
     options: tuple[Option, ...] = ()
     solo: Callable[[Any, CardSet], dict] | None = None  # a hint for one solo turn
