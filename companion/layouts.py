@@ -249,7 +249,8 @@ def resolve(raw: Mapping[str, Mapping], path: Path, problems: Problems,
 def _element(name: str, props: Mapping, path: Path, problems: Problems) -> Element | None:
     line = props.get("__line__", 0)
     props = {k: v for k, v in props.items() if k != "__line__"}
-    kinds = [k for k in KINDS if k in props]
+    present = [k for k in KINDS if k in props]
+    kinds = [k for k in present if not any(k in PROPERTIES[o] for o in present if o != k)]  # pips' own `icon`
     if len(kinds) != 1:
         problems.add(path, "must have one kind of %(kinds)s, has %(has)s", kinds=", ".join(KINDS),
                      has=", ".join(kinds) or "none")

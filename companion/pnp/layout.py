@@ -6,6 +6,7 @@ is turned into points from the trim rectangle's bottom-left here and nowhere els
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping
 
@@ -65,20 +66,35 @@ def family_fonts(design: Design, family: str, game: str) -> Callable[[bool, bool
     return pick
 
 
+_REGISTERED: dict[str, tuple] = {}  # a font name → the file version it was read from
+
+
 def register_font(path: str, name: str) -> str:
-    """Register a TrueType/OpenType (TrueType outlines) file under `name` once per process; FontProblem when it
-    is not one reportlab can embed."""
-    if name in pdfmetrics.getRegisteredFontNames():
+    """Register a TrueType/OpenType (TrueType outlines) file under `name`, again whenever the file changes (a
+    designer editing fonts, a test swapping one); FontProblem when it is not one reportlab can embed, too large,
+    or not a regular file."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        raise FontProblem("no such file" if not os.path.lexists(path) else "cannot be read") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise FontProblem("is not a regular file")
+    if st.st_size > MAX_FONT_BYTES:
+        raise FontProblem(f"is {st.st_size / 2**20:.1f} MB; a font file may be at most {MAX_FONT_BYTES // 2**20} MB")
+    version = (os.path.realpath(path), st.st_mtime_ns, st.st_size)
+    if _REGISTERED.get(name) == version and name in pdfmetrics.getRegisteredFontNames():
         return name
-    if not os.path.isfile(path):
-        raise FontProblem("no such file" if not os.path.lexists(path) else "is not a regular file")
     try:
         pdfmetrics.registerFont(TTFont(name, path))
     except TTFError as e:
         raise FontProblem(f"is not a TrueType or OpenType font with TrueType outlines ({e})") from None
     except Exception as e:  # a damaged file fails anywhere in reportlab's parser
         raise FontProblem(f"is not a font reportlab can read ({type(e).__name__})") from None
+    _REGISTERED[name] = version
     return name
+
+
+MAX_FONT_BYTES = 30 * 2**20  # a large CJK font is ~20 MB; more is not a font a card needs
 
 
 def icon_named(name: str, look: Look, colour: str | None = None) -> Icon | None:
