@@ -66,8 +66,8 @@ def _card_pages(card_set: CardSet, settings: BuildSettings) -> tuple[bytes, list
             continue
         w, h = SIZES[printed_size(comp, settings)]
         c.setPageSize(((w + 2 * bleed) * MM, (h + 2 * bleed) * MM))
-        draw.draw_face(c, faces.face(comp, card_set, settings.lang), bleed * MM, bleed * MM, w * MM, h * MM,
-                       bleed * MM, comp.id, qr_text(card_set, comp, settings), version, low_ink=settings.ink == "low")
+        faces.paint_front(c, comp, card_set, settings.lang, bleed * MM, bleed * MM, w * MM, h * MM, bleed * MM,
+                          qr_text(card_set, comp, settings), version, low_ink=settings.ink == "low")
         _boxes(c, w, h, bleed)
         c.showPage()
         plan.append((f"{comp.id}.png", w, h))
@@ -75,8 +75,8 @@ def _card_pages(card_set: CardSet, settings: BuildSettings) -> tuple[bytes, list
             used_backs.setdefault(comp.back, (w, h))
     for back_id, (w, h) in used_backs.items():
         c.setPageSize(((w + 2 * bleed) * MM, (h + 2 * bleed) * MM))
-        draw.draw_back(c, faces.back(card_set.component(back_id), card_set, settings.lang), bleed * MM, bleed * MM,
-                       w * MM, h * MM, bleed * MM, low_ink=settings.ink == "low")
+        faces.paint_back(c, card_set.component(back_id), card_set, settings.lang, bleed * MM, bleed * MM,
+                         w * MM, h * MM, bleed * MM, low_ink=settings.ink == "low")
         _boxes(c, w, h, bleed)
         c.showPage()
         plan.append((f"{back_id}.png", w, h))

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from .. import games
 from ..cards import CardSet, Component
+from ..components import SIZES
 from ..look import Back, Face
 
 
@@ -63,8 +64,23 @@ def paint_front(canvas, c: Component, s: CardSet, lang: str, x: float, y: float,
     canvas.saveState()
     canvas.setFillColor(draw.PAPER)
     canvas.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+    x, y, w, h, bleed = _designed(canvas, c, x, y, w, h, bleed)
     layout.draw(canvas, elements, shown(c, s, lang, qr_text, qr_version, low_ink), x, y, w, h, bleed)
     canvas.restoreState()
+
+
+def _designed(canvas, c: Component, x: float, y: float, w: float, h: float, bleed: float):
+    """A layout is placed in mm on the size its component is made at: printed at another (`--card-size`), the
+    face is scaled whole to fit, centred, keeping its proportions. Returns the rectangle to draw it in."""
+    from .geometry import MM
+
+    dw, dh = (v * MM for v in SIZES[c.size])
+    if abs(dw - w) < 0.01 and abs(dh - h) < 0.01:
+        return x, y, w, h, bleed
+    k = min(w / dw, h / dh)
+    canvas.translate(x + (w - dw * k) / 2, y + (h - dh * k) / 2)
+    canvas.scale(k, k)
+    return 0.0, 0.0, dw, dh, bleed / k
 
 
 def paint_back(canvas, b: Component, s: CardSet, lang: str, x: float, y: float, w: float, h: float, bleed: float,
