@@ -80,12 +80,12 @@ PROPERTIES: dict[str, dict[str, Field]] = {
     "rect": {"rect": BOX, "fill": Colour(), "stroke": Colour(), "stroke_width": Num(0, 20), "radius": Num(0, 100),
              "bleed": Bool()},
     "art": {"art": FlagOrTemplate(), "fit": Enum(("contain", "cover"), "fit"), "bleed": Bool()},
-    "icon": {"icon": Template(80), "colour": Colour(), "letter": Template(20)},
+    "icon": {"icon": Template(80), "colour": Colour(), "letter": Template(20), "outline": Colour()},
     "icons": {"icons": Template(80), "columns": Int(1, 20), "gap": Num(0, 50), "captions": Bool(),
               "size": Num(MIN_TEXT_PT, 40), "align": Enum(("left", "center", "right"), "alignment"),
               "colour": Colour()},
     "qr": {"qr": Bool()},
-    "pips": {"pips": Template(80), "icon": Template(80)},
+    "pips": {"pips": Template(80), "icon": Template(80), "outline": Colour()},
     "track": {"track": Template(80), "fill": Colour(), "stroke": Colour(), "colour": Colour()},
 }
 BOXLESS = {"rect"}  # kinds whose own key is their box

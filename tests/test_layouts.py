@@ -116,3 +116,27 @@ def test_only_a_quiet_text_goes_below_6_pt_and_it_is_grey():
     shown = layout.Shown({"id": "QN-MARKER"}, "en", Design(), None, ".")
     laid, _ = layout.text_layout(element, shown)
     assert laid.fits and 3 <= laid.size <= 5  # 5 pt unless told, shrunk to fit an 8 mm piece
+
+
+def test_an_outline_colour_replaces_the_dark_line_round_icons_and_pips(monkeypatch):
+    """A French deck's pips have no line round them: `outline: "{colour:suit}"` draws it in the pip's own colour."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from companion.look import Look, Term
+    from companion.pnp import draw, layout
+
+    out, problems = resolved({"base": {
+        "pips": {"pips": "{rank}", "icon": "{suit}", "at": [13, 5, 37, 55], "outline": "{colour:suit}"},
+        "index": {"icon": "{suit}", "at": [4, 11, 6, 6], "outline": "#123456"},
+        "plain": {"icon": "{suit}", "at": [4, 20, 6, 6]}}})
+    assert problems == []
+    drawn = []
+    monkeypatch.setattr(draw, "draw_icon", lambda c, icon, *a, **k: drawn.append(("pip", icon.outline)))
+    monkeypatch.setattr(layout, "draw_icon", lambda c, icon, *a, **k: drawn.append(("icon", icon.outline)))
+    look = Look(terms={"hearts": Term("#c0392b", "heart")})
+    shown = layout.Shown({"suit": "hearts", "rank": 3}, "en", Design(colours={"suit": {"hearts": "#c0392b"}}),
+                         look, ".")
+    layout.draw(Canvas(io.BytesIO()), out["base"], shown, 0, 0, 180, 252, 0)
+    assert drawn == [("pip", "#c0392b")] * 3 + [("icon", "#123456"), ("icon", "#2b2b2b")]

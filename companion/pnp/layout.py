@@ -286,6 +286,7 @@ def _icon(c, element: Element, shown: Shown, box, trim, bleed) -> None:
         return
     if "letter" in element.props:
         icon = replace(icon, letter=fill(element.props["letter"], shown.values, shown.lang, shown.design)[:3])
+    icon = _outlined(icon, element, shown)
     bx, by, bw, bh = box
     c.saveState()
     _rotated(c, element, box)
@@ -366,7 +367,15 @@ def _pips(c, element: Element, shown: Shown, box, trim, bleed) -> None:
     icon = icon_named(fill(element.props.get("icon", "circle"), shown.values, shown.lang, shown.design), shown.look)
     if icon is None or not count.strip().isdigit():
         return
-    pips(c, (icon,) * min(int(count), 12), *box)
+    pips(c, (_outlined(icon, element, shown),) * min(int(count), 12), *box)
+
+
+def _outlined(icon: Icon, element: Element, shown: Shown) -> Icon:
+    """The icon with the element's `outline` colour instead of the icons' dark line (the fill's own colour: a pip
+    as a playing card prints it, with no line round it)."""
+    if "outline" not in element.props:
+        return icon
+    return replace(icon, outline=fill(element.props["outline"], shown.values, shown.lang, shown.design))
 
 
 def _track(c, element: Element, shown: Shown, box, trim, bleed) -> None:
