@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from . import service, sheets
-from .schema import InputError, Problem, Problems, fmt_path
+from .schema import InputError, Problem, Problems, fmt_path, problem
 from .storage import Store, Written
 
 IMPORT_LIMIT = 4 * 1024 * 1024  # bytes; an export of a full sheet (2,000 scored changes) fits with room
+MiB = 1024 * 1024
 
 
 def create(store: Store, data: Any) -> str:
@@ -24,7 +26,7 @@ def read_export(raw: bytes, path: tuple = ()) -> tuple[dict, list[dict]]:
     """A sheet and its log from an export, JSON (an object) or CSV (anything else), every change checked as if it
     were made again. `path` names where the file came from in a problem (a form's file field)."""
     if len(raw) > IMPORT_LIMIT:
-        raise InputError([Problem(path, f"is larger than {IMPORT_LIMIT // (1024 * 1024)} MiB")])
+        raise InputError([problem(path, "is larger than %(most)s MiB", most=IMPORT_LIMIT // MiB)])
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -85,11 +87,38 @@ def import_files(store: Store, paths: Iterable[str | Path]) -> list[tuple[Path, 
     read, problems = [], Problems()
     for name in map(Path, paths):
         try:
-            read.append(read_export(name.read_bytes()))
+            raw = read_file(name)
         except OSError as e:
             problems.add((str(name),), f"cannot be read ({e.strerror or e})")
+            continue
+        except InputError as e:  # not a file to read, or too large: said of the file itself
+            problems.extend(e.problems)
+            continue
+        try:
+            read.append(read_export(raw))
         except InputError as e:
             problems.extend(Problem((str(name),), f"{fmt_path(p.path) or 'file'}: {p.message}") for p in e.problems)
     if problems:
         raise InputError(problems)
     return list(zip(map(Path, paths), store.create_many(read)))
+
+
+def read_file(name: Path) -> bytes:
+    """An export file's bytes, at most IMPORT_LIMIT + 1 of them (what `read_export` needs to refuse a larger one).
+    Opened first and looked at through its own descriptor (no race with a swapped path): anything but a regular file
+    (a device such as /dev/zero, a pipe, a folder) and a file over the limit are refused unread. O_NONBLOCK, so that
+    opening a named pipe with no writer does not hang. InputError naming the file, or OSError."""
+    fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        found = os.fstat(fd)
+        if stat.S_ISDIR(found.st_mode):
+            raise InputError([problem((str(name),), "is a folder, not an export file")])
+        if not stat.S_ISREG(found.st_mode):
+            raise InputError([problem((str(name),), "is a device, a pipe or a socket, not an export file")])
+        if found.st_size > IMPORT_LIMIT:
+            raise InputError([problem((str(name),), "is larger than %(most)s MiB", most=IMPORT_LIMIT // MiB)])
+    except BaseException:
+        os.close(fd)
+        raise
+    with open(fd, "rb") as f:
+        return f.read(IMPORT_LIMIT + 1)

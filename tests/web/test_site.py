@@ -116,10 +116,10 @@ def test_bad_arguments_exit_2_and_never_touch_a_folder_that_is_not_a_site(tmp_pa
 def test_a_second_build_replaces_a_previous_site(tmp_path):
     out = tmp_path / "s"
     assert main(["site", "--out", str(out), "--base-url", "https://you.github.io/deck"]) == 0
-    (out / "stale.html").write_text("old")
+    (out / "notes.html").write_text("mine")
     assert main(["site", "--out", str(out), "--base-url", "https://you.github.io/deck",
                  "--companion-url", "https://companion.example.org"]) == 0
-    assert not (out / "stale.html").exists()
+    assert (out / "notes.html").read_text() == "mine"  # what the build did not make is kept (issue 25)
     page = (out / "rules" / "gemas" / "index.html").read_text(encoding="utf-8")
     assert 'href="/deck/en/rules/gemas/"' in page
     # The phones score and keep sheets on the site itself.
