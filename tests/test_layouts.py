@@ -140,3 +140,22 @@ def test_an_outline_colour_replaces_the_dark_line_round_icons_and_pips(monkeypat
                          look, ".")
     layout.draw(Canvas(io.BytesIO()), out["base"], shown, 0, 0, 180, 252, 0)
     assert drawn == [("pip", "#c0392b")] * 3 + [("icon", "#123456"), ("icon", "#2b2b2b")]
+
+
+def test_with_low_ink_a_backs_picture_to_the_bleed_is_left_off_and_a_fronts_kept(monkeypatch):
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from companion.pnp import art, layout
+
+    placed = []
+    monkeypatch.setattr(art, "place", lambda c, path, *a, **k: placed.append(path))
+    out, _ = resolved({"back": {"silk": {"art": "silk.svg", "at": [0, 0, 63.5, 88.9], "bleed": True},
+                                "medal": {"art": "medal.svg", "at": [20, 30, 20, 20]}}})
+    for back, low in ((True, True), (True, False), (False, True)):
+        placed.clear()
+        shown = layout.Shown({}, "en", Design(), None, "/cards", low_ink=low, back=back)
+        layout.draw(Canvas(io.BytesIO()), out["back"], shown, 0, 0, 180, 252, 8)
+        names = [p.rsplit("/", 1)[-1] for p in placed]
+        assert names == (["medal.svg"] if back and low else ["silk.svg", "medal.svg"]), (back, low, names)

@@ -257,8 +257,8 @@ def art_file(element: Element, shown: Shown) -> str | None:
 
 def _art(c, element: Element, shown: Shown, box, trim, bleed) -> None:
     path = art_file(element, shown)
-    if path is None:
-        return
+    if path is None or (shown.low_ink and shown.back and element.props.get("bleed")):
+        return  # with low ink a back's picture to the bleed is left off, as a back's own art is
     if element.props.get("bleed"):
         box = _to_bleed(box, trim, bleed)
     bx, by, bw, bh = box
