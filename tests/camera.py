@@ -32,7 +32,7 @@ def printed_cards(card_set: CardSet, settings: BuildSettings) -> list[tuple[str,
             continue
         w, h = SIZES[printed_size(comp, settings)]
         c.setPageSize((w * MM, h * MM))
-        draw.draw_face(c, faces.face(comp, card_set, settings.lang), 0, 0, w * MM, h * MM, 0, comp.id, url, version)
+        faces.paint_front(c, comp, card_set, settings.lang, 0, 0, w * MM, h * MM, 0, url, version)
         c.showPage()
         plan.append((comp.id, url))
     c.save()

@@ -24,15 +24,16 @@ LAN = BuildSettings(base_url="http://192.168.1.20:5000", lang="en")
 
 
 def drawn(game, comp_id, settings=LAN):
-    """The component drawn alone on a page of its trim size: (page, width, height) in points."""
+    """The component drawn alone on a page of its trim size, as the build prints it (from its layout where its game
+    has layouts): (page, width, height) in points."""
     card_set = cards.load_game(game)
     comp = card_set.component(comp_id)
     w, h = (v * MM for v in SIZES[printed_size(comp, settings)])
     draw.register_fonts()
     buf = io.BytesIO()
     c = rl_canvas.Canvas(buf, pagesize=(w, h), invariant=1)
-    draw.draw_face(c, faces.face(comp, card_set, settings.lang), 0, 0, w, h, 0, comp.id,
-                   qr_text(card_set, comp, settings), qr_version(card_set, settings))
+    faces.paint_front(c, comp, card_set, settings.lang, 0, 0, w, h, 0, qr_text(card_set, comp, settings),
+                      qr_version(card_set, settings))
     c.showPage()
     c.save()
     return pdfium.PdfDocument(buf.getvalue())[0], w, h
@@ -85,7 +86,8 @@ def test_no_filler_line_on_duplicon_cards():
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_the_qr_code_sits_on_the_face_with_no_white_square(game):
-    """Its quiet zone is the face's own cream, not a white plate, and it still decodes."""
+    """Its quiet zone is the face's own cream, not a white plate, and it still decodes; a face drawn from a layout
+    puts its code on the layout's white plate (companion/pnp/layout.py), which must be even white all round."""
     card_set = cards.load_game(game)
     dpi = 150
     for comp in components(game, ("card", "reference", "tile"))[:12]:
@@ -98,7 +100,8 @@ def test_the_qr_code_sits_on_the_face_with_no_white_square(game):
         q = round(3 * draw.QR_MODULE_MM / 25.4 * dpi)  # inside the 4-module quiet zone, left and above
         raw_band = image.crop((x0 - q, y0 - q, x1, y0 - 2)).tobytes() + image.crop((x0 - q, y0, x0 - 2, y1)).tobytes()
         band = [tuple(raw_band[i:i + 3]) for i in range(0, len(raw_band), 3)]
-        background = tuple(int(faces.face(comp, card_set, "en").background[i:i + 2], 16) for i in (1, 3, 5))
+        background = (255, 255, 255) if faces.front_layout(comp, card_set) else \
+            tuple(int(faces.face(comp, card_set, "en").background[i:i + 2], 16) for i in (1, 3, 5))
         assert all(max(abs(a - b) for a, b in zip(px, background)) <= 6 for px in band), (comp.id, "a plate")
 
 

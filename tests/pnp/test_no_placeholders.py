@@ -8,7 +8,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from companion import cards, i18n
 from companion.components import SIZES
-from companion.pnp import art, draw, faces
+from companion.pnp import art, draw, faces, layout
 from companion.pnp.document import card_url
 from companion.pnp.geometry import MM
 from conftest import GAME_IDS
@@ -33,13 +33,15 @@ class Recording(Canvas):
 def drawn(card_set, comp, lang, monkeypatch):
     """What the face of `comp` draws: (strings with their sizes, icons with their radii, art files placed)."""
     icons, pictures = [], []
-    monkeypatch.setattr(draw, "draw_icon", lambda c, icon, cx, cy, r, *a, **k: icons.append((icon, r)))
+    record = lambda c, icon, cx, cy, r, *a, **k: icons.append((icon, r))  # noqa: E731
+    monkeypatch.setattr(draw, "draw_icon", record)
+    monkeypatch.setattr(layout, "draw_icon", record)  # a face drawn from its layout
     real_place = art.place
     monkeypatch.setattr(art, "place", lambda c, path, *a, **k: (pictures.append(path), real_place(c, path, *a, **k)))
     c = Recording()
     w, h = SIZES[comp.size]
     face = faces.face(comp, card_set, lang)
-    draw.draw_face(c, face, 0, 0, w * MM, h * MM, 0, comp.id, card_url(LAN, comp.id), 3)
+    faces.paint_front(c, comp, card_set, lang, 0, 0, w * MM, h * MM, 0, card_url(LAN, comp.id), 3)
     return face, c.strings, icons, pictures
 
 
