@@ -53,6 +53,9 @@ def check_design(card_set: CardSet) -> tuple[list[str], list[str]]:
     lacking: dict[tuple[str, str], list[str]] = {}
     small_codes: set[str] = set()
     faked: dict[tuple[str, str], str] = {}  # (family, style) → the first card printing a style its family lacks
+    # every code of a game is printed at one version, the lowest that holds its longest address (document.qr_version)
+    version = draw.qr_version(card_url(SAMPLE_BASE, c.id) for c in card_set.components
+                              if c.kind not in ("back", "token"))
     for c in card_set.components:
         elements = faces.front_layout(c, card_set) if c.kind != "back" else \
             card_set.design.layouts.get(c.layout or card_set.design.back_layout or "")
@@ -62,7 +65,7 @@ def check_design(card_set: CardSet) -> tuple[list[str], list[str]]:
         for e in elements:
             where = f"{path}:{e.line}: {_layout_name(card_set, e)}: {e.name}"
             if e.kind == "qr" and c.kind not in ("back", "token") and where not in small_codes:
-                modules = draw.qr_runs(card_url(SAMPLE_BASE, c.id))[0]
+                modules = draw.qr_runs(card_url(SAMPLE_BASE, c.id), version)[0]
                 module = layout.qr_module(e, modules) / MM
                 if module < QR_MIN_MODULE_MM - 1e-6:
                     small_codes.add(where)

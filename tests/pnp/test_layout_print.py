@@ -166,6 +166,11 @@ BROKEN = [
     ([("    code:   {qr: true, at: [2, 66.4, 21.5, 21.5]}", "    code:   {qr: true, at: [2, 72, 16, 16]}")],
      r"fruit: code: a code in this box has modules of 0\.4\d mm \(HV-\S+\); phones need 0\.65 mm: make the box at "
      r"least 21\.5 mm square"),
+    # one long id puts every code of the game in a larger version (one version for all): a box that held the
+    # short ids' codes no longer does
+    ([("  - id: HV-RULES\n", "  - id: HV-RULES-LONG\n")],
+     r"fruit: code: a code in this box has modules of 0\.58 mm \(HV-APPLE-1\); phones need 0\.65 mm: make the box "
+     r"at least 24\.1 mm square"),
     ([("en: Worth two cards.}", "en: Worth two cards ↯.}")], r"-: fonts\.body: lacks '↯' \(U\+21AF\), which HV-PLUM-10 print"),
 ]
 
