@@ -19,10 +19,10 @@ def create_app(config: dict | None = None) -> Flask:
     outside cards/ to serve beside the shipped games). Broken card data is a DataError before anything is served."""
     # Imported here, not above: the form glue beside this package (forms, game_pages) is also what the static site's
     # phones run in their own Python, where there is no Flask.
-    from flask import Flask, jsonify, request
+    from flask import Flask, g, jsonify, request
 
     from .. import cards, games, resources
-    from . import assets, csrf, errors, instance, locale, saved
+    from . import assets, csrf, errors, instance, limits, locale, saved
 
     config = dict(config or {})
     cards.load_shipped()
@@ -37,6 +37,8 @@ def create_app(config: dict | None = None) -> Flask:
                       SEND_FILE_MAX_AGE_DEFAULT=3600, SESSION_COOKIE_SAMESITE="Lax", SESSION_REFRESH_EACH_REQUEST=False,
                       PERMANENT_SESSION_LIFETIME=timedelta(days=365), SHEET_POLL_SECONDS=3)
     app.config.update(config)
+    if (app.config.get("BASE_URL") or "").lower().startswith("https://"):
+        app.config["SESSION_COOKIE_SECURE"] = True  # served over https: the session never travels in clear
     if app.config.get("STATIC_SITE"):  # frozen by `companion site`: pages are folders, so "/rules/x/" must match
         app.url_map.strict_slashes = False
     instance.init_app(app)
@@ -51,6 +53,10 @@ def create_app(config: dict | None = None) -> Flask:
     assets.init_app(app)
     locale.init_app(app)
     csrf.init_app(app)
+    try:
+        limits.init_app(app)
+    except limits.LimitError as e:
+        raise instance.InstanceError(str(e)) from None
     errors.init_app(app)
     render.configure(app.jinja_env, scoring.has_score_page, locale.current)
     app.jinja_env.globals["icon_svg_tag"] = icons.inline_svg
@@ -70,11 +76,20 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.get("/healthz")
     def healthz():
-        """200 when the app and its database answer; 503 naming the database when it does not."""
+        """200 when the app and its database answer and take writes; 503 naming what is wrong: the database does
+        not answer, or cannot write (a write transaction cannot start: a read-only file or replica; or the last
+        write failed for want of room, less than a minute ago, and none succeeded since)."""
         try:
-            instance.store().ping()
+            store = instance.store()
+            store.ping()
         except Exception:  # noqa: BLE001 (whatever the driver raises, the answer is the same)
             return jsonify(status="error", database="unavailable"), 503
+        try:
+            store.check_writable()
+        except Exception:  # noqa: BLE001
+            return jsonify(status="error", database="cannot write"), 503
+        if store.write_trouble():
+            return jsonify(status="error", database="cannot write"), 503
         return jsonify(status="ok", database="ok")
 
     @app.after_request
@@ -86,8 +101,10 @@ def create_app(config: dict | None = None) -> Flask:
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
-        if request.path.startswith("/api/"):
-            response.headers.setdefault("Cache-Control", "no-store")
+        if request.path.startswith(("/api/", "/s/")) or request.path == "/sheets" or g.get("holds_edit_link"):
+            # an edit link in a page is a key: no cache keeps it (the service worker's offline copies are the
+            # phone's own, and a sheet's page offers to forget them)
+            response.headers["Cache-Control"] = "no-store"
         return response
 
     return app

@@ -3,13 +3,15 @@ it), else a page in the reader's language. Bad input is a 400 naming the field; 
 an error nobody foresaw, and that one is logged and still answered in the reader's language."""
 from __future__ import annotations
 
-from flask import Flask, current_app, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, make_response, render_template, request
 from flask_babel import lazy_gettext as _l
+from sqlalchemy import exc
 from werkzeug.exceptions import HTTPException
 
 from .. import service, sheets
 from ..cards import DataError
 from ..schema import InputError
+from ..storage import CannotWrite
 
 PAGES = {
     400: (_l("Please check"), _l("Something in this request is not right.")),
@@ -18,8 +20,16 @@ PAGES = {
     405: (_l("Not allowed"), _l("This address does not take that kind of request.")),
     409: (_l("Changed on another phone"), _l("This was changed on another phone meanwhile. Open it again to see it.")),
     413: (_l("Too large"), _l("This is larger than the companion takes.")),
+    429: (_l("Too many changes"), _l("Too many changes came from your network in a short time, so this one was not "
+                                     "saved. Wait a little and try again.")),
     500: (_l("Something went wrong"), _l("The companion could not answer this. Nothing was changed; try again.")),
+    503: (_l("Not saved"), _l("The change could not be saved: the companion's storage is full or cannot be written "
+                              "just now. Nothing was changed and everything saved before is kept; try again in a "
+                              "few minutes.")),
 }
+UNREACHABLE = _l("The companion cannot reach its saved sheets just now. Nothing was changed; try again in a few "
+                 "minutes.")
+RETRY_AFTER_TROUBLE = 60  # seconds a client is asked to wait when the database cannot answer or write
 
 
 class Refused(HTTPException):
@@ -47,15 +57,22 @@ def input_json(e: InputError):
 
 
 def conflict_json(e: sheets.Conflict, message=None):
-    return jsonify(error=str(e), field="base", kind=e.kind, entry=sheets.entry_view(e.entry) if e.entry else None,
+    return jsonify(error=str(e), field=e.field, kind=e.kind, entry=sheets.entry_view(e.entry) if e.entry else None,
                    **said(409, message)), 409
 
 
-def _answer(code: int, error: str, field: str = "", problems=()):
+def _answer(code: int, error: str, field: str = "", problems=(), message=None, retry_after: int | None = None):
+    """The answer to a refusal: JSON (`error` in English, `field`; `message` in the reader's language for the page
+    script), else a page in the reader's language; `Retry-After` when the client should wait and try again."""
     if wants_json():
-        return jsonify(error=error, field=field, **said(code)), code
-    title, message = PAGES.get(code, PAGES[500])
-    return render_template("message.html", title=title, message=message, problems=problems), code
+        response = make_response(jsonify(error=error, field=field, **said(code, message)), code)
+    else:
+        title, default = PAGES.get(code, PAGES[500])
+        response = make_response(render_template("message.html", title=title, message=message or default,
+                                                 problems=problems), code)
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
 
 
 def init_app(app: Flask) -> None:
@@ -69,7 +86,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(sheets.Conflict)
     def conflict(e: sheets.Conflict):
-        return conflict_json(e) if wants_json() else _answer(409, str(e), "base")
+        return conflict_json(e) if wants_json() else _answer(409, str(e), e.field)
 
     @app.errorhandler(sheets.NotFound)
     def no_entry(e: sheets.NotFound):
@@ -78,7 +95,26 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def refused(e: HTTPException):
         error = "the request is too large" if e.code == 413 else e.description or ""
-        return _answer(e.code or 500, error, getattr(e, "field", ""))
+        return _answer(e.code or 500, error, getattr(e, "field", ""), message=getattr(e, "message", None),
+                       retry_after=getattr(e, "retry_after", None))
+
+    @app.errorhandler(CannotWrite)
+    def cannot_write(e: CannotWrite):
+        """The database did not take a write (full, read-only, gone): nothing of it was kept. A 503, which the
+        phone's queue keeps its entry for, and /healthz says so too (the store remembers)."""
+        current_app.logger.error("a write failed on %s %s: %s", request.method, request.path, e.reason)
+        return _answer(503, "the companion cannot save changes just now: its database is full, read-only or not "
+                            "answering (nothing was changed; try again later)", "database",
+                       retry_after=RETRY_AFTER_TROUBLE)
+
+    @app.errorhandler(exc.OperationalError)
+    @app.errorhandler(exc.InternalError)
+    def unreachable(e: Exception):
+        """A read the database did not answer (PostgreSQL down, SQLite locked past its wait)."""
+        current_app.logger.error("the database did not answer %s %s: %s", request.method, request.path,
+                                 str(getattr(e, "orig", None) or e).strip().splitlines()[:1])
+        return _answer(503, "the companion's database does not answer just now (nothing was changed; try again "
+                            "later)", "database", message=UNREACHABLE, retry_after=RETRY_AFTER_TROUBLE)
 
     @app.errorhandler(DataError)
     @app.errorhandler(Exception)

@@ -64,6 +64,18 @@ def remember(token: str) -> None:
         session.permanent = True
 
 
+def forget(token: str) -> list[str]:
+    """Take a sheet off this phone's list (both its links, if `token` is its edit link), and off the scoring page's
+    "save to the sheet" box; the sheet stays on the server. The tokens forgotten."""
+    access = store().open(token)
+    tokens = [token, view_token(token)] if access is not None and access.can_edit else [token]
+    if any(t in tokens for t in session.get("sheets", [])):
+        session["sheets"] = [t for t in session.get("sheets", []) if t not in tokens]
+    if session.get("saving_to") in tokens:
+        session.pop("saving_to")
+    return tokens
+
+
 def history() -> list[dict]:
     """This phone's sheets, newest first: open ones and finished ones with their winners (two queries, however
     long the sheets are)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, current_app, g, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import lazy_gettext as _l
 
 from .. import cards, service, sheet_service, sheets
@@ -25,7 +25,10 @@ CONFLICTS = {  # what a 409 means, said on the page (the API's message is in Eng
     "already_finished": _l("The game was already finished on another phone."),
     "not_finished": _l("The sheet was already reopened on another phone."),
     "full": _l("This sheet holds the most changes a sheet can hold; start a new sheet."),
+    "reused": _l("This entry was not saved: the id this phone gave it (its client_id) was already used for another "
+                 "change of this sheet. Add it again as a new entry."),
 }
+HEADINGS = {"reused": _l("Not saved")}  # a conflict's page says "Changed on another phone" unless named here
 
 
 @bp.get("/sheets")
@@ -149,7 +152,8 @@ def _change(token: str, action: str, target: int | None = None, edit_form: bool 
         if _wants_json():
             return errors.conflict_json(e, CONFLICTS[e.kind])
         return _render(token, access, "sheets/conflict.html", 409, message=CONFLICTS[e.kind], action=action, target=target,
-                       theirs=sheets.entry_view(e.entry) if e.entry else None, mine=request.form)
+                       theirs=sheets.entry_view(e.entry) if e.entry else None, mine=request.form,
+                       heading=HEADINGS.get(e.kind))
     except sheets.NotFound:
         abort(404)
     if _wants_json():
@@ -188,6 +192,17 @@ def finish(token: str, action: str):
     return _change(token, action)
 
 
+@bp.post("/s/<token:token>/forget")
+def forget(token: str):
+    """Forget a sheet on this phone: off its list of sheets (the sheet stays on the server, for the others and for
+    its link). The page's script, which asks for JSON, then deletes the service worker's copies of the pages named
+    in `forgotten` (and of any page holding them) and the entries this phone still keeps for the sheet."""
+    tokens = saved.forget(token)
+    if _wants_json():
+        return jsonify(forgotten=[url_for(".sheet", token=t) for t in tokens])
+    return redirect(url_for(".index"), 303)
+
+
 @bp.post("/s/<token:token>/calculator")
 def calculator(token: str):
     """Open the game's scoring page saving to this sheet: its result gets a "save to the sheet" form. A POST with
@@ -208,6 +223,7 @@ def save_box(game: str, req: dict | None, result: dict | None) -> dict | None:
     meta = store().meta(access.sheet_id)
     if meta["game"] != game:
         return None
+    g.holds_edit_link = True  # the page's save form holds the sheet's edit link: no cache keeps it
     box = {"token": token, "title": meta["title"], "players": meta["players"], "request": None, "seats": []}
     if result is not None:
         labels, points = sheets.seat_points(game, result)

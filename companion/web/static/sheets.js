@@ -176,7 +176,7 @@ async function onRefused(event) {
 
 async function refreshSheet() {
   const live = document.getElementById("live");
-  if (!live) return;
+  if (!live || forgetting) return;
   const r = await fetch(location.pathname + location.search,  // the page of entries being looked at
                         { credentials: "same-origin", headers: { Accept: "text/html" } });
   if (!r.ok) return;
@@ -184,7 +184,55 @@ async function refreshSheet() {
   if (fresh) { live.replaceWith(fresh); localTimes(fresh); }
 }
 
+// --- Forget a sheet on this phone: the server takes it off the session's list and names its pages; here go the
+// service worker's copies of those pages and of any page that holds their links (the list of sheets, a calculator
+// saving to it), and the entries kept for it (still waiting, or refused). Needs the connection (the list is the
+// server's); the sheet itself stays on the server. ---
+let forgetting = false;
+let polling = Promise.resolve();
+
+async function forgetCopies(paths) {
+  const holds = (text) => paths.some((p) => text.includes(p));
+  const mine = (item) => holds(new URL(item.action, location.href).pathname + "/");
+  writeQueue(readQueue().filter((item) => !mine(item)));
+  writeRefused(readRefused().filter((item) => !mine(item)));
+  if (!("caches" in window)) return;
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      const path = new URL(request.url).pathname;
+      let drop = paths.some((p) => path === p || path.startsWith(`${p}/`));
+      if (!drop) {
+        const copy = await cache.match(request);
+        drop = Boolean(copy && /^text\/html\b/.test(copy.headers.get("Content-Type") || "") && holds(await copy.text()));
+      }
+      if (drop) await cache.delete(request);
+    }
+  }
+}
+
+async function onForget(event) {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const status = form.querySelector("[data-forget-status]");
+  forgetting = true;  // no live redraw may put a copy back meanwhile
+  await polling.catch(() => {});
+  let body = null;
+  try {
+    const r = await send(form.action, { method: "POST", body: new URLSearchParams(new FormData(form)) });
+    body = r.ok ? await serverJson(r) : null;
+  } catch {}
+  if (!body || !Array.isArray(body.forgotten)) {
+    forgetting = false;
+    if (status) { status.textContent = form.dataset.offline; status.hidden = false; }
+    return;
+  }
+  await forgetCopies(body.forgotten.map(String));
+  location.replace(form.dataset.after);
+}
+
 function startSheets() {
+  for (const form of document.querySelectorAll("form[data-forget]")) form.addEventListener("submit", onForget);
   for (const form of document.querySelectorAll("form[data-queue]")) {
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -205,7 +253,8 @@ function startSheets() {
 
   const sheet = document.getElementById("sheet");
   if (!sheet) { if (readQueue().length) flushQueue(); return; }
-  const poll = async () => {
+  const poll = () => { if (!forgetting) polling = pollOnce(); return polling; };
+  const pollOnce = async () => {
     const live = document.getElementById("live");
     try {
       const r = await fetch(`${sheet.dataset.poll}?since=${live.dataset.version}`,
