@@ -101,7 +101,8 @@ def create_app(config: dict | None = None) -> Flask:
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
-        if request.path.startswith(("/api/", "/s/")) or request.path == "/sheets" or g.get("holds_edit_link"):
+        if request.path.startswith(("/api/", "/s/", "/sheets/")) or request.path == "/sheets" \
+                or g.get("holds_edit_link"):
             # an edit link in a page is a key: no cache keeps it (the service worker's offline copies are the
             # phone's own, and a sheet's page offers to forget them)
             response.headers["Cache-Control"] = "no-store"

@@ -83,8 +83,7 @@ def test_the_servers_own_429_keeps_an_entry_queued_until_it_may_pass(browser, tm
         for n in range(1, 5):
             page.fill("input[name='points.0']", str(n))
             page.locator("form[data-queue] button[type=submit]").tap()
-            page.wait_for_function("n => document.querySelector('form[data-queue] input[name=\"points.0\"]').value === ''",
-                                   arg=n)
+            page.wait_for_function("() => document.querySelector('form[data-queue] [name=\"points.0\"]').value === ''")
         page.wait_for_selector('[data-player="Ana"][data-total="10"]', timeout=20_000)  # all four, in the end
         assert 429 in statuses
         assert page.evaluate("() => JSON.parse(localStorage.getItem('companion-refused') || '[]')") == []

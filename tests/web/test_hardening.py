@@ -113,6 +113,8 @@ def test_pages_holding_an_edit_link_are_never_stored_by_a_cache(phone):
     r = phone.get(opened)  # a scoring page saving to the sheet holds its edit link too
     assert token in r.get_data(as_text=True) and r.headers.get("Cache-Control") == "no-store"
     assert f"/s/{token}/forget" in forms
+    r = phone.post("/sheets/import", data={"_csrf": phone.csrf})  # a refused import shows the list of sheets again
+    assert r.status_code == 400 and token in r.get_data(as_text=True) and r.headers["Cache-Control"] == "no-store"
     assert "no-store" not in phone.get("/rules/gemas").headers.get("Cache-Control", "")
 
 
