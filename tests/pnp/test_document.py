@@ -232,9 +232,9 @@ def test_a_failure_while_drawing_leaves_earlier_pdfs_and_no_partial_files(built,
     out = tmp_path / "out"
     build(["duquesa", "gemas"], out, BuildSettings())
     before = digest(out)
-    from companion.pnp import draw
+    from companion.pnp import faces
 
-    real = draw.draw_face
+    real = faces.paint_front  # every front, from its layout or by code
     calls = {"n": 0}
 
     def flaky(*args, **kwargs):
@@ -243,7 +243,7 @@ def test_a_failure_while_drawing_leaves_earlier_pdfs_and_no_partial_files(built,
             raise RuntimeError("printer on fire")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(draw, "draw_face", flaky)
+    monkeypatch.setattr(faces, "paint_front", flaky)
     with pytest.raises(RuntimeError):
         build(["duquesa", "gemas"], out, BuildSettings(bleed=2))
     assert digest(out) == before  # nothing replaced, nothing half-written, no .part left over
