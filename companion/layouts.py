@@ -6,9 +6,11 @@ one. The contract is `shared/specs/layouts.md`; `docs/card-data.md` documents it
 from __future__ import annotations
 
 import math
+import os
 import posixpath
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -69,8 +71,9 @@ class FlagOrTemplate(Field):
         return problems.add(path, "must be true or a text, got %(got)s", got=Value(value))
 
 
+PATTERNS = ("lattice",)  # a rect's `pattern`: lines drawn in a lighter shade of its fill (a back's)
 BOX = ListOf(Num(-50, 500), 4, 4)  # x, y, width, height in mm from the face's top-left corner
-COMMON = {"at": BOX, "corners": Int(1, 2), "rotate": Num(-360, 360), "when": Template(80)}
+COMMON = {"at": BOX, "corners": Int(1, 2), "rotate": Num(-360, 360), "when": Template(80), "unless": Template(80)}
 PROPERTIES: dict[str, dict[str, Field]] = {
     "text": {"text": Template(600), "font": LAYOUT_NAME, "size": Num(QUIET_MIN_PT, 120),
              "min_size": Num(QUIET_MIN_PT, 120), "bold": Bool(), "italic": Bool(), "colour": Colour(),
@@ -78,13 +81,13 @@ PROPERTIES: dict[str, dict[str, Field]] = {
              "valign": Enum(("top", "middle", "bottom"), "alignment"), "leading": Num(0.8, 3), "fill": Colour(),
              "quiet": Bool()},
     "rect": {"rect": BOX, "fill": Colour(), "stroke": Colour(), "stroke_width": Num(0, 20), "radius": Num(0, 100),
-             "bleed": Bool()},
+             "bleed": Bool(), "pattern": Enum(PATTERNS, "pattern")},
     "art": {"art": FlagOrTemplate(), "fit": Enum(("contain", "cover"), "fit"), "bleed": Bool()},
     "icon": {"icon": Template(80), "colour": Colour(), "letter": Template(20), "outline": Colour()},
     "icons": {"icons": Template(80), "columns": Int(1, 20), "gap": Num(0, 50), "captions": Bool(),
               "size": Num(MIN_TEXT_PT, 40), "align": Enum(("left", "center", "right"), "alignment"),
-              "colour": Colour()},
-    "qr": {"qr": Bool()},
+              "colour": Colour(), "fill": Colour()},
+    "qr": {"qr": Bool(), "plate": Bool()},
     "pips": {"pips": Template(80), "icon": Template(80), "outline": Colour()},
     "track": {"track": Template(80), "fill": Colour(), "stroke": Colour(), "colour": Colour()},
 }
@@ -129,6 +132,7 @@ class Design:
     back_art: str | None = None  # the back's picture, on disk
     back_layout: str | None = None
     first: str | None = None  # the layout a component without `layout:` uses
+    defaults: Mapping[str, tuple[Element, ...]] = field(default_factory=dict)  # a file without layouts: ours
 
     def layout_name(self, name: str | None, type_: str = "") -> str | None:
         """The layout a component draws with: the one it names, else the one named after its type, else `base`,
@@ -139,9 +143,26 @@ class Design:
             return name
         return type_ if type_ in self.layouts else "base" if "base" in self.layouts else self.first
 
-    def layout_for(self, name: str | None, type_: str = "") -> tuple[Element, ...] | None:
+    def layout_for(self, name: str | None, type_: str = "", kind: str = "", size: str = "",
+                   long: bool = False) -> tuple[Element, ...] | None:
+        """The elements a component draws with: its file's layout (`layout_name`), or for a file without layouts
+        the default for its kind and size (`default_name`); None when neither."""
         found = self.layout_name(name, type_)
-        return None if found is None else self.layouts.get(found)
+        if found is None:
+            found = self.default_name(kind, size, long)
+            return None if found is None else self.defaults[found]
+        return self.layouts.get(found)
+
+    def default_name(self, kind: str, size: str, long: bool = False) -> str | None:
+        """The default layout of a component of `kind` printed at `size` (companion/default_layouts.yaml): the one
+        named `<kind>-<size>`, else the one named after the size (tile, token, marker), else a card's; its
+        `-long` variant (a smaller picture, more room for words) when `long`. None for a file with layouts."""
+        if not self.defaults or self.layouts:
+            return None
+        for name in (f"{kind}-{size}", size, f"card-{size}", "card-poker"):
+            if name in self.defaults:
+                return f"{name}-long" if long and f"{name}-long" in self.defaults else name
+        return None
 
 
 # --- Checking the sections --------------------------------------------------------------------------------------
@@ -407,15 +428,16 @@ def plain(text: str) -> str:
 
 # --- A game's design from its checked sections ------------------------------------------------------------------
 
-COMPONENT_KEYS = ("id", "name", "text", "qty", "type", "set")  # placeholders every component can fill
+# placeholders every component can fill: `art` is its art file as written (for `when:`/`unless:`), `accent` the
+# look's accent colour
+COMPONENT_KEYS = ("id", "name", "text", "qty", "type", "set", "art", "accent")
 
 
 def build_design(header: Mapping, folder: str, line_of, problems: Problems) -> Design:
     """A Design from a data file's checked header (its `colours:`, `fonts:`, `layouts:` and `back:`); problems
     for an `extends` that names no layout or loops, a `back.layout` that names none, a font or back art file's
-    path leading outside the data file's folder. Files are not read here (see pnp.check_design)."""
-    import os
-
+    path leading outside the data file's folder. Files are not read here (see pnp.check_design). A data-only
+    game's file without layouts gets the default ones (`default_layouts`)."""
     layouts = resolve(header.get("layouts") or {}, ("layouts",), problems, line_of)
     fonts = {}
     for family, files in (header.get("fonts") or {}).items():
@@ -443,10 +465,37 @@ def build_design(header: Mapping, folder: str, line_of, problems: Problems) -> D
                      got=repr(back["layout"]), names=", ".join(header.get("layouts") or {}) or "none")
     if "art" in back and "layout" in back:
         problems.add(("back",), "gives both art and layout; give one")
+    ours = default_layouts() if not header.get("layouts") and _data_only(header.get("game")) else {}
     return Design(layouts=MappingProxyType(layouts), colours=MappingProxyType(dict(header.get("colours") or {})),
                   labels=MappingProxyType(dict(header.get("labels") or {})),
                   fonts=MappingProxyType(fonts), back_art=back_art, back_layout=back.get("layout"),
-                  first=next(iter(layouts), None))
+                  first=next(iter(layouts), None), defaults=ours)
+
+
+DEFAULT_LAYOUTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "default_layouts.yaml")
+
+
+@lru_cache(maxsize=1)
+def default_layouts() -> Mapping[str, tuple[Element, ...]]:
+    """The layouts a file without `layouts:` is drawn with (companion/default_layouts.yaml), resolved once: one
+    for each kind and size a game prints (card-poker, reference-mini, tile, token, marker, back-bridge...)."""
+    import yaml
+
+    with open(DEFAULT_LAYOUTS, encoding="utf-8") as f:
+        raw = yaml.safe_load(f)
+    problems = Problems()
+    resolved = resolve(raw, ("layouts",), problems)
+    if problems:  # ours: tests/test_default_layouts.py keeps them sound
+        raise ValueError("; ".join(f"{'.'.join(map(str, p.path))}: {p.message}" for p in problems))
+    return MappingProxyType(resolved)
+
+
+def _data_only(game: str | None) -> bool:
+    """Whether a file's game has no rules module: the default layouts draw it. A shipped game without layouts is
+    still drawn by its code (companion/pnp/draw.py) until its card data has layouts of its own."""
+    from . import games
+
+    return game not in games.GAMES
 
 
 def check_elements(elements: tuple[Element, ...], size_mm: tuple[float, float], known: set[str], design: Design,

@@ -29,6 +29,7 @@ def test_wheel_carries_cards_and_templates(wheel):
     assert any(n.startswith("companion/templates/") for n in names)
     for font in ("NotoSerif-Regular.ttf", "NotoSerif-Bold.ttf", "NotoSerif-Italic.ttf", "OFL.txt"):
         assert f"companion/pnp/fonts/{font}" in names  # the cards' typeface and its licence
+    assert "companion/default_layouts.yaml" in names  # how a data-only game's faces print
     assert not any(n.startswith(("tests/", "cards/")) for n in names)
 
 

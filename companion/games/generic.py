@@ -2,6 +2,7 @@
 deals by the `setup:` section of its data, and scores by the declared `value` of the components each player names."""
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import replace
 from functools import lru_cache
@@ -103,9 +104,26 @@ def face(c, s, lang: str) -> Face:
                 text=c.text_in(lang))
 
 
+def face_values(c, s, lang: str) -> dict:
+    """What the default layouts (companion/default_layouts.yaml) show besides the data: the colour of an icon
+    whose shape the look gives none (one per card), and a reference card's text as a list, an item a sentence."""
+    out = {"shape_colour": PALETTE[sum(map(ord, c.id)) % len(PALETTE)]}
+    if c.kind == "reference" and c.text is not None:
+        from ..schema import Texts
+
+        out["text_list"] = Texts(*(_as_list(c.text.get(language)) for language in ("es", "en")))
+    return out
+
+
+def _as_list(text: str) -> str:
+    """A text as list items (`- ` lines, see docs/card-data.md), one a sentence."""
+    return "\n".join(f"- {sentence}" for sentence in re.split(r"(?<=\.)\s+(?=\S)", text.strip()))
+
+
 GAME = Game(
     id="", component_types=COMPONENT_TYPES, vocabulary=SHAPES, default_players=2, score=score, setup=setup,
     entry=Entry(Word("round"), N_("a round")), sheet_points=sheet_points, face=face, scores=lambda s: bool(valued(s)),
+    face_values=face_values, face_fields=("shape_colour", "text_list"),
 )
 
 

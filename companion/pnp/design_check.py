@@ -20,12 +20,13 @@ SAMPLE_BASE = "http://192.168.1.20:5000"  # a LAN address as `make run` prints i
 
 
 def check_design(card_set: CardSet) -> tuple[list[str], list[str]]:
-    """(errors, warnings) for a card set's layouts and fonts; nothing for a game without layouts."""
+    """(errors, warnings) for a card set's layouts and fonts (a data-only file without layouts: the default
+    layouts its components print with); nothing for a game drawn by code."""
     design = card_set.design
     errors: list[str] = []
     warnings: list[str] = []
     path = card_set.path
-    if not design.layouts and not design.fonts:
+    if not design.layouts and not design.fonts and not design.defaults:
         return errors, warnings
     folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
     broken: set[str] = set()
@@ -57,13 +58,19 @@ def check_design(card_set: CardSet) -> tuple[list[str], list[str]]:
     version = draw.qr_version(card_url(SAMPLE_BASE, c.id) for c in card_set.components
                               if c.kind not in ("back", "token"))
     for c in card_set.components:
-        elements = faces.front_layout(c, card_set) if c.kind != "back" else \
-            card_set.design.layouts.get(c.layout or card_set.design.back_layout or "")
+        if c.kind != "back":
+            elements = faces.front_layout(c, card_set)
+        elif design.layouts:
+            elements = design.layouts.get(c.layout or design.back_layout or "")
+        else:
+            elements = design.layout_for(None, "", "back", c.size)
         if not elements:
             continue
         w, h = SIZES[c.size]
         for e in elements:
-            where = f"{path}:{e.line}: {_layout_name(card_set, e)}: {e.name}"
+            # a default layout's problem is the component's (the file has no layout to change)
+            where = f"{path}:{e.line}: {_layout_name(card_set, e)}: {e.name}" if design.layouts else \
+                f"{path}:{c.line}: {c.id}: {e.name} (in the default {_default_name(card_set, e)} layout)"
             if e.kind == "qr" and c.kind not in ("back", "token") and where not in small_codes:
                 modules = draw.qr_runs(card_url(SAMPLE_BASE, c.id), version)[0]
                 module = layout.qr_module(e, modules) / MM
@@ -83,8 +90,9 @@ def check_design(card_set: CardSet) -> tuple[list[str], list[str]]:
                 except Missing:
                     continue
                 if not laid.fits:
+                    remedy = "make the box larger" if design.layouts else "give the file layouts: of its own"
                     errors.append(f"{where}: the {lang} text of {c.id} cannot fit in {e.box[2]:g} × {e.box[3]:g} mm "
-                                  f"even at {laid.size:g} pt: shorten it or make the box larger")
+                                  f"even at {laid.size:g} pt: shorten it or {remedy}")
                 family = e.props.get("font", DEFAULT_FONT)
                 for line in laid.lines:
                     for p in line:
@@ -112,6 +120,10 @@ def _layout_name(card_set: CardSet, element) -> str:
         if element in elements:
             return name
     return "-"
+
+
+def _default_name(card_set: CardSet, element) -> str:
+    return next((name for name, elements in card_set.design.defaults.items() if element in elements), "-")
 
 
 def _has_glyph(font_name: str, ch: str) -> bool:

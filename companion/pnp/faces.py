@@ -28,7 +28,11 @@ def back(c: Component, s: CardSet, lang: str) -> Back:
 def values(c: Component, s: CardSet, lang: str) -> dict:
     """A component's values for a layout's placeholders: its own keys, its game fields, and what its game's rules
     derive from them (`Game.face_values`: a noble's strength, a gem's points)."""
-    out = {"id": c.id, "qty": c.qty, "type": c.type, "set": c.set, **c.data}
+    out = {"id": c.id, "qty": c.qty, "type": c.type, "set": c.set, "accent": s.look.accent, **c.data}
+    if c.art is not None:
+        out["art"] = c.art.given
+    if c.kind == "back":  # a back's emblem: icons for an `icons: "{emblem}"` element
+        out["emblem"] = list(s.look.emblem)
     derive = games.for_data(s.game).face_values
     if derive is not None:
         out.update(derive(c, s, lang))
@@ -47,37 +51,82 @@ def shown(c: Component, s: CardSet, lang: str, qr_text: str | None = None, qr_ve
                  c.art.path if c.art else None, qr_text, qr_version, s.game, low_ink, c.kind == "back")
 
 
-def front_layout(c: Component, s: CardSet):
-    """The layout elements that draw this component's front, or None when its game draws faces by code."""
-    return s.design.layout_for(c.layout, c.type)
+def front_layout(c: Component, s: CardSet, size: str | None = None):
+    """The layout elements that draw this component's front printed at `size` (default: its own): its file's
+    layout, or for a data-only file without layouts the default one for its kind and size, in its `-long` variant
+    where its text does not fit the default's text box; None when its game draws faces by code."""
+    size = size or c.size
+    elements = s.design.layout_for(c.layout, c.type, c.kind, size)
+    if elements is not None and not s.design.layouts and _crowded(elements, c, s):
+        return s.design.layout_for(c.layout, c.type, c.kind, size, long=True)
+    return elements
+
+
+def _crowded(elements, c: Component, s: CardSet) -> bool:
+    """Whether the component's text, in either language, cannot fit a default layout's `text` element."""
+    from . import layout
+    from ..layouts import Missing
+    from ..schema import LANGS
+
+    for e in elements:
+        if e.name != "text" or e.kind != "text":
+            continue
+        for lang in LANGS:
+            try:
+                if not layout.text_layout(e, shown(c, s, lang))[0].fits:
+                    return True
+            except Missing:
+                pass
+    return False
+
+
+def size_of(c: Component, w: float, h: float) -> str:
+    """The size name of a trim rectangle of w × h points (the component's own when it is printed at it)."""
+    if _same(SIZES[c.size], w, h):
+        return c.size
+    return next((name for name, (sw, sh) in SIZES.items() if _same((sw, sh), w, h)), c.size)
+
+
+def _same(size_mm, w: float, h: float) -> bool:
+    from .geometry import MM
+
+    return abs(size_mm[0] * MM - w) < 0.2 and abs(size_mm[1] * MM - h) < 0.2
 
 
 def paint_front(canvas, c: Component, s: CardSet, lang: str, x: float, y: float, w: float, h: float, bleed: float,
                 qr_text: str | None, qr_version: int | None, low_ink: bool = False) -> None:
-    """One front in its trim rectangle (points): from its layout where the game has layouts."""
+    """One front in its trim rectangle (points): from its layout where the game has layouts (or the default ones,
+    for a data-only game)."""
     from . import draw, layout
 
-    elements = front_layout(c, s)
+    elements = front_layout(c, s, size_of(c, w, h))
     if elements is None:
         draw.draw_face(canvas, face(c, s, lang), x, y, w, h, bleed, c.id, qr_text, qr_version, low_ink=low_ink)
         return
     canvas.saveState()
     canvas.setFillColor(draw.PAPER)
     canvas.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
-    x, y, w, h, bleed = _designed(canvas, c, x, y, w, h, bleed)
+    if s.design.layouts:  # a default layout is the printed size's own
+        x, y, w, h, bleed = _designed(canvas, c, x, y, w, h, bleed)
     layout.draw(canvas, elements, shown(c, s, lang, qr_text, qr_version, low_ink), x, y, w, h, bleed)
     canvas.restoreState()
 
 
-def _designed(canvas, c: Component, x: float, y: float, w: float, h: float, bleed: float):
+def _designed(canvas, c: Component, x: float, y: float, w: float, h: float, bleed: float, cover: bool = False):
     """A layout is placed in mm on the size its component is made at: printed at another (`--card-size`), the
-    face is scaled whole to fit, centred, keeping its proportions. Returns the rectangle to draw it in."""
+    face is scaled whole to fit, centred, keeping its proportions (a back, `cover`, to cover it and its bleed,
+    what overflows cut off). Returns the rectangle to draw it in."""
     from .geometry import MM
 
     dw, dh = (v * MM for v in SIZES[c.size])
     if abs(dw - w) < 0.01 and abs(dh - h) < 0.01:
         return x, y, w, h, bleed
-    k = min(w / dw, h / dh)
+    k = (max if cover else min)(w / dw, h / dh)
+    if cover:
+        clip = canvas.beginPath()
+        clip.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed)
+        canvas.clipPath(clip, stroke=0, fill=0)
+        bleed += max(dw * k - w, dh * k - h) / 2  # the overflow too: a ground to the bleed covers it
     canvas.translate(x + (w - dw * k) / 2, y + (h - dh * k) / 2)
     canvas.scale(k, k)
     return 0.0, 0.0, dw, dh, bleed / k
@@ -92,13 +141,18 @@ def paint_back(canvas, b: Component, s: CardSet, lang: str, x: float, y: float, 
 
     name = b.layout or s.design.back_layout
     picture = b.art.path if b.art else None if b.layout else s.design.back_art
+    elements = s.design.layouts.get(name) if name and not picture else None
+    if elements is None and not picture:  # a data-only file without layouts: the default back
+        elements = s.design.layout_for(None, "", "back", size_of(b, w, h))
     if picture and not low_ink:  # a picture's ink cannot be lightened: with low ink, the light back below
         layout.draw_back_art(canvas, picture, x, y, w, h, bleed)
-    elif name and s.design.layouts.get(name) and not picture:
+    elif elements:
         canvas.saveState()
         canvas.setFillColor(draw.PAPER)
         canvas.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
-        layout.draw(canvas, s.design.layouts[name], shown(b, s, lang, low_ink=low_ink), x, y, w, h, bleed)
+        if s.design.layouts:  # the file's back layout, made at its size, scaled to another (--card-size)
+            x, y, w, h, bleed = _designed(canvas, b, x, y, w, h, bleed, cover=True)
+        layout.draw(canvas, elements, shown(b, s, lang, low_ink=low_ink), x, y, w, h, bleed)
         canvas.restoreState()
     else:
         draw.draw_back(canvas, back(b, s, lang), x, y, w, h, bleed, low_ink=low_ink)

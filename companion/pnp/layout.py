@@ -129,6 +129,8 @@ def draw(c, elements: tuple[Element, ...], shown: Shown, x: float, y: float, w: 
         try:
             if "when" in element.props and not _truthy(fill(element.props["when"], shown.values, shown.lang, shown.design)):
                 continue
+            if "unless" in element.props and _unless(element.props["unless"], shown):
+                continue
             KINDS[element.kind](c, element, shown, points(element.box, x, y, h), (x, y, w, h), bleed)
             if element.props.get("corners") == 2:
                 c.saveState()
@@ -143,6 +145,15 @@ def draw(c, elements: tuple[Element, ...], shown: Shown, x: float, y: float, w: 
 
 def _truthy(text: str) -> bool:
     return text.strip().lower() not in ("", "0", "false", "no", "none")
+
+
+def _unless(template: str, shown: Shown) -> bool:
+    """Whether an `unless:` holds, leaving its element out: its fields are there and say yes (a field the component
+    lacks says no)."""
+    try:
+        return _truthy(fill(template, shown.values, shown.lang, shown.design))
+    except Missing:
+        return False
 
 
 def _rotated(c, element: Element, box):
@@ -228,7 +239,7 @@ def _rect(c, element: Element, shown: Shown, box, trim, bleed) -> None:
     if shown.low_ink and fill_c is not None and not _light(fill_c):  # a tint, its colour kept in the outline
         from .draw import LOW_INK_TINT, mix
 
-        stroke = stroke or fill_c
+        stroke = stroke or (None if props.get("pattern") else fill_c)  # a pattern (a back) needs no outline
         fill_c = mix(fill_c, HexColor("#ffffff"), LOW_INK_TINT)
     c.saveState()
     _rotated(c, element, box)
@@ -237,11 +248,45 @@ def _rect(c, element: Element, shown: Shown, box, trim, bleed) -> None:
     if stroke is not None:
         c.setStrokeColor(stroke)
         c.setLineWidth(props.get("stroke_width", 0.8))
-    radius = props.get("radius", 0) * MM
+    radius = min(props.get("radius", 0) * MM, bw / 2, bh / 2)
+    if props.get("pattern") and fill_c is not None:
+        c.rect(bx, by, bw, bh, stroke=0, fill=1) if not radius else c.roundRect(bx, by, bw, bh, radius, stroke=0,
+                                                                                 fill=1)
+        _lattice(c, _colour(props.get("fill"), shown), box, radius, shown.low_ink)
+        fill_c = None
     if radius:
-        c.roundRect(bx, by, bw, bh, min(radius, bw / 2, bh / 2), stroke=stroke is not None, fill=fill_c is not None)
-    else:
+        c.roundRect(bx, by, bw, bh, radius, stroke=stroke is not None, fill=fill_c is not None)
+    elif stroke is not None or fill_c is not None:
         c.rect(bx, by, bw, bh, stroke=stroke is not None, fill=fill_c is not None)
+    c.restoreState()
+
+
+LATTICE_STEP_MM = 6.0
+
+
+def _lattice(c, colour, box, radius: float, low_ink: bool) -> None:
+    """Diagonal lines both ways across the box, 6 mm apart, in a lighter shade of `colour` (its tint's darker one
+    with low ink): a back's pattern, clipped to the box."""
+    from reportlab.lib.colors import white
+
+    from .draw import mix
+
+    bx, by, bw, bh = box
+    c.saveState()
+    clip = c.beginPath()
+    clip.roundRect(bx, by, bw, bh, radius) if radius else clip.rect(bx, by, bw, bh)
+    c.clipPath(clip, stroke=0, fill=0)
+    c.setStrokeColor(mix(colour, white, 0.28) if low_ink else mix(white, colour, 0.16))
+    c.setLineWidth(0.6)
+    step = LATTICE_STEP_MM * MM
+    p = c.beginPath()
+    n = int((bw + bh) / step) + 2
+    for i in range(-n, n):
+        p.moveTo(bx + i * step, by)
+        p.lineTo(bx + i * step + bh, by + bh)
+        p.moveTo(bx + i * step, by + bh)
+        p.lineTo(bx + i * step + bh, by)
+    c.drawPath(p, stroke=1, fill=0)
     c.restoreState()
 
 
@@ -299,8 +344,10 @@ def _icons(c, element: Element, shown: Shown, box, trim, bleed) -> None:
     `captions`, each item's label (`labels:`) under its icon, in `colour` (light words turn dark with low ink)."""
     from .draw import FONT
 
-    names = [str(name) for name in fill_list(element.props["icons"], shown.values, shown.lang)]
-    items = [(n, icon_named(n, shown.look)) for n in names]
+    shape_fill = fill(element.props["fill"], shown.values, shown.lang, shown.design) \
+        if "fill" in element.props else None
+    items = [(None, n) if isinstance(n, Icon) else (str(n), _listed_icon(str(n), shown.look, shape_fill))
+             for n in fill_list(element.props["icons"], shown.values, shown.lang)]  # a value may hold icons
     items = [(n, i) for n, i in items if i is not None]
     if not items:
         return
@@ -322,7 +369,7 @@ def _icons(c, element: Element, shown: Shown, box, trim, bleed) -> None:
         left = bx if align == "left" else bx + (bw - row_w) / 2 if align == "center" else bx + bw - row_w
         cx, cy = left + col * (cell + gap) + cell / 2, top - row * (cell + caption + gap) - cell / 2
         draw_icon(c, icon, cx, cy, cell / 2 * 0.9, outline_only=shown.low_ink and shown.back)
-        if caption:
+        if caption and name is not None:
             texts = shown.design.labels.get(name)
             word = texts.get(shown.lang) if texts else name
             size = min(element.props.get("size", 6.5), _fitting(word, FONT, cell + gap))
@@ -330,6 +377,14 @@ def _icons(c, element: Element, shown: Shown, box, trim, bleed) -> None:
             c.setFillColor(HexColor(INK) if shown.low_ink and _light(ink) else ink)
             c.setFont(FONT, size)
             c.drawCentredString(cx, cy - cell / 2 - size * 1.0, word)
+
+
+def _listed_icon(name: str, look: Look, shape_fill: str | None) -> Icon | None:
+    """An `icons:` item: a term's icon in its own colours, a bare shape in the element's `fill` (else ink)."""
+    term = look.terms.get(name)
+    if term is not None and term.shape:
+        return term.icon()
+    return icon_named(name, look, shape_fill)
 
 
 def _fitting(word: str, font: str, width: float) -> float:
@@ -357,7 +412,8 @@ def _qr(c, element: Element, shown: Shown, box, trim, bleed) -> None:
     side = modules * module
     bx, by, bw, bh = box
     # centred in its box, the quiet zone on a white plate
-    draw_qr(c, shown.qr_text, bx + (bw - side) / 2, by + (bh - side) / 2, side, shown.qr_version)
+    draw_qr(c, shown.qr_text, bx + (bw - side) / 2, by + (bh - side) / 2, side, shown.qr_version,
+            plate=element.props.get("plate", True))  # `plate: false`: the quiet zone is the face's own light ground
 
 
 def _pips(c, element: Element, shown: Shown, box, trim, bleed) -> None:

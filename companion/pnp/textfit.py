@@ -3,6 +3,7 @@ stepped down until it fits (never below the element's smallest size). Pure arith
 no canvas, so `validate` asks the same question the build does."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -56,16 +57,32 @@ def _words(line: Sequence[Run]) -> list[list[Run]]:
     return [w for w in words if w]
 
 
+LIST_ITEM = re.compile(r"(?:- |• |\d{1,2}[.)] )")  # a line starting so is a list item: "- " prints as a bullet
+
+
+def _list_item(line: Sequence[Run]) -> tuple[Sequence[Run], bool]:
+    """A line that starts a list item ("- ", "• ", "1. ", "2) "), its dash as a bullet; whether it is one."""
+    plain = "".join(r.text if r.icon is None else "\0" for r in line)
+    if not LIST_ITEM.match(plain):
+        return line, False
+    if plain.startswith("- "):
+        first = line[0]
+        line = [Run("•" + first.text[1:], first.bold, first.italic), *line[1:]]
+    return line, True
+
+
 def lay_out(lines: Sequence[Sequence[Run]], font_of: FontOf, size: float, width: float,
             leading: float = 1.2) -> tuple[list[list[Piece]], list[float], bool]:
-    """Lines of placed pieces at `size`, wrapped at `width` points; False when a single word is wider."""
+    """Lines of placed pieces at `size`, wrapped at `width` points; False when a single word is wider. A list
+    item's lines after its first start under its words, not under its bullet or number (a hanging indent)."""
     out: list[list[Piece]] = []
     widths: list[float] = []
     fits = True
     for line in lines:
+        line, item = _list_item(line)
         current: list[Piece] = []
-        x = 0.0
-        for word in _words(line):
+        x = indent = 0.0
+        for k, word in enumerate(_words(line)):
             pieces, w = [], 0.0
             for run in word:
                 font = font_of(run.bold, run.italic)
@@ -76,11 +93,13 @@ def lay_out(lines: Sequence[Sequence[Run]], font_of: FontOf, size: float, width:
             if current and x + space + w > width + 1e-6:
                 out.append(current)
                 widths.append(x)
-                current, x, space = [], 0.0, 0.0
-            if w > width + 1e-6:
+                current, x, space = [], indent, 0.0
+            if x + space + w > width + 1e-6:
                 fits = False
             current += [Piece(x + space + dx, rw, run, font) for run, font, dx, rw in pieces]
             x += space + w
+            if item and k == 0:  # the bullet or number: what follows wraps under the words after it
+                indent = x + stringWidth(" ", font_of(word[-1].bold, word[-1].italic), size)
         out.append(current)
         widths.append(x)
     return out, widths, fits
