@@ -123,7 +123,8 @@ def test_nobles_indices_in_two_opposite_corners_and_ranks_in_their_suit_colour()
             continue
         page, w, h = drawn("nobles", comp.id)
         index = {1: "A", 11: "J", 12: "Q", 13: "K"}.get(comp.data["rank"], str(comp.data["rank"]))
-        corners = [(l, b, r, t) for ch, size, l, b, r, t in chars(page) if ch == index[0] and abs(size - 11) < 0.5]
+        corners = [(l, b, r, t) for ch, size, l, b, r, t in chars(page)
+                   if ch == index[0] and size >= 11 - 0.01]  # an index of 11 pt or more
         assert any(r < 15 * MM and b > h - 30 * MM for l, b, r, t in corners), comp.id  # top left
         assert any(l > w - 15 * MM and t < 30 * MM for l, b, r, t in corners), comp.id  # bottom right
         # the rank (in both indices, and big on a court drawn without its picture) is in its suit's colour: black
