@@ -257,6 +257,27 @@ def face(c, s, lang: str) -> Face:
     return Face(c.name_in(lang, c.id), s.look.accent, art, text=text)
 
 
+def face_values(c, s, lang: str) -> dict:
+    """What the card data's layouts print that the rules derive (cards/gemas.yaml, `layouts:`): a gem's `points`
+    and `worth` ("4 points"), `shade` (its colour again, for the light `colours:` behind the big gem), an action
+    card's `initial` (its name's first letter, in its corner icon), a help card's `items` (its text as a list) and
+    `reserve` (the reserve for each table size)."""
+    if "colour" in c.data:
+        colour = c.data["colour"]
+        points = GEM_POINTS[colour]
+        return {"points": points, "shade": colour,
+                "worth": _("%(n)s points", lang, n=points) if points != 1 else _("1 point", lang)}
+    if c.type in ACTIONS:  # the letter in its corner icon: its name's initial, beside the icon's shape
+        return {"initial": (c.name_in(lang) or c.type)[:1].upper()}
+    if c.type != "help" or c.text is None:
+        return {}
+    from ..pnp.lists import list_items
+
+    rows = [f"{label}: {'/'.join(str(r[x]) for x in COLOURS)}" for label, r in _reserve_rows(s.players, lang)]
+    return {"items": "\n".join(("• " if level == 0 else "– ") + text for level, text in list_items(c.text_in(lang))),
+            "reserve": "\n".join([f"**{_('Gems in the reserve (green/blue/violet/orange)', lang)}**", *rows])}
+
+
 def _reserve_rows(players: tuple[int, int], lang: str) -> list[tuple[str, dict[str, int]]]:
     """The reserve by player count, counts that share a reserve grouped: ("3–4 players", {...})."""
     rows: list[tuple[int, int, dict]] = []
@@ -273,7 +294,7 @@ def _reserve_rows(players: tuple[int, int], lang: str) -> list[tuple[str, dict[s
 GAME = Game(
     id="gemas", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=4, score=score,
     setup=setup, entry=Entry(Word("round"), N_("a round")), sheet_points=sheet_points, face=face,
-    terms=(*COLOURS, *ART),
+    terms=(*COLOURS, *ART), face_values=face_values, face_fields=("points", "worth", "shade", "initial", "items", "reserve"),
     # the teams are drawn from the seats, not the cards: drawn again, no card moves
     rerolls={"first_player": FIRST_PLAYER,
              "teams": Reroll(lambda deal, rng: {"teams": _teams(deal["players"], rng)}, ("teams",), N_("Teams"))},

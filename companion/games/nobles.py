@@ -312,8 +312,50 @@ def face(c, s, lang: str) -> Face:
     return Face(c.name_in(lang, c.id), s.look.accent, art, text=text)
 
 
+def _parts(sentence: str, n: int) -> list[str]:
+    """A translated sentence's `n` parts between its " · " (the last ones empty where a translation has fewer)."""
+    parts = sentence.split(" · ", n - 1)
+    return parts + [""] * (n - len(parts))
+
+
+def face_values(c, s, lang: str) -> dict:
+    """What the card data's layouts print that the rules derive (cards/nobles.yaml, `layouts:`): a card's `index`
+    (A, 2-10, J, Q, K), a noble's `noble` (jack, queen, king: its `{label:noble}`), a number card's `duel` (what it
+    does in a duel), a noble's or Joker's `stats` (strength and the wounds that kill it), the Joker's `defence`
+    (its die that cancels an attack), `plain` on a noble drawn without its picture (its big letter and suit
+    instead), a reference card's `items` (its text as a list). Sentences are the catalogue's, as `face` says them."""
+    out: dict = {}
+    if c.type in ("number", "noble"):
+        rank = c.data["rank"]
+        out["index"] = INDEX.get(rank, str(rank))
+    if c.type == "number":
+        rank = c.data["rank"]
+        out["duel"] = (_("Critical hit: wins the duel", lang) if rank == ACE
+                       else _("Permanent weapon +%(n)s", lang, n=rank) if rank in (2, 3)
+                       else _("Adds %(n)s in a duel", lang, n=rank))
+    elif c.type == "noble":
+        kind = NOBLE_RANKS[c.data["rank"]]
+        out["noble"] = kind
+        strength, wounds = _parts(_("Strength %(s)s · %(w)s wounds", lang, s=BASE[kind], w=WOUNDS[kind]), 2)
+        out["stats"] = f"**{strength}**\n{wounds}".strip()
+        if c.art is None:
+            out["plain"] = "yes"
+    elif c.type == "joker":
+        strength, wound, defending = _parts(_("Strength %(s)s · %(w)s wound · defending, a die of 1–3 cancels the "
+                                              "attack", lang, s=BASE["joker"], w=WOUNDS["joker"]), 3)
+        out["stats"] = f"**{strength}**\n{wound}".strip()
+        out["defence"] = defending[:1].upper() + defending[1:]
+    elif c.type == "reference" and c.text is not None:
+        from ..pnp.lists import list_items
+
+        out["items"] = "\n".join(("• " if level == 0 else "   – ") + text
+                                  for level, text in list_items(c.text_in(lang)))
+    return out
+
+
 GAME = Game(
     id="nobles", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=2, score=score,
     setup=setup, entry=Entry(Word("duel"), N_("a duel")), sheet_points=sheet_points, face=face, terms=(*SUITS, *ART),
+    face_values=face_values, face_fields=("index", "noble", "duel", "stats", "defence", "plain", "items"),
     options=(Option("jokers", N_("Add the two Jokers")), Option("double", N_("Double deck (104 cards)"))),
 )
