@@ -156,9 +156,43 @@ class YamlProblem(Exception):
         self.line, self.message = line, message
 
 
+# What card data never needs, refused before PyYAML builds anything (its composer recurses once per level, and an
+# alias repeats a whole subtree: a 1 KB file of nested aliases stands for gigabytes). The largest shipped file has
+# 1,700 values nested 6 levels deep; a 1 MB file of values takes PyYAML 300 MB and half a minute to compose.
+MAX_DEPTH = 50
+MAX_VALUES = 50_000
+MAX_DATA_BYTES = 2**20  # a card data file (the largest shipped one is 46 KB)
+
+
+def _refuse_what_card_data_never_needs(text: str) -> None:
+    """YamlProblem at the first anchor or alias, the first value nested more than MAX_DEPTH levels deep, or the value
+    past MAX_VALUES: found in PyYAML's stream of events, which never recurses."""
+    depth = values = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if not isinstance(event, yaml.NodeEvent):
+            if isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+            continue
+        line = event.start_mark.line + 1
+        if isinstance(event, yaml.AliasEvent):
+            raise YamlProblem(line, f"*{event.anchor}: aliases are not allowed in card data; write the value out")
+        if event.anchor is not None:
+            raise YamlProblem(line, f"&{event.anchor}: anchors are not allowed in card data; write the value out "
+                                    f"where it is used")
+        values += 1
+        if values > MAX_VALUES:
+            raise YamlProblem(line, f"more than {MAX_VALUES} values; card data is far smaller")
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise YamlProblem(line, f"nested more than {MAX_DEPTH} levels deep")
+
+
 def read_yaml(text: str) -> tuple[Any, dict[Path, int]]:
-    """Plain data from YAML text, plus the 1-based line of every field path; YamlProblem on bad YAML."""
+    """Plain data from YAML text, plus the 1-based line of every field path; YamlProblem on bad YAML (and on what
+    card data never needs: anchors and aliases, nesting past MAX_DEPTH, more than MAX_VALUES values)."""
     try:
+        _refuse_what_card_data_never_needs(text)
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
@@ -189,8 +223,17 @@ def read_yaml(text: str) -> tuple[Any, dict[Path, int]]:
             return _constructor.construct_object(node, deep=True)
         except ConstructorError as e:
             raise YamlProblem(node.start_mark.line + 1, str(e.problem)) from None
+        except (ValueError, OverflowError) as e:  # a date like 2001-13-45, an int of 5000 digits, !!int abc
+            raise YamlProblem(node.start_mark.line + 1, f"{node.value!r} cannot be read as {_tag_name(node)}: {e}"
+                              ) from None
 
     return build(root, ()), lines
+
+
+def _tag_name(node: yaml.Node) -> str:
+    """A scalar's YAML type in words: "a timestamp" for tag:yaml.org,2002:timestamp."""
+    name = node.tag.rpartition(":")[2] or node.tag
+    return f"{'an' if name[:1] in 'aeiou' else 'a'} {name}"
 
 
 def line_of(lines: Mapping[Path, int], path: Path) -> int:
@@ -408,17 +451,16 @@ def _resolve_back(c: Component, backs: Mapping[str, Component]) -> str | None:
 def check_file(path: str | FsPath, art: bool = True) -> tuple[CardSet | None, list[str]]:
     """Check one data file on disk (see `check_text`); unreadable files are errors too. With `art`, also every art
     file it names (`check_art`): errors stop it, warnings come with the card set."""
+    from .files import NotReadable, read_regular
+
     name = str(path)
-    try:
-        text = FsPath(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None, [f"{name}:0: -: -: no such file"]
-    except IsADirectoryError:
-        return None, [f"{name}:0: -: -: is a folder, not a data file"]
+    try:  # a regular file only (a FIFO would hang, /dev/zero never ends), of at most MAX_DATA_BYTES
+        text = read_regular(path, MAX_DATA_BYTES, "data file").decode("utf-8")
+        text = text.replace("\r\n", "\n").replace("\r", "\n")  # as a file opened as text reads it
+    except NotReadable as e:
+        return None, [f"{name}:0: -: -: {e}"]
     except UnicodeDecodeError as e:
         return None, [f"{name}:0: -: -: not UTF-8 text ({e.reason} at byte {e.start})"]
-    except OSError as e:
-        return None, [f"{name}:0: -: -: cannot be read ({e.strerror})"]
     card_set, errors = check_text(text, name)
     if card_set is None or not art:
         return card_set, errors
