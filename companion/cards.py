@@ -340,7 +340,7 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
                 report(Problem(("rules", i, "cards", j), f"{name!r} is neither a component id nor a type of this file"))
     if design.layouts:
         problems = Problems()
-        for c, message in _check_layouts(design, components, types, look, problems):
+        for c, message in _check_layouts(design, components, types, look, header["game"], problems):
             errors.append(f"{filename}:{c.line}: {c.id}: layout: {message}")
         _report_layout_problems(problems, report)
     plan = header.get("setup", {})
@@ -377,11 +377,12 @@ def _report_layout_problems(problems: Problems, report) -> None:
             report(p)
 
 
-def _check_layouts(design: layouts.Design, components, types, look: Look, problems: Problems) -> list:
+def _check_layouts(design: layouts.Design, components, types, look: Look, game: str, problems: Problems) -> list:
     """Each layout at each size a component draws it at: on the face, its fields, fonts and icons known (into
     `problems`); returned, each component whose `layout:` names none the file has, with what to say."""
     unknown = []
-    known = set(layouts.COMPONENT_KEYS) | {name for t in types.values() for name in t.fields}
+    known = set(layouts.COMPONENT_KEYS) | {name for t in types.values() for name in t.fields} \
+        | set(games.for_data(game).face_fields)  # what the game's rules derive for its faces
     icon_names = set(DRAWN_SHAPES) | {name for name, term in look.terms.items() if term.shape}
     checked: set[tuple[str, str]] = set()
     for c in components:
