@@ -492,14 +492,17 @@ def check_art(card_set: CardSet) -> tuple[list[str], list[str]]:
     errors: list[str] = []
     warnings: list[str] = []
     folder = os.path.realpath(os.path.dirname(card_set.path) or ".")
-    named = [(c.art, f"{c.id}: art", c.size) for c in card_set.components if c.art is not None]
-    named += [(term.art, f"-: look.terms.{name}.art", "poker") for name, term in card_set.look.terms.items()
+    named = [(c.art, f"{c.id}: art", c.size, _art_box(card_set, c)) for c in card_set.components
+             if c.art is not None]
+    named += [(term.art, f"-: look.terms.{name}.art", "poker", None) for name, term in card_set.look.terms.items()
               if term.art is not None]  # an icon's picture: checked against a poker card's window
-    for art, label, size in named:
+    for art, label, size, box in named:
         where = f"{card_set.path}:{art.line}: {label}"
         given = repr(art.given)
         trim = SIZES[size]
         window = art_window_mm(*trim)
+        if box is not None:  # drawn by its layout's art element, in the box its designer gave it
+            window = max(box)
         if window is None:
             errors.append(f"{where}: a {size} ({trim[0]:g} mm) prints no art; remove {given}")
             continue
@@ -513,7 +516,7 @@ def check_art(card_set: CardSet) -> tuple[list[str], list[str]]:
             errors.append(f"{where}: {given} {e}")
             continue
         ratio = info.width / info.height
-        if not 1 / ASPECT_TOLERANCE <= ratio <= ASPECT_TOLERANCE:
+        if box is None and not 1 / ASPECT_TOLERANCE <= ratio <= ASPECT_TOLERANCE:
             bands = "above and below it" if ratio > 1 else "beside it"
             warnings.append(f"{where}: warning: {given} is {info.size} ({ratio:.2f}:1) but the "
                             f"art window is square ({window:.1f} × {window:.1f} mm on a {size}): it is fitted "
@@ -528,6 +531,15 @@ def check_art(card_set: CardSet) -> tuple[list[str], list[str]]:
                             f"{window:.1f} mm art window of a {size}: the build scales it down once to "
                             f"{shrink[0]} × {shrink[1]} px ({ART_DPI} DPI)")
     return errors, warnings
+
+
+def _art_box(card_set: CardSet, c: Component) -> tuple[float, float] | None:
+    """The width and height (mm) of the box a file's own layout draws a component's art in (`art: true`): its
+    window, whatever its shape; None where the square art window of a face drawn by code or by the default
+    layouts holds it."""
+    elements = card_set.design.layout_for(c.layout, c.type) if card_set.design.layouts else ()
+    elements = elements or ()
+    return next((tuple(e.box[2:]) for e in elements if e.kind == "art" and e.props["art"] is True), None)
 
 
 def load_file(path: str | FsPath) -> CardSet:
