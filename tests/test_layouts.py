@@ -159,3 +159,26 @@ def test_with_low_ink_a_backs_picture_to_the_bleed_is_left_off_and_a_fronts_kept
         layout.draw(Canvas(io.BytesIO()), out["back"], shown, 0, 0, 180, 252, 8)
         names = [p.rsplit("/", 1)[-1] for p in placed]
         assert names == (["medal.svg"] if back and low else ["silk.svg", "medal.svg"]), (back, low, names)
+
+
+def test_icon_captions_register_their_font_in_a_fresh_process():
+    """The phone's card page draws a layout in a process that never built a PDF: captions must not need the
+    fonts registered beforehand (a KeyError 'NotoSerif' there was a 500)."""
+    import subprocess
+    import sys
+
+    code = """
+import io
+from reportlab.pdfgen.canvas import Canvas
+from companion.layouts import Design, resolve
+from companion.look import Look, Term
+from companion.pnp import layout
+from companion.schema import Problems, Texts
+out = resolve({"b": {"s": {"icons": "{stones}", "at": [0, 0, 40, 20], "captions": True}}}, ("layouts",), Problems())
+look = Look(terms={"ruby": Term("#c0392b", "heart")})
+shown = layout.Shown({"stones": ["ruby"]}, "es", Design(labels={"ruby": Texts("Rubí", "Ruby")}), look, ".")
+layout.draw(Canvas(io.BytesIO()), out["b"], shown, 0, 0, 180, 252, 0)
+print("drawn")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "drawn" in done.stdout, done.stderr[-800:]

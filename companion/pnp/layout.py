@@ -342,7 +342,9 @@ def _icon(c, element: Element, shown: Shown, box, trim, bleed) -> None:
 def _icons(c, element: Element, shown: Shown, box, trim, bleed) -> None:
     """One icon per item of a list field, in rows of `columns` (default: one row), each cell square; with
     `captions`, each item's label (`labels:`) under its icon, in `colour` (light words turn dark with low ink)."""
-    from .draw import FONT
+    from .draw import FONT, register_fonts
+
+    register_fonts()  # the captions' font, also where nothing else registered it (the phone's card page)
 
     shape_fill = fill(element.props["fill"], shown.values, shown.lang, shown.design) \
         if "fill" in element.props else None
