@@ -1,6 +1,7 @@
 """El Collar de la Duquesa: stones, wishes and the card checks shared by card data and score requests."""
 from __future__ import annotations
 
+import re
 from collections import Counter
 from itertools import combinations_with_replacement, product
 from random import Random
@@ -392,8 +393,40 @@ def face(c, s, lang: str) -> Face:
     )
 
 
+def face_values(c, s, lang: str) -> dict:
+    """What the card data's layouts print that the rules derive (cards/duquesa.yaml, `layouts:`): a wish's
+    `wish_stone`, `wish_count` and `florins` with the words around them (`wish_label`, `florins_word`); a rainbow
+    card's `rainbow_note`; a gold card's table (`gold_ingots`: a line of ingots for 1 to 4, `gold_florins`: what
+    each count is worth); a reference card's text as a list (`items`, its last item apart in `items_end`)."""
+    out: dict = {}
+    if c.type == "necklace":
+        stones, wish = c.data["stones"], c.data.get("wish")
+        if wish is not None:
+            out.update(wish_stone=wish["stone"], wish_count=wish["count"], florins=wish["florins"],
+                       wish_label=_("The Duchess wishes", lang), florins_word=_("florins", lang))
+        if RAINBOW in stones:
+            out["rainbow_note"] = _("Rainbow stone: wild or itself", lang)
+        if GOLD in stones:
+            counts = range(1, MAX_GOLD_CARDS + 1)
+            out.update(gold_title=s.label(GOLD, lang), florins_word=_("florins", lang),
+                       gold_ingots="\n".join("{icon:gold}" * n for n in counts),
+                       gold_florins="\n".join(f"**{gold_florins(n)}**" for n in counts))
+    elif c.type == "reference" and c.text is not None:
+        from ..pnp.lists import list_items
+
+        # each sentence an item, its lead word ("Oro:", "Solo:") in bold
+        items = [("• " if level == 0 else "   – ") + re.sub(r"^([^:*]{1,20}:)", r"**\1**", text)
+                 for level, text in list_items(c.text_in(lang))]
+        out["items"], out["items_end"] = "\n".join(items[:-1]), items[-1]
+    return out
+
+
+FACE_FIELDS = ("wish_stone", "wish_count", "florins", "wish_label", "florins_word", "rainbow_note", "gold_title",
+               "gold_ingots", "gold_florins", "items", "items_end")
+
 GAME = Game(
     id="duquesa", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=2, score=score,
     setup=setup, entry=Entry(Word("hand"), N_("a hand")), sheet_points=sheet_points, face=face, terms=VOCABULARY,
+    face_values=face_values, face_fields=FACE_FIELDS,
     options=(Option("expansions", N_("Expansions"), SETS[1:], Word("expansion")),), solo=solo_turn, simulate=simulate,
 )
