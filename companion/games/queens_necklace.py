@@ -1,6 +1,7 @@
 """Queen's Necklace: gems, characters, tiles, and the component types its card data uses."""
 from __future__ import annotations
 
+import re
 from collections import Counter
 from random import Random
 from typing import Mapping
@@ -329,9 +330,46 @@ def face(c, s, lang: str) -> Face:
                 icons=(look.icon(c.type),) if c.type == "price-marker" else ())
 
 
+TRACK_END = "×"  # the step after a card's last price: reached, the card is discarded
+BLANK_STEPS = 4  # a blank card's track: empty steps for the price the players agree on
+
+
+def face_values(c, s, lang: str) -> dict:
+    """What the card data's layouts print that the rules derive (cards/queens-necklace.yaml, `layouts:`): a card's
+    price track (`steps`: its prices, then ×; a blank card's are empty), a gem card's gems one by one (`gem_list`)
+    and its gem's `tint`; a character's or blank card's `colour` (its band), `tag` (the colour's initial, so colour
+    is never alone) and `colour_word`; a tile's `value_text` (+30, 0) and its kind (`tile_word`); a summary card's
+    text as a list (`items`)."""
+    out: dict = {}
+    if "prices" in c.data:
+        out["steps"] = [*map(str, c.data["prices"]), TRACK_END]
+    if c.type in ("gem", "gem-tile"):
+        out["tint"] = c.data["gem"]
+        out["gem_list"] = [c.data["gem"]] * c.data.get("gems", 1)
+    colour = CHARACTERS.get(c.data.get("character"), c.data.get("colour"))
+    if colour is not None:
+        out.update(colour=colour, tag=s.label(colour, lang)[0], colour_word=s.label(colour, lang))
+    if c.type == "blank":
+        out.update(steps=[""] * BLANK_STEPS + [TRACK_END], blank_text=_("Write your own card here", lang))
+    if c.type in ("fashion-tile", "rarity-tile"):
+        out["value_text"] = f"+{c.data['value']}" if c.data["value"] else "0"
+        out["tile_word"] = _("Fashion", lang) if c.type == "fashion-tile" else _("Rarity", lang)
+    if c.type == "summary" and c.text is not None:
+        from ..pnp.lists import list_items
+
+        # each sentence an item ("Turno:", "Venta:" in bold), a long one's clauses under it
+        out["items"] = "\n".join(("• " if level == 0 else "   – ") + re.sub(r"^([^:*]{1,20}:)", r"**\1**", text)
+                                  for level, text in list_items(c.text_in(lang)))
+    return out
+
+
+FACE_FIELDS = ("steps", "tint", "gem_list", "colour", "tag", "colour_word", "blank_text", "value_text", "tile_word",
+               "items")
+
 GAME = Game(
     id="queens-necklace", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=3, score=score,
     setup=setup, entry=Entry(Word("sale"), N_("a sale")), sheet_points=sheet_points, face=face,
+    face_values=face_values, face_fields=FACE_FIELDS,
     terms=(*GEMS, *COLOURS, "price-marker", "fashion", "rarity"),
     # the fashion tiles are a shuffle of their own: dealt again, no card moves
     rerolls={"first_player": FIRST_PLAYER,
