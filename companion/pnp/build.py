@@ -19,7 +19,9 @@ def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings, png
     if problems:
         raise InputError(problems)
     card_sets = [cards.load_file(g) if g.endswith((".yaml", ".yml")) else service.card_set(g) for g in game_ids]
-    art_errors = [line for card_set in card_sets for line in cards.check_art(card_set)[0]]
+    from .design_check import check_fonts
+
+    art_errors = [line for card_set in card_sets for line in (*cards.check_art(card_set)[0], *check_fonts(card_set))]
     if art_errors:  # named like any card data error, before anything is written
         raise cards.DataError(art_errors)
     out = Path(os.path.abspath(out_dir))  # "." and relative paths: from the current folder, resolved once

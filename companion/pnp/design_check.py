@@ -19,7 +19,30 @@ QR_MIN_MODULE_MM = 0.65  # below this the project's camera simulation reads fewe
 SAMPLE_BASE = "http://192.168.1.20:5000"  # a LAN address as `make run` prints it: what a code must hold
 
 
-def check_design(card_set: CardSet) -> tuple[list[str], list[str]]:
+def check_fonts(card_set: CardSet) -> list[str]:
+    """Each of a game's font files read and registered: errors for one that leads outside the data file's folder,
+    is missing, too large, not a regular file or not a font reportlab can embed (what would stop a build)."""
+    path = card_set.path
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+    errors: list[str] = []
+    for family in card_set.design.fonts.values():
+        for style in ("regular", "bold", "italic", "bold_italic"):
+            file = getattr(family, style)
+            if file is None:
+                continue
+            where = f"{path}:{family.line}: -: fonts.{family.name}.{style}"
+            shown = os.path.relpath(file, folder)
+            if os.path.lexists(file) and os.path.commonpath([folder, os.path.realpath(file)]) != folder:
+                errors.append(f"{where}: {shown!r} leads outside the data file's folder (through a link)")
+                continue
+            try:
+                layout.register_font(file, f"{card_set.game}-{family.name}-{style}")
+            except layout.FontProblem as e:
+                errors.append(f"{where}: {shown!r} {e}")
+    return errors
+
+
+def check_design(card_set: CardSet, base_url: str = SAMPLE_BASE) -> tuple[list[str], list[str]]:
     """(errors, warnings) for a card set's layouts and fonts (a data-only file without layouts: the default
     layouts its components print with); nothing for a game drawn by code."""
     design = card_set.design
@@ -28,24 +51,7 @@ def check_design(card_set: CardSet) -> tuple[list[str], list[str]]:
     path = card_set.path
     if not design.layouts and not design.fonts and not design.defaults:
         return errors, warnings
-    folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
-    broken: set[str] = set()
-    for family in design.fonts.values():
-        for style in ("regular", "bold", "italic", "bold_italic"):
-            file = getattr(family, style)
-            where = f"{path}:{family.line}: -: fonts.{family.name}.{style}"
-            if file is None:
-                continue
-            shown = os.path.relpath(file, folder)
-            if os.path.lexists(file) and os.path.commonpath([folder, os.path.realpath(file)]) != folder:
-                errors.append(f"{where}: {shown!r} leads outside the data file's folder (through a link)")
-                broken.add(family.name)
-                continue
-            try:
-                layout.register_font(file, f"{card_set.game}-{family.name}-{style}")
-            except layout.FontProblem as e:
-                errors.append(f"{where}: {shown!r} {e}")
-                broken.add(family.name)
+    errors += check_fonts(card_set)
     if errors:
         return errors, warnings
     from .document import card_url
@@ -55,8 +61,7 @@ def check_design(card_set: CardSet) -> tuple[list[str], list[str]]:
     small_codes: set[str] = set()
     faked: dict[tuple[str, str], str] = {}  # (family, style) → the first card printing a style its family lacks
     # every code of a game is printed at one version, the lowest that holds its longest address (document.qr_version)
-    version = draw.qr_version(card_url(SAMPLE_BASE, c.id) for c in card_set.components
-                              if c.kind not in ("back", "token"))
+    version = _version(card_set, base_url)
     for c in card_set.components:
         if c.kind != "back":
             elements = faces.front_layout(c, card_set)
@@ -72,14 +77,10 @@ def check_design(card_set: CardSet) -> tuple[list[str], list[str]]:
             where = f"{path}:{e.line}: {_layout_name(card_set, e)}: {e.name}" if design.layouts else \
                 f"{path}:{c.line}: {c.id}: {e.name} (in the default {_default_name(card_set, e)} layout)"
             if e.kind == "qr" and c.kind not in ("back", "token") and where not in small_codes:
-                modules = draw.qr_runs(card_url(SAMPLE_BASE, c.id), version)[0]
-                module = layout.qr_module(e, modules) / MM
-                if module < QR_MIN_MODULE_MM - 1e-6:
+                problem = _small_code(e, card_url(base_url, c.id), version, c.id)
+                if problem:
                     small_codes.add(where)
-                    need = math.ceil((modules + 2 * draw.QR_QUIET) * QR_MIN_MODULE_MM * 10) / 10
-                    errors.append(f"{where}: a code in this box has modules of {module:.2f} mm ({c.id}); phones need "
-                                  f"{QR_MIN_MODULE_MM} mm: make the box at least {need:.1f} mm square (the code "
-                                  f"and its white margin)")
+                    errors.append(f"{where}: {problem}")
             if e.kind != "text":
                 continue
             for lang in LANGS:
@@ -113,6 +114,47 @@ def check_design(card_set: CardSet) -> tuple[list[str], list[str]]:
         errors.append(f"{path}:{line}: -: fonts.{family}: lacks {ch!r} (U+{ord(ch):04X}), which "
                       f"{', '.join(sorted(set(ids))[:5])}{' and others' if len(set(ids)) > 5 else ''} print")
     return errors, warnings
+
+
+def _version(card_set: CardSet, base_url: str) -> int:
+    """Every code of a game is printed at one version, the lowest that holds its longest address (as
+    document.qr_version does)."""
+    from . import draw
+    from .document import card_url
+
+    return draw.qr_version(card_url(base_url, c.id) for c in card_set.components if c.kind not in ("back", "token"))
+
+
+def _small_code(e, url: str, version: int, card_id: str) -> str | None:
+    """What is wrong with a code element's box for this address, or None when its modules are large enough."""
+    from . import draw
+
+    modules = draw.qr_runs(url, version)[0]
+    module = layout.qr_module(e, modules) / MM
+    if module >= QR_MIN_MODULE_MM - 1e-6:
+        return None
+    need = math.ceil((modules + 2 * draw.QR_QUIET) * QR_MIN_MODULE_MM * 10) / 10
+    return (f"a code in this box has modules of {module:.2f} mm ({card_id}); phones need {QR_MIN_MODULE_MM} mm: "
+            f"make the box at least {need:.1f} mm square (the code and its white margin)")
+
+
+def small_codes(card_set: CardSet, base_url: str) -> list[str]:
+    """Warnings for a build at `base_url` whose longer addresses make a layout's codes smaller than validate
+    checked them at (a long site address: a larger QR version in the same box), one per element."""
+    from .document import card_url
+
+    version = _version(card_set, base_url)
+    found: dict[str, str] = {}
+    for c in card_set.components:
+        if c.kind in ("back", "token"):
+            continue
+        for e in faces.front_layout(c, card_set) or ():
+            where = f"{card_set.path}:{e.line}: {_layout_name(card_set, e)}: {e.name}"
+            if e.kind == "qr" and where not in found:
+                problem = _small_code(e, card_url(base_url, c.id), version, c.id)
+                if problem:
+                    found[where] = f"{where}: warning: at {base_url} {problem}"
+    return list(found.values())
 
 
 def _layout_name(card_set: CardSet, element) -> str:

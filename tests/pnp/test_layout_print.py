@@ -198,3 +198,20 @@ def test_a_font_file_that_is_not_a_font_is_named(tmp_path, capsys):
     assert main(["validate", str(folder / "cosecha.yaml")]) == 2
     err = capsys.readouterr().err
     assert re.search(r"cosecha\.yaml:\d+: -: fonts\.body\.italic: 'fonts/VeraIt\.ttf' is not a", err), err
+
+
+def test_build_refuses_a_broken_font_before_writing_and_warns_of_codes_a_long_address_shrinks(tmp_path, capsys):
+    folder = tmp_path / "game"
+    shutil.copytree(EXAMPLE, folder)
+    out = tmp_path / "out"
+    assert main(["build", str(folder / "cosecha.yaml"), "--out", str(out), "--base-url",
+                 "https://someone.github.io/print-and-play-decks"]) == 0
+    err = capsys.readouterr().err
+    assert re.search(r"cosecha\.yaml:\d+: fruit: code: warning: at https://someone\.github\.io/print-and-play-decks a "
+                     r"code in this box has modules of 0\.\d\d mm", err), err
+    (folder / "fonts" / "VeraBd.ttf").write_bytes(b"\0" * 2000)
+    before = (out / "cosecha.pdf").read_bytes()
+    assert main(["build", str(folder / "cosecha.yaml"), "--out", str(out), "--base-url", BASE]) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"cosecha\.yaml:\d+: -: fonts\.title\.regular: 'fonts/VeraBd\.ttf' is not a", err), err
+    assert "Traceback" not in err and (out / "cosecha.pdf").read_bytes() == before  # nothing written
