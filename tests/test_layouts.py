@@ -182,3 +182,24 @@ print("drawn")
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "drawn" in done.stdout, done.stderr[-800:]
+
+
+def test_with_low_ink_a_dark_fill_to_the_bleed_is_a_tint_with_no_line_on_the_cut():
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from companion.pnp import layout
+
+    out, _ = resolved({"b": {"band": {"rect": [0, 0, 63.5, 14], "fill": "#1f3a5f", "bleed": True},
+                             "box": {"rect": [10, 30, 20, 20], "fill": "#1f3a5f"}}})
+    strokes = []
+
+    class Recording(Canvas):
+        def rect(self, x, y, w, h, stroke=1, fill=0):
+            strokes.append(bool(stroke))
+            return super().rect(x, y, w, h, stroke=stroke, fill=fill)
+
+    shown = layout.Shown({}, "en", Design(), None, ".", low_ink=True)
+    layout.draw(Recording(io.BytesIO()), out["b"], shown, 0, 0, 180, 252, 8)
+    assert strokes == [False, True]  # the band to the bleed: no outline; the box inside keeps its colour's line

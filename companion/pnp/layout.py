@@ -239,7 +239,8 @@ def _rect(c, element: Element, shown: Shown, box, trim, bleed) -> None:
     if shown.low_ink and fill_c is not None and not _light(fill_c):  # a tint, its colour kept in the outline
         from .draw import LOW_INK_TINT, mix
 
-        stroke = stroke or (None if props.get("pattern") else fill_c)  # a pattern (a back) needs no outline
+        # a pattern (a back) needs no outline, nor a fill to the bleed: its outline would be a line on the cut
+        stroke = stroke or (None if props.get("pattern") or props.get("bleed") else fill_c)
         fill_c = mix(fill_c, HexColor("#ffffff"), LOW_INK_TINT)
     c.saveState()
     _rotated(c, element, box)
