@@ -436,8 +436,8 @@ COMPONENT_KEYS = ("id", "name", "text", "qty", "type", "set", "art", "accent")
 def build_design(header: Mapping, folder: str, line_of, problems: Problems) -> Design:
     """A Design from a data file's checked header (its `colours:`, `fonts:`, `layouts:` and `back:`); problems
     for an `extends` that names no layout or loops, a `back.layout` that names none, a font or back art file's
-    path leading outside the data file's folder. Files are not read here (see pnp.check_design). A data-only
-    game's file without layouts gets the default ones (`default_layouts`)."""
+    path leading outside the data file's folder. Files are not read here (see pnp.check_design). A file without
+    layouts gets the default ones (`default_layouts`): every face is drawn from layouts."""
     layouts = resolve(header.get("layouts") or {}, ("layouts",), problems, line_of)
     fonts = {}
     for family, files in (header.get("fonts") or {}).items():
@@ -465,7 +465,7 @@ def build_design(header: Mapping, folder: str, line_of, problems: Problems) -> D
                      got=repr(back["layout"]), names=", ".join(header.get("layouts") or {}) or "none")
     if "art" in back and "layout" in back:
         problems.add(("back",), "gives both art and layout; give one")
-    ours = default_layouts() if not header.get("layouts") and _data_only(header.get("game")) else {}
+    ours = default_layouts() if not header.get("layouts") else {}
     return Design(layouts=MappingProxyType(layouts), colours=MappingProxyType(dict(header.get("colours") or {})),
                   labels=MappingProxyType(dict(header.get("labels") or {})),
                   fonts=MappingProxyType(fonts), back_art=back_art, back_layout=back.get("layout"),
@@ -488,14 +488,6 @@ def default_layouts() -> Mapping[str, tuple[Element, ...]]:
     if problems:  # ours: tests/test_default_layouts.py keeps them sound
         raise ValueError("; ".join(f"{'.'.join(map(str, p.path))}: {p.message}" for p in problems))
     return MappingProxyType(resolved)
-
-
-def _data_only(game: str | None) -> bool:
-    """Whether a file's game has no rules module: the default layouts draw it. A shipped game without layouts is
-    still drawn by its code (companion/pnp/draw.py) until its card data has layouts of its own."""
-    from . import games
-
-    return game not in games.GAMES
 
 
 def check_elements(elements: tuple[Element, ...], size_mm: tuple[float, float], known: set[str], design: Design,

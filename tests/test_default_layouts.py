@@ -69,18 +69,37 @@ def test_every_code_box_gives_modules_a_phone_reads_at_version_3(name):
     assert code.props.get("plate") is False  # on the face's own cream, no white square
 
 
-def test_a_shipped_game_without_layouts_keeps_its_drawing_until_it_has_some():
+def test_a_file_with_layouts_never_takes_them():
     for game in GAME_IDS:
         card_set = cards.load_game(game)
-        assert not card_set.design.layouts or not card_set.design.defaults
+        assert card_set.design.layouts and not card_set.design.defaults
+
+
+def never(*args, **kwargs):
+    raise AssertionError("drawn by the code drawing of companion/pnp/draw.py")
+
+
+@pytest.mark.parametrize("low_ink", [False, True])
+def test_no_face_or_back_of_any_game_is_drawn_by_code(monkeypatch, low_ink):
+    """Every front from its file's layouts or the defaults; every back from its picture, its layout or the default
+    back (with low ink, also where its picture is left out)."""
+    monkeypatch.setattr(draw, "draw_face", never)
+    monkeypatch.setattr(draw, "draw_back", never)
+    draw.register_fonts()
+    for card_set in [*(cards.load_game(game) for game in GAME_IDS), cards.load_file(EXAMPLE)]:
+        for comp in card_set.components:
+            w, h = (v * MM for v in SIZES[comp.size])
+            c = rl_canvas.Canvas(io.BytesIO())
+            if comp.kind == "back":
+                faces.paint_back(c, comp, card_set, "en", 0, 0, w, h, 3 * MM, low_ink=low_ink)
+            else:
+                faces.paint_front(c, comp, card_set, "en", 0, 0, w, h, 0, card_url("http://192.168.1.20:5000",
+                                                                                   comp.id), None, low_ink=low_ink)
 
 
 @pytest.mark.parametrize("settings", [{}, {"card_size": "bridge"}, {"card_size": "mini", "ink": "low"},
                                       {"layout": "gutterfold", "bleed": 2}])
 def test_the_example_game_prints_from_them_alone(tmp_path, monkeypatch, settings):
-    def never(*args, **kwargs):
-        raise AssertionError("drawn by the code drawing of companion/pnp/draw.py")
-
     monkeypatch.setattr(draw, "draw_face", never)
     monkeypatch.setattr(draw, "draw_back", never)
     build([str(EXAMPLE)], tmp_path, BuildSettings(lang="en", base_url="http://192.168.1.20:5000", **settings))

@@ -136,23 +136,29 @@ def paint_back(canvas, b: Component, s: CardSet, lang: str, x: float, y: float, 
                low_ink: bool = False) -> None:
     """One back in its trim rectangle, its picture or layout running into the bleed: the back component's own
     `layout:` or `art:`, else the file's `back:` (art covering it to the bleed, keeping its aspect, or a layout),
-    else the game's title on its accent."""
+    else the default back (companion/default_layouts.yaml: the accent and its lattice, the name on a plate, the
+    emblem), which is also the light back `--ink low` prints instead of a picture."""
     from . import draw, layout
 
     name = b.layout or s.design.back_layout
     picture = b.art.path if b.art else None if b.layout else s.design.back_art
-    elements = s.design.layouts.get(name) if name and not picture else None
-    if elements is None and not picture:  # a data-only file without layouts: the default back
-        elements = s.design.layout_for(None, "", "back", size_of(b, w, h))
     if picture and not low_ink:  # a picture's ink cannot be lightened: with low ink, the light back below
         layout.draw_back_art(canvas, picture, x, y, w, h, bleed)
-    elif elements:
-        canvas.saveState()
-        canvas.setFillColor(draw.PAPER)
-        canvas.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
-        if s.design.layouts:  # the file's back layout, made at its size, scaled to another (--card-size)
-            x, y, w, h, bleed = _designed(canvas, b, x, y, w, h, bleed, cover=True)
-        layout.draw(canvas, elements, shown(b, s, lang, low_ink=low_ink), x, y, w, h, bleed)
-        canvas.restoreState()
-    else:
-        draw.draw_back(canvas, back(b, s, lang), x, y, w, h, bleed, low_ink=low_ink)
+        return
+    own = s.design.layouts.get(name) if name and not picture else None
+    canvas.saveState()
+    canvas.setFillColor(draw.PAPER)
+    canvas.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+    if own is not None:  # the file's back layout, made at its size, scaled to another (--card-size)
+        x, y, w, h, bleed = _designed(canvas, b, x, y, w, h, bleed, cover=True)
+    layout.draw(canvas, own or default_back(size_of(b, w, h)), shown(b, s, lang, low_ink=low_ink), x, y, w, h,
+                bleed)
+    canvas.restoreState()
+
+
+def default_back(size: str):
+    """The default back's elements for a back printed at `size` (back-poker, back-tile...)."""
+    from ..layouts import Design, default_layouts
+
+    ours = default_layouts()
+    return ours[Design(defaults=ours).default_name("back", size)]
