@@ -185,7 +185,7 @@ class SvgCanvas:
     def svg(self, width: float, height: float, label: str) -> str:
         body = "".join(self.out)
         defs = f"<defs>{''.join(self.defs)}</defs>" if self.defs else ""
-        return (f'<svg class="face-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_n(width)} {_n(height)}" '
+        return (f'<svg class="face-svg" viewBox="0 0 {_n(width)} {_n(height)}" '
                 f'role="img" aria-label="{escape(label)}">{defs}<g transform="matrix(1 0 0 -1 0 {_n(height)})">'
                 f"{body}</g></svg>")
 

@@ -111,7 +111,8 @@ def _trimmed(stdlib: bytes) -> bytes:
 def modules() -> list[str]:
     """The package's modules the browser entry imports, found by importing it in a fresh interpreter (so the zip
     holds exactly what runs, and a new import of the PDF or web code would be seen by the test that checks it)."""
-    probe = (f"import sys, json, {ENTRY}, companion.sheets; {ENTRY}.warm(); "
+    probe = (f"import sys, json, {ENTRY}, companion.sheets, companion.cards; {ENTRY}.warm(); "
+             "companion.cards.load_shipped(); "  # reading card data imports what it needs as it needs it
              "print(json.dumps(sorted(m for m in sys.modules if m == 'companion' or m.startswith('companion.'))))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                           cwd=PACKAGE_DIR.parent)
@@ -136,6 +137,7 @@ def code_zip(site: dict) -> bytes:
             z.write(source, source.relative_to(PACKAGE_DIR.parent).as_posix())
         for data in sorted(cards_dir().glob("*.yaml")):
             z.write(data, f"companion/cards/{data.name}")
+        z.write(PACKAGE_DIR / "default_layouts.yaml", "companion/default_layouts.yaml")  # a file without layouts:
         for template in sorted(templates_dir().rglob("*.html")):
             z.write(template, f"companion/templates/{template.relative_to(templates_dir()).as_posix()}")
         for lang in i18n.LANGS:
