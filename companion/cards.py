@@ -167,36 +167,68 @@ MAX_DATA_BYTES = 2**20  # a card data file (the largest shipped one is 46 KB)
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+def _refused(event, values: int, depth: int) -> None:
+    """YamlProblem for an event card data never needs: an anchor or alias, the value past MAX_VALUES, a collection
+    nested past MAX_DEPTH (`depth` counts the collection this event opens)."""
+    line = event.start_mark.line + 1
+    if isinstance(event, yaml.AliasEvent):
+        raise YamlProblem(line, f"*{event.anchor}: aliases are not allowed in card data; write the value out")
+    if event.anchor is not None:
+        raise YamlProblem(line, f"&{event.anchor}: anchors are not allowed in card data; write the value out "
+                                f"where it is used")
+    if values > MAX_VALUES:
+        raise YamlProblem(line, f"more than {MAX_VALUES} values; card data is far smaller")
+    if depth > MAX_DEPTH:
+        raise YamlProblem(line, f"nested more than {MAX_DEPTH} levels deep")
+
+
 def _refuse_what_card_data_never_needs(text: str) -> None:
     """YamlProblem at the first anchor or alias, the first value nested more than MAX_DEPTH levels deep, or the value
-    past MAX_VALUES: found in PyYAML's stream of events, which never recurses."""
+    past MAX_VALUES: found in libyaml's stream of events, which never recurses, before its composer runs."""
     depth = values = 0
     for event in yaml.parse(text, Loader=_LOADER):
         if not isinstance(event, yaml.NodeEvent):
             if isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
             continue
-        line = event.start_mark.line + 1
-        if isinstance(event, yaml.AliasEvent):
-            raise YamlProblem(line, f"*{event.anchor}: aliases are not allowed in card data; write the value out")
-        if event.anchor is not None:
-            raise YamlProblem(line, f"&{event.anchor}: anchors are not allowed in card data; write the value out "
-                                    f"where it is used")
         values += 1
-        if values > MAX_VALUES:
-            raise YamlProblem(line, f"more than {MAX_VALUES} values; card data is far smaller")
-        if isinstance(event, yaml.CollectionStartEvent):
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise YamlProblem(line, f"nested more than {MAX_DEPTH} levels deep")
+        depth += isinstance(event, yaml.CollectionStartEvent)
+        _refused(event, values, depth)
+
+
+class _CheckingLoader(yaml.SafeLoader):
+    """PyYAML's pure loader refusing, as it composes, what card data never needs: the same checks in one pass
+    (the phone's Python has no libyaml, and reading every file twice there cost seconds). The depth is checked
+    before the composer recurses into a collection."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self.values = self.depth = 0
+
+    def compose_node(self, parent, index):
+        event = self.peek_event()
+        if isinstance(event, yaml.NodeEvent):
+            self.values += 1
+            opens = isinstance(event, yaml.CollectionStartEvent)
+            _refused(event, self.values, self.depth + opens)
+            if opens:
+                self.depth += 1
+                try:
+                    return super().compose_node(parent, index)
+                finally:
+                    self.depth -= 1
+        return super().compose_node(parent, index)
 
 
 def read_yaml(text: str) -> tuple[Any, dict[Path, int]]:
     """Plain data from YAML text, plus the 1-based line of every field path; YamlProblem on bad YAML (and on what
     card data never needs: anchors and aliases, nesting past MAX_DEPTH, more than MAX_VALUES values)."""
     try:
-        _refuse_what_card_data_never_needs(text)
-        root = yaml.compose(text, Loader=_LOADER)
+        if _LOADER is yaml.SafeLoader:
+            root = yaml.compose(text, Loader=_CheckingLoader)
+        else:
+            _refuse_what_card_data_never_needs(text)
+            root = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         message = ", ".join(part for part in (e.context, e.problem) if part)

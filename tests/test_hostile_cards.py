@@ -14,6 +14,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+import yaml
 from PIL import Image
 
 from companion import cards
@@ -228,7 +229,11 @@ HEAD = "game: tiny\ntitle: {es: Mini, en: Tiny}\nprefix: TY\nplayers: [2, 4]\n"
     (HEAD + "components: []\nqty: " + "9" * 5000 + "\n", 6, "cannot be read as an int"),
     (HEAD + "components: []\nqty: !!int abc\n", 6, "'abc' cannot be read as an int"),
 ])
-def test_yaml_that_card_data_never_needs_is_refused_at_its_line(capsys, tmp_path, text, line, words):
+@pytest.mark.parametrize("loader", ["libyaml", "pure"])
+def test_yaml_that_card_data_never_needs_is_refused_at_its_line(capsys, tmp_path, monkeypatch, loader, text, line,
+                                                                words):
+    if loader == "pure":  # the phone's Python has no libyaml: the pure loader refuses the same, in one pass
+        monkeypatch.setattr(cards, "_LOADER", yaml.SafeLoader)
     path = game(tmp_path, text=text)
     code, err = validate(capsys, path)
     assert code == 2
