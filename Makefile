@@ -6,7 +6,7 @@ HOST   ?= 0.0.0.0# the table mode: phones on the same Wi-Fi join; HOST=127.0.0.1
 PORT   ?= 5000
 BASE_URL ?=# what the cards' QR codes open; empty: this machine's LAN address (companion address finds it)
 
-.PHONY: run test validate messages clean
+.PHONY: run test quick validate messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,12 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
+
+# The edit loop's fast lane: no real browser, static site or slow process tests (7 min here; make test: 18).
+quick: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q -x -m "not slow" --ignore-glob='tests/web/test_browser*' \
+		--ignore=tests/web/test_site.py --ignore=tests/web/test_accessibility.py --ignore=tests/web/test_tap_targets.py \
+		--ignore=tests/web/test_card_face.py --ignore=tests/test_output_folders.py
 
 validate: $(VENV)/.installed
 	$(BIN)/companion validate
