@@ -529,3 +529,17 @@ def check_elements(elements: tuple[Element, ...], size_mm: tuple[float, float], 
             problems.add((*where, "font"), "names the font %(name)s, which fonts: does not declare; declared: "
                                            "%(known)s", name=repr(font),
                          known=", ".join([DEFAULT_FONT, *design.fonts]))
+
+
+def list_items(text: str) -> list[tuple[int, str]]:
+    """A reference text as list items (level, text) for a layout's list: one a sentence; a sentence of four or more
+    clauses split at its semicolons into sub-items under its first."""
+    out = []
+    for sentence in re.split(r"(?<=\.)\s+(?=\S)", text.strip()):
+        clauses = sentence.split("; ")
+        if len(clauses) >= 4:
+            out.append((0, clauses[0]))
+            out += [(1, clause) for clause in clauses[1:]]
+        else:
+            out.append((0, sentence))
+    return out

@@ -5,7 +5,7 @@ from random import Random
 from typing import Mapping
 
 from ..components import SHAPES, ComponentType
-from ..i18n import N_, _
+from ..i18n import N_
 from ..look import Face, Icon
 from ..rng import randbelow, shuffled
 from ..schema import Enum, InputError, Int, ListOf, Problems, Record, Word

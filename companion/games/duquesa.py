@@ -412,7 +412,7 @@ def face_values(c, s, lang: str) -> dict:
                        gold_ingots="\n".join("{icon:gold}" * n for n in counts),
                        gold_florins="\n".join(f"**{gold_florins(n)}**" for n in counts))
     elif c.type == "reference" and c.text is not None:
-        from ..pnp.lists import list_items
+        from ..layouts import list_items
 
         # each sentence an item, its lead word ("Oro:", "Solo:") in bold
         items = [("• " if level == 0 else "   – ") + re.sub(r"^([^:*]{1,20}:)", r"**\1**", text)

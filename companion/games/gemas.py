@@ -271,7 +271,7 @@ def face_values(c, s, lang: str) -> dict:
         return {"initial": (c.name_in(lang) or c.type)[:1].upper()}
     if c.type != "help" or c.text is None:
         return {}
-    from ..pnp.lists import list_items
+    from ..layouts import list_items
 
     rows = [f"{label}: {'/'.join(str(r[x]) for x in COLOURS)}" for label, r in _reserve_rows(s.players, lang)]
     return {"items": "\n".join(("• " if level == 0 else "– ") + text for level, text in list_items(c.text_in(lang))),

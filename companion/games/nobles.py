@@ -346,7 +346,7 @@ def face_values(c, s, lang: str) -> dict:
         out["stats"] = f"**{strength}**\n{wound}".strip()
         out["defence"] = defending[:1].upper() + defending[1:]
     elif c.type == "reference" and c.text is not None:
-        from ..pnp.lists import list_items
+        from ..layouts import list_items
 
         out["items"] = "\n".join(("• " if level == 0 else "   – ") + text
                                   for level, text in list_items(c.text_in(lang)))

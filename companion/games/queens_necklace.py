@@ -355,7 +355,7 @@ def face_values(c, s, lang: str) -> dict:
         out["value_text"] = f"+{c.data['value']}" if c.data["value"] else "0"
         out["tile_word"] = _("Fashion", lang) if c.type == "fashion-tile" else _("Rarity", lang)
     if c.type == "summary" and c.text is not None:
-        from ..pnp.lists import list_items
+        from ..layouts import list_items
 
         # each sentence an item ("Turno:", "Venta:" in bold), a long one's clauses under it
         out["items"] = "\n".join(("• " if level == 0 else "   – ") + re.sub(r"^([^:*]{1,20}:)", r"**\1**", text)

@@ -55,7 +55,6 @@ def check_design(card_set: CardSet, base_url: str = SAMPLE_BASE) -> tuple[list[s
     if errors:
         return errors, warnings
     from .document import card_url
-    from . import draw
 
     lacking: dict[tuple[str, str], list[str]] = {}
     small_codes: set[str] = set()

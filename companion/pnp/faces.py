@@ -1,6 +1,6 @@
-"""What each printed component shows: a game with `layouts:` in its card data draws each face from its layout
-(companion/pnp/layout.py); a game without them gets the game descriptor's Face (a data-only game the generic one),
-and a back that is the game's title on its accent with its emblem."""
+"""What each printed component shows: every front and back is drawn from a layout, the card data's own or, for a
+file without `layouts:`, the defaults (companion/default_layouts.yaml), through companion/pnp/layout.py. `face` and
+`back` say in words what a component is (its title), for the phone's pages."""
 from __future__ import annotations
 
 import os
@@ -100,9 +100,8 @@ def paint_front(canvas, c: Component, s: CardSet, lang: str, x: float, y: float,
     from . import draw, layout
 
     elements = front_layout(c, s, size_of(c, w, h))
-    if elements is None:
-        draw.draw_face(canvas, face(c, s, lang), x, y, w, h, bleed, c.id, qr_text, qr_version, low_ink=low_ink)
-        return
+    if elements is None:  # every file has layouts, its own or the defaults; a default for each size and kind
+        raise ValueError(f"{c.id}: no layout draws a {c.kind} of size {size_of(c, w, h)}")
     canvas.saveState()
     canvas.setFillColor(draw.PAPER)
     canvas.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)

@@ -69,8 +69,9 @@ def test_an_icon_is_drawn_once_per_document_and_placed_where_it_recurs():
     assert sum(" Do" in op for op in c._code) == 11
 
 
-def pips(face, monkeypatch):
-    """The icons a face draws in its body, as (shape, upside down), found by drawing it on a recording canvas."""
+def pips(card_set, comp, monkeypatch):
+    """The icons a card's face draws as its body's pips, as (shape, upside down), found by drawing it from its
+    layout on a canvas with draw_icon spied on where the pips are drawn (companion/pnp/draw.py)."""
     drawn = []
 
     def spy(c, icon, cx, cy, r, *args, **kwargs):
@@ -79,7 +80,8 @@ def pips(face, monkeypatch):
 
     monkeypatch.setattr(draw, "draw_icon", spy)
     draw.register_fonts()
-    draw.draw_face(Canvas(io.BytesIO()), face, 0, 0, 63.5 * MM, 88.9 * MM, 0, "NB-X", "HTTP://EXAMPLE/C/NB-X", 3)
+    faces.paint_front(Canvas(io.BytesIO()), comp, card_set, "es", 0, 0, 63.5 * MM, 88.9 * MM, 0,
+                      "HTTP://EXAMPLE/C/NB-X", 3)
     return drawn
 
 
@@ -93,7 +95,7 @@ def test_every_nobles_number_card_draws_as_many_pips_as_its_rank(monkeypatch):
     assert len(numbers) == 40
     for comp in numbers:
         shape = card_set.look.terms[comp.data["suit"]].shape
-        drawn = pips(faces.face(comp, card_set, "es"), monkeypatch)
+        drawn = pips(card_set, comp, monkeypatch)
         rank = comp.data["rank"]
         assert [s for s, _down in drawn] == [shape] * rank, comp.id
         assert sum(down for _s, down in drawn) == REVERSED[rank], comp.id
@@ -101,5 +103,5 @@ def test_every_nobles_number_card_draws_as_many_pips_as_its_rank(monkeypatch):
 
 def test_the_seven_of_hearts_has_seven_hearts_two_of_them_reversed(monkeypatch):
     card_set = cards.load_game("nobles")
-    drawn = pips(faces.face(card_set.component("NB-7H"), card_set, "en"), monkeypatch)
+    drawn = pips(card_set, card_set.component("NB-7H"), monkeypatch)
     assert drawn == [("heart", False)] * 5 + [("heart", True)] * 2
