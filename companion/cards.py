@@ -347,7 +347,8 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
     seen: dict[str, int] = {}
     for i, raw in enumerate(raw_components):
         base: Path = ("components", i)
-        label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"components[{i}]"
+        label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) and raw["id"].strip() \
+            else f"components[{i}]"  # an id that is not text, or empty, cannot name the entry
         problems = Problems()
         line = line_of(lines, base)
         component = _check_component(raw, types, sets, header, line, problems)

@@ -1,10 +1,12 @@
 """The shipped card data against the rulebooks: every printed component, in the right numbers."""
+import re
 from collections import Counter
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 
-from companion import games
+from companion import cards, games
 from companion.cards import ID_PATTERN
 from conftest import GAME_IDS
 
@@ -155,3 +157,11 @@ def test_id_pattern_is_short_and_upper_case():
     import re
     assert re.fullmatch(ID_PATTERN, "QN-THIEF") and re.fullmatch(ID_PATTERN, "DQ07")
     assert not re.fullmatch(ID_PATTERN, "qn-thief") and not re.fullmatch(ID_PATTERN, "QN--X")
+
+
+def test_an_entry_whose_id_is_empty_is_named_by_its_place():
+    """Found by tests/test_fuzz_cards.py: `id: !!str` (an empty text) left the error line without a name."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "example-game" / "especias.yaml").read_text(encoding="utf-8")
+    text = text.replace("  - id: SP-PEPPER\n", "  - id: !!str\n", 1)
+    _, errors = cards.check_text(text, "especias.yaml")
+    assert any(re.match(r"especias\.yaml:\d+: components\[1\]: id: must be a non-empty text", e) for e in errors), errors
