@@ -9,7 +9,6 @@ import os
 from reportlab.pdfbase import pdfmetrics
 
 from ..cards import CardSet
-from ..components import SIZES
 from ..layouts import DEFAULT_FONT, Missing, fill, plain
 from ..schema import LANGS
 from . import faces, layout
@@ -70,7 +69,7 @@ def check_design(card_set: CardSet, base_url: str = SAMPLE_BASE) -> tuple[list[s
             elements = design.layout_for(None, "", "back", c.size)
         if not elements:
             continue
-        w, h = SIZES[c.size]
+        seen = {lang: faces.shown(c, card_set, lang) for lang in LANGS}  # its values, derived once a card
         for e in elements:
             # a default layout's problem is the component's (the file has no layout to change)
             where = f"{path}:{e.line}: {_layout_name(card_set, e)}: {e.name}" if design.layouts else \
@@ -82,8 +81,7 @@ def check_design(card_set: CardSet, base_url: str = SAMPLE_BASE) -> tuple[list[s
                     errors.append(f"{where}: {problem}")
             if e.kind != "text":
                 continue
-            for lang in LANGS:
-                shown = faces.shown(c, card_set, lang)
+            for lang, shown in seen.items():
                 try:
                     laid, font_of = layout.text_layout(e, shown)
                     text = fill(e.props["text"], shown.values, lang, card_set.design)
