@@ -98,16 +98,13 @@ def cmd_build(args: argparse.Namespace) -> int:
         crop_marks=not args.no_crop_marks, offset=(args.offset_x, args.offset_y), layout=args.layout,
         backs=not args.no_backs, qr=args.qr, ink=args.ink)
     games_wanted = args.games or list(cards.load_shipped())
-    for path, pages in build(games_wanted, args.out, settings, png=args.png):
+    warnings: list[str] = []
+    for path, pages in build(games_wanted, args.out, settings, png=args.png, warn=warnings.append):
         print(f"{_shown(path)}: {pages} pages" + (f" (+ {_shown(path.with_suffix(''))}-png/)" if args.png else ""))
     if settings.qr != "none":
         _warn_about_codes(settings.base_url)
-        from .pnp.design_check import small_codes
-
-        for game in games_wanted:  # a long address can make a layout's codes smaller than validate checked
-            card_set = cards.load_file(game) if game.endswith((".yaml", ".yml")) else service.card_set(game)
-            for line in small_codes(card_set, settings.base_url):
-                print(line, file=sys.stderr)
+    for line in warnings:
+        print(line, file=sys.stderr)
     return EXIT_OK
 
 

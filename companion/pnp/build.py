@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 from .. import cards, service
 from ..files import folder_problems, shown
@@ -12,18 +13,23 @@ from ..schema import InputError, Problem
 from .document import BuildSettings, render
 
 
-def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings, png: bool = False) -> list[tuple[Path, int]]:
+def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings, png: bool = False,
+          warn: Callable[[str], None] | None = None) -> list[tuple[Path, int]]:
     """Write one PDF per game (a known game's id, or a card data file's path) into `out_dir`. Every setting and the folder are checked before anything is
     written; each PDF is rendered to a temporary file and all are renamed only when every one succeeded."""
     problems = settings.problems()
     if problems:
         raise InputError(problems)
     card_sets = [cards.load_file(g) if g.endswith((".yaml", ".yml")) else service.card_set(g) for g in game_ids]
-    from .design_check import check_fonts
+    from .design_check import check_fonts, small_codes
 
     art_errors = [line for card_set in card_sets for line in (*cards.check_art(card_set)[0], *check_fonts(card_set))]
     if art_errors:  # named like any card data error, before anything is written
         raise cards.DataError(art_errors)
+    if warn is not None and settings.qr != "none":  # a long address can make a layout's codes smaller than validate
+        for card_set in card_sets:  # checked them at
+            for line in small_codes(card_set, settings.base_url):
+                warn(line)
     out = Path(os.path.abspath(out_dir))  # "." and relative paths: from the current folder, resolved once
     if out.exists() and not out.is_dir():
         raise InputError([Problem(("out",), f"{shown(out)} is a file, not a folder")])
