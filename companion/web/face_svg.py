@@ -147,9 +147,15 @@ class SvgCanvas:
 
     # text: drawn upright in a flipped space
     def _text(self, x, y, text, anchor=""):
+        """A run of text, as wide as the print sets it (`textLength`): a phone without the print's font sets it in
+        another, whose wider words would otherwise run into the next run's."""
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
         family, weight, style = self.font_family(self.state["font"])
+        width = stringWidth(text, self.state["font"], self.state["size"]) if self.state["font"] else 0
         extra = (f' font-weight="{weight}"' if weight != "normal" else "") + \
-            (f' font-style="{style}"' if style != "normal" else "") + (f' text-anchor="{anchor}"' if anchor else "")
+            (f' font-style="{style}"' if style != "normal" else "") + (f' text-anchor="{anchor}"' if anchor else "") + \
+            (f' textLength="{_n(width)}" lengthAdjust="spacingAndGlyphs"' if width > 0 and text.strip() else "")
         self._emit(f'<text transform="translate({_n(x)} {_n(y)}) scale(1 -1)" font-family="{escape(family)}" '
                    f'font-size="{_n(self.state["size"])}" fill="{self.state["fill"]}"{extra}>{escape(text)}</text>')
 
@@ -209,9 +215,11 @@ def face(card_set, c, lang: str, art_url) -> Markup | None:
     elements = faces.front_layout(c, card_set)
     if elements is None:
         return None
+    from ..pnp.draw import PAPER, register_fonts
+
+    register_fonts()  # the widths of its words, as the print sets them (an icon's letter too)
     w, h = (v * MM for v in SIZES[c.size])
     canvas = SvgCanvas(art_url, default_family)
-    from ..pnp.draw import PAPER
 
     canvas.setFillColor(PAPER)
     canvas.rect(0, 0, w, h, stroke=0, fill=1)
