@@ -260,7 +260,7 @@ def read_yaml(text: str) -> tuple[Any, dict[Path, int]]:
             return _constructor.construct_object(node, deep=True)
         except ConstructorError as e:
             raise YamlProblem(node.start_mark.line + 1, str(e.problem)) from None
-        except (ValueError, OverflowError) as e:  # a date like 2001-13-45, an int of 5000 digits, !!int abc
+        except (ValueError, OverflowError, IndexError) as e:  # 2001-13-45, an int of 5000 digits, !!int abc, !!int ''
             raise YamlProblem(node.start_mark.line + 1, f"{node.value!r} cannot be read as {_tag_name(node)}: {e}"
                               ) from None
 

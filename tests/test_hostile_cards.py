@@ -228,6 +228,7 @@ HEAD = "game: tiny\ntitle: {es: Mini, en: Tiny}\nprefix: TY\nplayers: [2, 4]\n"
     (HEAD + "components: []\nwhen: 2001-13-45\n", 6, "'2001-13-45' cannot be read as a timestamp"),
     (HEAD + "components: []\nqty: " + "9" * 5000 + "\n", 6, "cannot be read as an int"),
     (HEAD + "components: []\nqty: !!int abc\n", 6, "'abc' cannot be read as an int"),
+    (HEAD + "components: []\nqty: !!int\n", 6, "'' cannot be read as an int"),  # found by the fuzz test
 ])
 @pytest.mark.parametrize("loader", ["libyaml", "pure"])
 def test_yaml_that_card_data_never_needs_is_refused_at_its_line(capsys, tmp_path, monkeypatch, loader, text, line,
