@@ -111,6 +111,7 @@ class CardSet:
     setup: Mapping[str, Any] = field(default_factory=dict)  # a data-only game's deal: hand_size, market, steps
     warnings: tuple[str, ...] = ()  # `file:line: card id: field: warning: ...` lines that do not stop a build
     design: layouts.Design = layouts.Design()  # faces from layouts: none for a file without `layouts:`
+    sources: tuple[str, ...] = ()  # the files its components were read from: the data file, then its `rows:`
 
     def component(self, component_id: str) -> Component:
         for c in self.components:
@@ -395,7 +396,7 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
         labels=header.get("labels", MappingProxyType({})), notes=tuple(header.get("notes", ())),
         rules=tuple(header.get("rules", ())), components=tuple(components), look=look,
         needs=tuple(header.get("needs", ())),
-        setup=header.get("setup", MappingProxyType({})), design=design,
+        setup=header.get("setup", MappingProxyType({})), design=design, sources=(filename,),
     )
     return card_set, []
 
