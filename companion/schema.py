@@ -1,6 +1,7 @@
 """Declarative checks on plain data (from YAML or JSON) that report every problem with its field path."""
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from dataclasses import dataclass, field, replace
@@ -305,6 +306,18 @@ class ListOf(Field):
         return INVALID if any(v is INVALID for v in items) else tuple(items)
 
 
+def closest(word: Any, known: Iterable[str]) -> str | None:
+    """The known name a mistyped one most likely meant ('sut', 'Suit', 'suits' → 'suit'), or None."""
+    if not isinstance(word, str):
+        return None
+    known = list(known)
+    by_case = {name.lower(): name for name in known}
+    if word.lower() in by_case:
+        return by_case[word.lower()]
+    found = difflib.get_close_matches(word.lower(), list(by_case), n=1, cutoff=0.6)
+    return by_case[found[0]] if found else None
+
+
 class Record(Field):
     """A mapping with known keys: unknown and missing required keys are problems."""
 
@@ -319,8 +332,13 @@ class Record(Field):
         for key, item in value.items():
             field = self.fields.get(key)
             if field is None:
-                problems.add((*path, key), "unknown key; expected one of: %(expected)s",
-                             expected=", ".join(self.fields))
+                near = closest(key, self.fields)
+                if near:
+                    problems.add((*path, key), "unknown key; did you mean %(near)s? Expected one of: %(expected)s",
+                                 near=repr(near), expected=", ".join(self.fields))
+                else:
+                    problems.add((*path, key), "unknown key; expected one of: %(expected)s",
+                                 expected=", ".join(self.fields))
                 ok = False
                 continue
             checked = field.check(item, (*path, key), problems)

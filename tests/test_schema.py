@@ -1,4 +1,6 @@
 """The field checks on plain data: each problem is named by its path, all are reported at once."""
+import pytest
+
 from companion.schema import INVALID, Bool, Enum, Int, ListOf, MapOf, Problems, Record, Str, Texts, TextsField, fmt_path
 
 
@@ -42,6 +44,18 @@ def test_record_unknown_and_missing_keys():
     assert problems == ["x.c: unknown key; expected one of: a, b", "x.b: is missing"]
     assert dict(run(rec, {"a": 1, "b": 0})[0]) == {"a": 1, "b": 0}
     assert run(rec, [1])[1] == ["x: must be a mapping, got a list"]
+
+
+@pytest.mark.parametrize("typed, meant", [("sut", "suit"), ("Suit", "suit"), ("suits", "suit"), ("flavor", "flavour"),
+                                           ("rnak", "rank")])
+def test_an_unknown_key_names_the_closest_known_one(typed, meant):
+    rec = Record({"suit": Int(0, 1), "rank": Int(0, 1), "flavour": Int(0, 1)})
+    problems = run(rec, {typed: 1})[1]
+    assert problems == [f"x.{typed}: unknown key; did you mean '{meant}'? Expected one of: suit, rank, flavour"]
+
+
+def test_an_unknown_key_far_from_every_known_one_gets_the_list_alone():
+    assert run(Record({"suit": Int(0, 1)}), {"colour": 1})[1] == ["x.colour: unknown key; expected one of: suit"]
 
 
 def test_map_of_and_texts():
