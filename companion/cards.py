@@ -337,13 +337,9 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
         look = replace(look, terms=MappingProxyType({**look.terms, **pictured}))
     problems = Problems()
     design = layouts.build_design(header, folder, lambda path: line_of(lines, path), problems)
-    declared = {name: layouts.declared_field(decl) for name, decl in (header.get("fields") or {}).items()}
-    required = tuple(name for name, decl in (header.get("fields") or {}).items() if not decl.get("optional"))
+    types = _declared_types(_component_types(header["game"]), header.get("fields") or {}, problems)
     _report_layout_problems(problems, report)
     sets = dict(header.get("sets") or {"base": Texts("Juego básico", "Base game")})
-    types = _component_types(header["game"])
-    if declared:
-        types = {name: _with_fields(t, declared, required) for name, t in types.items()}
     components: list[Component] = []
     seen: dict[str, int] = {}
     for i, raw in enumerate(raw_components):
@@ -401,10 +397,29 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
     return card_set, []
 
 
-def _with_fields(ctype: ComponentType, declared: Mapping[str, Field], required: tuple[str, ...]) -> ComponentType:
-    """A component type that also takes the file's own `fields:` (required on cards unless declared optional)."""
-    return replace(ctype, fields={**declared, **ctype.fields},
-                   required=(*ctype.required, *(required if ctype.kind == "card" else ())))
+def _declared_types(types: Mapping[str, ComponentType], declared: Mapping[str, Mapping],
+                    problems: Problems) -> dict[str, ComponentType]:
+    """The game's component types with the file's `fields:` on them. A field goes on the types its `types:` names
+    (required there unless `optional: true`); else on those whose rules already read it (a shipped game declaring
+    its own fields: the rules' stricter check stays); else on every type but backs (required on cards unless
+    optional)."""
+    fields: dict[str, dict[str, Field]] = {name: {} for name in types}
+    required: dict[str, list[str]] = {name: [] for name in types}
+    for name, decl in declared.items():
+        named = decl.get("types")
+        unknown = [t for t in named or () if t not in types]
+        if unknown:
+            problems.add(("fields", name, "types"), "%(got)s: no such component type; the game's types: %(types)s",
+                         got=", ".join(map(repr, unknown)), types=", ".join(t for t in types if t != "back"))
+        carriers = [t for t in named or () if t in types] if named else \
+            [t for t, ct in types.items() if name in ct.fields] or [t for t, ct in types.items() if ct.kind != "back"]
+        for t in carriers:
+            if name not in types[t].fields:
+                fields[t][name] = layouts.declared_field(decl)
+                if not decl.get("optional") and (named or types[t].kind == "card"):
+                    required[t].append(name)
+    return {t: replace(ct, fields={**fields[t], **ct.fields}, required=(*ct.required, *required[t]))
+            if fields[t] else ct for t, ct in types.items()}
 
 
 def _report_layout_problems(problems: Problems, report) -> None:

@@ -174,8 +174,17 @@ class _AnyField(Field):
         return value
 
 
-FIELD_DECL = Record({"choices": ListOf(Str(max_len=40), 1, 200), "number": ListOf(Int(-10**6, 10**6), 2, 2),
-                     "text": Bool(), "list": Bool(), "optional": Bool()})
+class _FieldDecl(Record):
+    """One `fields:` entry: its shape (choices, number, text, list, keys: a mapping of declared fields, checked
+    the same way), whether it may be left out, which component types carry it, and what it means."""
+
+    def __init__(self):
+        super().__init__({"choices": ListOf(Str(max_len=40), 1, 200), "number": ListOf(Int(-10**6, 10**6), 2, 2),
+                          "text": Bool(), "list": Bool(), "optional": Bool(), "keys": MapOf(LAYOUT_NAME, self),
+                          "types": ListOf(Str(max_len=40), 1, 60), "about": Str(max_len=300)})
+
+
+FIELD_DECL = _FieldDecl()
 FONT_FILE = Str(max_len=200)
 FONT_DECL = Record({"regular": FONT_FILE, "bold": FONT_FILE, "italic": FONT_FILE, "bold_italic": FONT_FILE},
                    required=("regular",))
@@ -189,17 +198,21 @@ SECTIONS = {
 
 
 def declared_field(decl: Mapping) -> Field:
-    """The check for one `fields:` entry's values."""
+    """The check for one `fields:` entry's values: one of its `choices`, a whole number in its `number` range, a
+    translated text, a mapping of its `keys`, or a short text; with `list: true`, a list of such values (a list
+    of words when it says nothing else)."""
+    if "keys" in decl:
+        return Record({key: declared_field(sub) for key, sub in decl["keys"].items()},
+                      required=tuple(key for key, sub in decl["keys"].items() if not sub.get("optional")))
     if "choices" in decl:
-        return Enum(decl["choices"], "choice")
-    if "number" in decl:
-        lo, hi = decl["number"]
-        return Int(lo, hi)
-    if decl.get("text"):
+        one: Field = Enum(decl["choices"], "choice")
+    elif "number" in decl:
+        one = Int(*decl["number"])
+    elif decl.get("text"):
         return TextsField(max_len=400)
-    if decl.get("list"):
-        return ListOf(Str(max_len=40), 0, 40)
-    return Str(max_len=200)
+    else:
+        one = Str(max_len=40 if decl.get("list") else 200)
+    return ListOf(one, 0, 40) if decl.get("list") else one
 
 
 def resolve(raw: Mapping[str, Mapping], path: Path, problems: Problems,
