@@ -7,11 +7,14 @@ import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Iterable
 
 import pypdfium2 as pdfium
+from PIL import Image
+from reportlab import rl_config
 from reportlab.pdfgen import canvas as rl_canvas
 
-from ..cards import CardSet
+from ..cards import CardSet, Component
 from ..files import Update, all_written_over
 from . import draw, faces
 from .document import BuildSettings, printed_size, qr_text, qr_version
@@ -51,17 +54,19 @@ def many_card_pngs(games: list[tuple[CardSet, Path]], settings: BuildSettings) -
     return [[Path(folder) / name for name, _, _ in plan] for (_, folder), (_, plan) in zip(games, drawn)]
 
 
-def _card_pages(card_set: CardSet, settings: BuildSettings) -> tuple[bytes, list[tuple[str, float, float]]]:
-    """One PDF of a game's unique faces and backs, a card a page with its bleed: (its bytes, (file name, trim
-    width mm, trim height mm) of each page)."""
+def _card_pages(card_set: CardSet, settings: BuildSettings, components: Iterable[Component] | None = None,
+                bleed: float = SERVICE_BLEED_MM) -> tuple[bytes, list[tuple[str, float, float]]]:
+    """One PDF of a game's unique faces and backs, a card a page with `bleed` mm around it: (its bytes, (file name,
+    trim width mm, trim height mm) of each page). `components`: the faces to draw (default: all but the backs), in
+    their order, then the backs they use."""
     draw.register_fonts()
-    bleed = SERVICE_BLEED_MM
+    rl_config.useA85 = 0  # binary streams, as the print document writes them: ASCII85 costs time for nothing
     buf = io.BytesIO()
     c = rl_canvas.Canvas(buf, invariant=1, initialFontName=draw.FONT)
     plan = []
     version = qr_version(card_set, settings)
     used_backs: dict[str, tuple[float, float]] = {}  # back id → size of the first card it backs
-    for comp in card_set.components:
+    for comp in card_set.components if components is None else components:
         if comp.kind == "back":
             continue
         w, h = SIZES[printed_size(comp, settings)]
@@ -89,11 +94,18 @@ def _render(pdfs: list[bytes], jobs: list[tuple[int, int, str, tuple[int, int]]]
     opened: dict[int, pdfium.PdfDocument] = {}
     for g, i, path, exact in jobs:
         pdf = opened.get(g) or opened.setdefault(g, pdfium.PdfDocument(pdfs[g]))
-        image = pdf[i].render(scale=DPI / 72).to_pil()
         # zlib level 6: a third of the time of optimize=True, for files 7 % larger
-        image.crop((0, 0, *exact)).save(path, dpi=(DPI, DPI), compress_level=6)
+        page_image(pdf, i, DPI, exact).save(path, dpi=(DPI, DPI), compress_level=6)
     for pdf in opened.values():
         pdf.close()
+
+
+def page_image(pdf: pdfium.PdfDocument, index: int, dpi: float, exact: tuple[int, int]) -> Image.Image:
+    """One page of `_card_pages`'s PDF as an RGB picture of exactly `exact` pixels at `dpi`."""
+    image = pdf[index].render(scale=dpi / 72).to_pil()
+    if image.width < exact[0] or image.height < exact[1]:  # a page a rounding short of the size: never a black edge
+        return image.resize(exact, Image.Resampling.LANCZOS)
+    return image.crop((0, 0, *exact))
 
 
 def _rasterise(pdfs: list[bytes], jobs: list) -> None:
