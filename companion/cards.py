@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path as FsPath
@@ -18,7 +19,7 @@ from . import layouts
 from .look import ART_DPI, DRAWN_SHAPES, LOOK, Art, ArtPath, Look, art_window_mm, build_look
 from .schema import (
     INVALID, Bool, Enum, Field, Int, ListOf, MapOf, Path, Problem, Problems, Record, Str, Texts, TextsField,
-    fmt_path,
+    closest, fmt_path, whole_number,
 )
 
 ID_PATTERN = r"[A-Z0-9]+(?:-[A-Z0-9]+)*"
@@ -37,6 +38,22 @@ COMMON_FIELDS: dict[str, Field] = {
     "art": ArtPath(),  # a designer's picture for the face's art window
     "layout": layouts.LAYOUT_NAME,  # which of the file's `layouts:` draws its face (default: base, else the first)
 }
+
+class _OneOrMany(Field):
+    """One value or a list of them (`rows: cards.csv`, or `rows: [cards.csv, tokens.csv]`), as a tuple."""
+
+    def __init__(self, item: Field, most: int):
+        self.item, self.many = item, ListOf(item, 1, most)
+
+    def check(self, value, path, problems):
+        if isinstance(value, list):
+            return self.many.check(value, path, problems)
+        checked = self.item.check(value, path, problems)
+        return INVALID if checked is INVALID else (checked,)
+
+
+ROWS = _OneOrMany(Str(r"[^\\:\0]+\.(csv|CSV|xlsx|XLSX|ods|ODS)(#.+)?", max_len=200,
+                      hint="a .csv, .xlsx or .ods file beside the data file, e.g. cards.csv or cards.xlsx#Deck"), 10)
 
 HEADER = Record(
     {
@@ -59,6 +76,7 @@ HEADER = Record(
         # how a data-only game is dealt (a game with rules deals by its own code)
         "setup": Record({"hand_size": Int(1, 60), "market": Int(1, 60), "steps": ListOf(TextsField(max_len=300), 1, 12)}),
         **layouts.SECTIONS,  # fields, colours, fonts, layouts, back: faces as data (companion/layouts.py)
+        "rows": ROWS,  # spreadsheets beside the file, one component a row
     },
     required=("game", "title", "prefix", "players"),
 )  # plus `components`, a list checked entry by entry against the game's component types
@@ -83,6 +101,11 @@ class Component:
     line: int
     art: Art | None = None  # a designer's picture (SVG, PNG or JPEG) for its face
     layout: str | None = None  # the layout that draws its face (None: the file's default)
+    source: str = ""  # the spreadsheet it was read from (its `line` is the row there); "" for the data file
+
+    def where(self, card_set_path: str) -> str:
+        """`file:line` of its entry: in its spreadsheet, or in the data file."""
+        return f"{self.source or card_set_path}:{self.line}"
 
     def name_in(self, lang: str, default: str | None = None) -> str | None:
         return self.name.get(lang) if self.name else default
@@ -305,15 +328,14 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
 
     problems = Problems()
     header = HEADER.check({k: v for k, v in doc.items() if k != "components"}, (), problems)
-    raw_components = doc.get("components")
+    raw_components = doc.get("components", [] if "rows" in doc else None)  # rows: may give them all
     if not isinstance(raw_components, list):
-        problems.add(("components",), "must be a list of components" if "components" in doc else "is missing")
+        problems.add(("components",), "must be a list of components" if "components" in doc else
+                     "is missing (list them here, or give a spreadsheet with rows:)")
     for p in problems:
         report(p)
     if header is INVALID or not isinstance(raw_components, list):
         return None, errors
-    if header["game"] != FsPath(filename).stem:
-        report(Problem(("game",), f"is {header['game']!r} but the file is named {FsPath(filename).name}"))
     if "players" in header and header["players"][0] > header["players"][1]:
         report(Problem(("players",), "must be [fewest, most]"))
     seen_rules: set[str] = set()
@@ -321,8 +343,6 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
         if section["id"] in seen_rules:
             report(Problem(("rules", i, "id"), f"{section['id']!r} is used by an earlier section"))
         seen_rules.add(section["id"])
-    if not raw_components:
-        report(Problem(("components",), "lists no component"))
 
     problems = Problems()
     look = build_look(header.get("look"), ("look",), problems, games.for_data(header["game"]).terms)
@@ -340,34 +360,49 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
     types = _declared_types(_component_types(header["game"]), header.get("fields") or {}, problems)
     _report_layout_problems(problems, report)
     sets = dict(header.get("sets") or {"base": Texts("Juego básico", "Base game")})
+    entries = [_Entry(raw, "", line_of(lines, ("components", i)), f"components[{i}]",
+                      lambda path, i=i: line_of(lines, ("components", i, *path)))
+               for i, raw in enumerate(raw_components)]
+    sources = [filename]
+    for i, given in enumerate(header.get("rows", ())):
+        shown_as = os.path.join(os.path.dirname(filename), given.partition("#")[0])
+        sources.append(shown_as)
+        given_at = f"{filename}:{line_of(lines, ('rows', i) if isinstance(doc['rows'], list) else ('rows',))}"
+        entries += _row_entries(given, folder, shown_as, given_at, types, errors)
+    if not entries and not errors:
+        report(Problem(("components",), "lists no component"))
     components: list[Component] = []
-    seen: dict[str, int] = {}
-    for i, raw in enumerate(raw_components):
-        base: Path = ("components", i)
+    seen: dict[str, tuple[str, int]] = {}
+    for entry in entries:
+        raw = entry.raw
         label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) and raw["id"].strip() \
-            else f"components[{i}]"  # an id that is not text, or empty, cannot name the entry
+            else entry.label  # an id that is not text, or empty, cannot name the entry
         problems = Problems()
-        line = line_of(lines, base)
-        component = _check_component(raw, types, sets, header, line, problems)
+        component = _check_component(raw, types, sets, header, entry.line, problems)
+        if isinstance(component, Component):
+            component = replace(component, source=entry.source)
         if isinstance(component, Component) and "art" in raw and not problems:
             component = replace(component, art=Art(raw["art"], os.path.join(folder, posixpath.normpath(raw["art"])),
-                                                   line_of(lines, (*base, "art"))))
+                                                   entry.line_of(("art",))))
         raw_id = raw.get("id") if isinstance(raw, dict) else None
         if isinstance(raw_id, str) and raw_id in seen:
-            problems.add(("id",), f"{raw_id} is already used at line {seen[raw_id]}")
+            where, line = seen[raw_id]
+            problems.add(("id",), f"{raw_id} is already used at " + (f"line {line}" if where == entry.source else
+                                                                      f"{where or filename}:{line}"))
         elif isinstance(raw_id, str):
-            seen[raw_id] = line
+            seen[raw_id] = (entry.source, entry.line)
         if isinstance(component, Component) and not problems:
             components.append(component)
         for p in problems:
-            report(p, label, base)
+            errors.append(f"{entry.source or filename}:{entry.line_of(p.path)}: {label}: "
+                          f"{fmt_path(p.path) or '-'}: {p.message}")
 
     if (design.back_art or design.back_layout) and not any(c.kind == "back" for c in components):
         components.append(_implicit_back(header, line_of(lines, ("back",))))
     backs = {c.id: c for c in components if c.kind == "back"}
     for c in components:
         if c.back not in (None, "none") and c.back not in backs:
-            errors.append(f"{filename}:{c.line}: {c.id}: back: no back component has the id {c.back!r}")
+            errors.append(f"{c.where(filename)}: {c.id}: back: no back component has the id {c.back!r}")
     known = {c.id for c in components} | {c.type for c in components}
     for i, section in enumerate(header.get("rules", ())):
         for j, name in enumerate(section.get("cards", ())):
@@ -376,7 +411,7 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
     if design.layouts:
         problems = Problems()
         for c, message in _check_layouts(design, components, types, look, header["game"], problems):
-            errors.append(f"{filename}:{c.line}: {c.id}: layout: {message}")
+            errors.append(f"{c.where(filename)}: {c.id}: layout: {message}")
         _report_layout_problems(problems, report)
     plan = header.get("setup", {})
     dealt = plan.get("hand_size", 0) * header["players"][1] + plan.get("market", 0)
@@ -392,9 +427,140 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
         labels=header.get("labels", MappingProxyType({})), notes=tuple(header.get("notes", ())),
         rules=tuple(header.get("rules", ())), components=tuple(components), look=look,
         needs=tuple(header.get("needs", ())),
-        setup=header.get("setup", MappingProxyType({})), design=design, sources=(filename,),
+        setup=header.get("setup", MappingProxyType({})), design=design, sources=tuple(sources),
     )
     return card_set, []
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One component as written, before its checks: in the data file (`source` "") or a spreadsheet's row."""
+
+    raw: Any
+    source: str
+    line: int
+    label: str  # what names it in an error line when its id cannot
+    line_of: Any  # field path → line (a row has one line for all its cells)
+
+
+# --- Components from spreadsheet rows ----------------------------------------------------------------------------
+
+def _row_entries(given: str, folder: str, shown_as: str, given_at: str, types: Mapping[str, ComponentType],
+                 errors: list[str]) -> list[_Entry]:
+    """The components of a `rows:` spreadsheet, one a row, each cell turned into the value its field takes (a
+    number, a list, yes/no, a text in both languages); errors appended: a file that cannot be read at the data
+    file's `rows:` line (`given_at`), its columns and cells as `sheet:row: id: field: problem`."""
+    from . import rows  # the spreadsheet readers (openpyxl, odfpy): only where a file has rows
+
+    name, sheet_name = rows.split_reference(given)
+    normal = posixpath.normpath(name)
+    if posixpath.isabs(name) or normal == ".." or normal.startswith("../"):
+        errors.append(f"{given_at}: -: rows: {name!r} leads outside the data file's folder; a spreadsheet must "
+                      f"be in that folder or below it, given relative to it")
+        return []
+    path = os.path.join(folder, normal)
+    real_folder = os.path.realpath(folder)
+    if os.path.lexists(path) and os.path.commonpath([real_folder, os.path.realpath(path)]) != real_folder:
+        errors.append(f"{given_at}: -: rows: {name!r} leads outside the data file's folder (through a link); a "
+                      f"spreadsheet must be in that folder or below it")
+        return []
+    try:
+        sheet = rows.read_rows(path, sheet_name)
+    except rows.RowsError as e:
+        errors.append(f"{shown_as}:{e.line}: -: rows: {e.message}" if e.line else
+                      f"{given_at}: -: rows: {name}: {e.message}")
+        return []
+    known = _known_columns(types)
+    columns = []
+    for column in sheet.columns:
+        if column in known:
+            columns.append(column)
+            continue
+        near = closest(column, known)
+        errors.append(f"{shown_as}:{sheet.header_line}: -: {column}: unknown column"
+                      + (f"; did you mean {near!r}?" if near else f"; the columns are: {', '.join(known)}"))
+    entries = []
+    for number, cells in sheet.rows:
+        problems = Problems()
+        raw = _row_component({c: cells[c] for c in columns if c in cells}, types, problems)
+        entry = _Entry(raw, shown_as, number, f"row {number}", lambda path, number=number: number)
+        label = cells.get("id") or entry.label
+        errors.extend(f"{shown_as}:{number}: {label}: {fmt_path(p.path)}: {p.message}" for p in problems)
+        if not problems:
+            entries.append(entry)
+    return entries
+
+
+def _known_columns(types: Mapping[str, ComponentType]) -> list[str]:
+    """Every column a spreadsheet may have: each field any type takes, a text field also as `.es` and `.en`, a
+    mapping field as `field.key`."""
+    names: dict[str, None] = {}
+
+    def add(name: str, field: Field) -> None:
+        if isinstance(field, Record):
+            for key, sub in field.fields.items():
+                add(f"{name}.{key}", sub)
+            return
+        names[name] = None
+        if isinstance(field, TextsField):
+            names.update({f"{name}.es": None, f"{name}.en": None})
+
+    for name, field in COMMON_FIELDS.items():
+        add(name, field)
+    for ctype in types.values():
+        for name, field in ctype.fields.items():
+            add(name, field)
+    return list(names)
+
+
+YES, NO = ("true", "yes", "sí", "si", "y", "s", "1", "x"), ("false", "no", "n", "0", "")
+LIST_SPLIT = re.compile(r"\s*,\s*|\s*;\s*")
+
+
+def _row_component(cells: Mapping[str, str], types: Mapping[str, ComponentType], problems: Problems) -> dict:
+    """A row's cells as the entry a data file would give: `name.es` into `name: {es: ...}`, each cell read as its
+    field takes it (the row's type tells which fields it has)."""
+    ctype = types.get(cells.get("type", ""))
+    fields = {**COMMON_FIELDS, **(ctype.fields if ctype else {})}
+    raw: dict[str, Any] = {}
+    for column, text in cells.items():
+        parts = column.split(".")
+        field = fields.get(parts[0])
+        for part in parts[1:]:  # `wish.count`: the count of a mapping field; `name.es`: a text
+            field = field.fields.get(part) if isinstance(field, Record) else None
+        where = raw
+        for i, parent in enumerate(parts[:-1]):
+            where = where.setdefault(parent, {})
+            if not isinstance(where, dict):
+                problems.add(tuple(parts[:i + 1]), "is given as one cell and as %(column)s; give one", column=column)
+                break
+        else:
+            if parts[-1] in where:
+                problems.add(tuple(parts), "is given twice (%(column)s); give it once", column=column)
+            where[parts[-1]] = _from_cell(field, text, tuple(parts), problems)
+    return raw
+
+
+def _from_cell(field: Field | None, text: str, path: Path, problems: Problems) -> Any:
+    """A cell's text as its field takes it: a whole number, yes/no, a list (items between commas or semicolons,
+    else spaces), one text for both languages; anything else as written (its field's check says what is wrong)."""
+    if isinstance(field, Int):
+        number = whole_number(text.strip().removesuffix(".0"))
+        if number is None:
+            return problems.add(path, "must be a whole number from %(lo)s to %(hi)s, got %(got)s", lo=field.lo,
+                                hi=field.hi, got=repr(text))
+        return number
+    if isinstance(field, Bool):
+        word = text.strip().lower()
+        if word in YES or word in NO:
+            return word in YES
+        return problems.add(path, "must be yes or no (true or false), got %(got)s", got=repr(text))
+    if isinstance(field, ListOf):
+        parts = LIST_SPLIT.split(text.strip()) if ("," in text or ";" in text) else text.split()
+        return [_from_cell(field.item, part, (*path, i), problems) for i, part in enumerate(parts) if part]
+    if isinstance(field, TextsField):
+        return {"es": text, "en": text}  # one column for both languages
+    return text
 
 
 def _declared_types(types: Mapping[str, ComponentType], declared: Mapping[str, Mapping],
@@ -541,12 +707,13 @@ def check_art(card_set: CardSet) -> tuple[list[str], list[str]]:
     errors: list[str] = []
     warnings: list[str] = []
     folder = os.path.realpath(os.path.dirname(card_set.path) or ".")
-    named = [(c.art, f"{c.id}: art", c.size, _art_box(card_set, c)) for c in card_set.components
-             if c.art is not None]
-    named += [(term.art, f"-: look.terms.{name}.art", "poker", None) for name, term in card_set.look.terms.items()
+    named = [(c.art, c.source or card_set.path, f"{c.id}: art", c.size, _art_box(card_set, c))
+             for c in card_set.components if c.art is not None]
+    named += [(term.art, card_set.path, f"-: look.terms.{name}.art", "poker", None)
+              for name, term in card_set.look.terms.items()
               if term.art is not None]  # an icon's picture: checked against a poker card's window
-    for art, label, size, box in named:
-        where = f"{card_set.path}:{art.line}: {label}"
+    for art, source, label, size, box in named:
+        where = f"{source}:{art.line}: {label}"
         given = repr(art.given)
         trim = SIZES[size]
         window = art_window_mm(*trim)

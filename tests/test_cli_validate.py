@@ -50,7 +50,8 @@ BROKEN = [
      "-", "yaml", "appears twice"),
     ("unknown back", "duplicon", "{id: DP-CROSS,", "{id: DP-CROSS, back: DP-NOPE,", "DP-CROSS", "back",
      "no back component"),
-    ("wrong game id", "gemas", "game: gemas", "game: gemmas", "-", "game", "file is named gemas.yaml"),
+    ("mistyped field", "nobles", "{id: NB-AH, type: number, suit: hearts", "{id: NB-AH, type: number, sut: hearts",
+     "NB-AH", "sut", "did you mean 'suit'?"),
     # the look: accent, emblem and each term's shape and colour
     ("bad accent colour", "gemas", 'accent: "#0f6e6e"', "accent: teal", "-", "look.accent", "not valid"),
     ("unknown look shape", "duquesa", "jet: {shape: square,", "jet: {shape: cube,", "-", "look.terms.jet.shape",
