@@ -98,6 +98,12 @@ def cmd_build(args: argparse.Namespace) -> int:
         crop_marks=not args.no_crop_marks, offset=(args.offset_x, args.offset_y), layout=args.layout,
         backs=not args.no_backs, qr=args.qr, ink=args.ink)
     games_wanted = args.games or list(cards.load_shipped())
+    if args.watch:  # builds, then again at each change of a game's files, until Ctrl+C (exit 0)
+        from .pnp.watch import watch
+
+        codes = (lambda: _warn_about_codes(settings.base_url)) if settings.qr != "none" else None
+        watch(games_wanted, args.out, settings, png=args.png, checked=codes)
+        return EXIT_OK
     warnings: list[str] = []
     for path, pages in build(games_wanted, args.out, settings, png=args.png, warn=warnings.append):
         print(f"{_shown(path)}: {pages} pages" + (f" (+ {_shown(path.with_suffix(''))}-png/)" if args.png else ""))
@@ -293,6 +299,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="low: light backs and outlined bands, for home printers")
     p.add_argument("--png", action="store_true",
                    help="also write OUT/<game>-png/<id>.png: each card at 300 DPI with 1/8 inch bleed, for print services")
+    p.add_argument("--watch", action="store_true",
+                   help="build, then build again whenever a game's data file, spreadsheet, art or fonts change (a "
+                        "broken save prints its errors and keeps the last good PDF); Ctrl+C stops")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("site", help="a static copy of the rules and card pages for any static web host")
