@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
-from . import cards, games
+from . import cards, games, library
 from .games import Game
 from .rng import MAX_SEED_LEN, make_rng
 from .schema import InputError, Int, Problems, Word, problem, whole_number
@@ -19,12 +19,12 @@ class UnknownGame(KeyError):
         self.game_id = game_id
 
     def __str__(self) -> str:
-        return f"unknown game {self.game_id!r}; games: {', '.join(cards.load_all())}"
+        return f"unknown game {self.game_id!r}; games: {', '.join(library.current().all())}"
 
 
 def card_set(game: str) -> cards.CardSet:
-    """A known game's card data by id: shipped, or added from a file with `cards.add_file`."""
-    found = cards.load_all().get(game)
+    """A known game's card data by id: shipped, or added from a file to the library in use (companion.library)."""
+    found = library.current().get(game)
     if found is None:
         raise UnknownGame(game)
     return found
@@ -32,7 +32,7 @@ def card_set(game: str) -> cards.CardSet:
 
 def catalogue() -> list[cards.CardSet]:
     """Every known game's card data: the registry's games in its order, then data-only games."""
-    known = cards.load_all()
+    known = library.current().all()
     return [known[g] for g in games.GAMES if g in known] + [s for g, s in known.items() if g not in games.GAMES]
 
 

@@ -14,7 +14,7 @@ import time
 from datetime import datetime
 from typing import Any, Iterable, Mapping
 
-from . import cards, games, service
+from . import games, library, service
 from .games.base import NAME, checked
 from .schema import (INVALID, Enum, InputError, Int, ListOf, MapOf, Problem, Problems, Record, Str, Text, Word, problem,
                      whole_number)
@@ -62,7 +62,7 @@ class NotFound(LookupError):
 def new_sheet(data: Any) -> dict:
     """A checked `{"game", "title", "players"}`; player names must differ."""
     sheet = dict(checked(NEW_SHEET, data))
-    known = cards.load_all()
+    known = library.current().all()
     if sheet["game"] not in known:  # any known game: with rules of its own, or data-only (points typed in)
         Enum(known, "game").check(sheet["game"], ("game",), problems := Problems())
         raise InputError(problems)

@@ -14,7 +14,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from .. import cards
+from .. import library
 from ..rng import make_rng
 from . import duquesa
 
@@ -24,7 +24,7 @@ OUT = Path(__file__).with_name("duquesa_solo_florins.py")
 
 def florins_of_games(start: int, stop: int, seed: str = SEED) -> list[int]:
     """The final florins of games start … stop-1."""
-    card_set = cards.load_game(duquesa.GAME.id)
+    card_set = library.current()[duquesa.GAME.id]
     deck_ids = [c.id for c in card_set.deck(sets=("base",))]
     compiled = duquesa.compiled_catalogue(card_set)
     return [duquesa.play_solo(deck_ids, compiled, make_rng(f"{seed}:{i}")[0]) for i in range(start, stop)]

@@ -16,20 +16,31 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 def create_app(config: dict | None = None) -> Flask:
     """The app; `config` may set INSTANCE_PATH (else COMPANION_INSTANCE_PATH, else Flask's instance folder),
     DATABASE_URL (else COMPANION_DATABASE_URL, else SQLite in the instance folder) and CARD_FILES (card data files
-    outside cards/ to serve beside the shipped games). Broken card data is a DataError before anything is served."""
+    outside cards/ to serve beside the shipped games, each read again when it changes: see companion.library; the
+    app's games are `app.extensions["companion.library"]`, current in its app contexts). Broken card data is a
+    DataError before anything is served."""
     # Imported here, not above: the form glue beside this package (forms, game_pages) is also what the static site's
     # phones run in their own Python, where there is no Flask.
-    from flask import Flask, g, jsonify, request
+    from flask import Flask, appcontext_pushed, g, jsonify, request
 
-    from .. import cards, games, resources
+    from .. import games, library, resources
     from . import assets, csrf, errors, instance, limits, locale, saved
 
     config = dict(config or {})
-    cards.load_shipped()
-    for path in config.get("CARD_FILES", ()):
-        cards.add_file(path)
+    known = library.Library(config.get("CARD_FILES", ()))  # this app's games, and no other app's
     app = Flask(__name__, template_folder=str(resources.templates_dir()), static_folder="static",
                 instance_path=instance.instance_path(config))
+    app.extensions[library.EXTENSION] = known
+    appcontext_pushed.connect(_bind_library)  # (once: connecting the same function again changes nothing)
+
+    @app.teardown_appcontext
+    def unbind_library(_error):
+        for token in reversed(g.pop("_library_tokens", [])):
+            library.unbind(token)
+
+    @app.before_request
+    def files_as_they_are_now():
+        known.refresh()  # a designer's file changed since the last request is read again (a stat per file)
     # The session cookie is sent only by an answer that changes it: re-sent with every answer, one to a request
     # already on its way (the service worker's, a live redraw's) put back the session it was sent with, undoing a
     # newer change (the calculator's link to its sheet). Not refreshed by visits, it lasts a year from its last change.
@@ -109,3 +120,15 @@ def create_app(config: dict | None = None) -> Flask:
         return response
 
     return app
+
+
+def _bind_library(app, **_extra) -> None:
+    """While an app context of a companion app is pushed (every request, and any `with app.app_context()`), its
+    games are `companion.library.current()`; the app's teardown unbinds them."""
+    from flask import g
+
+    from .. import library
+
+    own = app.extensions.get(library.EXTENSION)
+    if own is not None:
+        g.setdefault("_library_tokens", []).append(library.bind(own))

@@ -3,14 +3,13 @@ a class per icon (`<i class="i i-ruby">`), each an SVG data URI, so a page of 70
 game's accent colour."""
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from html import escape
 from urllib.parse import quote
 
 from markupsafe import Markup
 
-from .. import cards
-from ..look import RAINBOW, Icon
+from ..look import RAINBOW, Icon, Look
 from ..pnp.icons import RAINBOW_RINGS, SHAPES, _is_light
 
 R = 10.0  # icons are drawn in a 24 × 24 box centred on the origin
@@ -72,12 +71,15 @@ def inline_svg(icon: Icon) -> Markup:
     return Markup(f'<svg class="icon" viewBox="-12 -12 24 24" role="img" aria-hidden="true">{icon_svg(icon)}</svg>')
 
 
-@cache
-def stylesheet(game_id: str) -> str:
-    """A known game's look as CSS: its accent colour for the page, and one `.i-NAME` rule per term drawn as an
-    icon."""
-    look = cards.load_all()[game_id].look
-    rules = [f":root{{--accent:{look.accent}}}\n"]
+def stylesheet(look: Look) -> str:
+    """A game's look as CSS: its accent colour for the page, and one `.i-NAME` rule per term drawn as an icon.
+    (Cached by what it is made of: a designer's file read again with another look gets its own.)"""
+    return _stylesheet(look.accent, tuple(look.icons().items()))
+
+
+@lru_cache(maxsize=64)
+def _stylesheet(accent: str, icons: tuple[tuple[str, Icon], ...]) -> str:
+    rules = [f":root{{--accent:{accent}}}\n"]
     rules += [f'.i-{name}{{background-image:url("data:image/svg+xml,{quote(svg(icon), safe=" =:/-")}")}}\n'
-              for name, icon in look.icons().items()]
+              for name, icon in icons]
     return "".join(rules)

@@ -7,7 +7,7 @@ import os
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, send_file, url_for
 from flask_babel import gettext as _
 
-from .. import cards, rulebook, service
+from .. import library, rulebook, service
 from ..pnp import faces
 from . import face_svg, icons, locale, scan
 from .game_pages import pages
@@ -17,7 +17,7 @@ bp = Blueprint("pages", __name__)
 
 
 def _card_set(game: str):
-    card_set = cards.load_all().get(game.lower())
+    card_set = library.current().get(game.lower())
     if card_set is None:
         abort(404)
     return card_set
@@ -55,7 +55,7 @@ def card(game: str, card_id: str):
 @bp.get("/C/<card_id>")
 def card_from_qr(card_id: str):
     """A printed QR code: `BASE/C/<printed id>` (ids are unique across games) → that card's page."""
-    found = cards.find_component(card_id.upper())
+    found = library.current().find_component(card_id.upper())
     if found is None or found[1].kind == "back":
         abort(404)
     if current_app.config.get("STATIC_SITE"):  # a static host cannot redirect: a small page that moves on
@@ -108,6 +108,6 @@ def card_font(game: str, name: str):
 def icon_styles(game: str):
     card_set = _card_set(game)
     fonts = face_svg.font_faces(card_set, lambda name: url_for("pages.card_font", game=card_set.game, name=name))
-    response = Response(icons.stylesheet(card_set.game) + fonts, mimetype="text/css")
+    response = Response(icons.stylesheet(card_set.look) + fonts, mimetype="text/css")
     response.cache_control.max_age = 24 * 3600
     return response

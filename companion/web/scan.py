@@ -8,7 +8,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 from flask import Blueprint, abort, make_response, redirect, request, url_for
 from werkzeug.datastructures import MultiDict
 
-from .. import cards
+from .. import library
 from ..cards import Component
 from .game_pages import pages
 
@@ -60,7 +60,7 @@ def targets(game: str, c: Component) -> list[tuple[str, str]]:
 @bp.get("/scan/add/<game>/<card_id>")
 def add(game: str, card_id: str):
     """Add a scanned card to the open scoring page and go back to it, filled in (a GET: it only builds a link)."""
-    card_set = cards.load_all().get(game)
+    card_set = library.current().get(game)
     if card_set is None or pages(game).add is None:
         abort(404)
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
+from .. import library
 from . import locale, views
 from .locale import with_query
 from .saved import absolute
@@ -16,7 +17,7 @@ bp = Blueprint("setup", __name__)
 def setup(game: str):
     args = request.args
     fresh = not args.get("seed") and not current_app.config.get("STATIC_SITE")  # (a static page's script adds one)
-    if game in views.cards.load_all() and fresh:  # the seed goes in the URL first, so the link can be shared
+    if game in library.current() and fresh:  # the seed goes in the URL first, so the link can be shared
         return redirect(with_query(url_for("setup.setup", game=game), {**args.to_dict(flat=False),
                                                                        "seed": views.new_seed()}))
     try:

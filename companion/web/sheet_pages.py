@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, abort, current_app, g, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import lazy_gettext as _l
 
-from .. import cards, service, sheet_service, sheets
+from .. import library, service, sheet_service, sheets
 from ..schema import InputError, Problem, Problems, whole_number
 from . import errors, saved, sheets_api, views
 from .errors import wants_json as _wants_json
@@ -74,7 +74,7 @@ def _render(token: str, access, template: str = "sheets/sheet.html", status: int
     before = whole_number(request.args.get("before", ""), signed=False)
     state = saved.state(access, token, PAGE, before if before and before <= sheets.MAX_LOG else None)
     qr = {kind: saved.qr_data_uri(url) for kind, url in state["links"].items()}
-    return render_template(template, sheet=state, token=token, qr=qr, card_set=cards.load_all().get(state["game"]),
+    return render_template(template, sheet=state, token=token, qr=qr, card_set=library.current().get(state["game"]),
                            poll=current_app.config["SHEET_POLL_SECONDS"], **context), status
 
 

@@ -9,11 +9,10 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import Counter
-from functools import cache
 from typing import Any, Callable
 from urllib.parse import urlencode
 
-from .. import cards, games, i18n, service
+from .. import cards, games, i18n, library, service
 from ..rng import make_rng
 from ..schema import InputError, Problem, whole_number
 from . import forms, plain
@@ -40,7 +39,7 @@ class NotFound(LookupError):
 
 
 def card_set_of(game: str) -> cards.CardSet:
-    card_set = cards.load_all().get(game)
+    card_set = library.current().get(game)
     if card_set is None:
         raise NotFound(game)
     return card_set
@@ -48,7 +47,7 @@ def card_set_of(game: str) -> cards.CardSet:
 
 def has_score_page(game: str) -> bool:
     """Whether a known game has a scoring page: a game with rules, or a data-only game whose components have values."""
-    card_set = cards.load_all().get(game)
+    card_set = library.current().get(game)
     return card_set is not None and games.for_data(game).scores(card_set)
 
 
@@ -126,12 +125,23 @@ def new_seed() -> str:
     return secrets.token_hex(4)
 
 
-@cache
+_FACES: dict[tuple[str, str], tuple[cards.CardSet, dict]] = {}  # (game, lang) → (the card set, its card_faces)
+
+
 def card_faces(game: str, lang: str) -> dict[str, tuple[tuple[str, ...], str]]:
     """Each card's id → how a list of cards shows it: the icons of the look terms its data names (stones, a gem
     colour, a suit) and its printed face's title; where two cards share a title, with the face's corner index
-    ("4 · Hearts"), and where they still do, with the card's id."""
-    card_set, rules = card_set_of(game), games.for_data(game)
+    ("4 · Hearts"), and where they still do, with the card's id. Kept while the game's card set is the same one
+    (a designer's file read again, or another app's game of that id, makes its own)."""
+    card_set = card_set_of(game)
+    kept = _FACES.get((game, lang))
+    if kept is None or kept[0] is not card_set:
+        kept = _FACES[(game, lang)] = (card_set, _card_faces(card_set, lang))
+    return kept[1]
+
+
+def _card_faces(card_set: cards.CardSet, lang: str) -> dict[str, tuple[tuple[str, ...], str]]:
+    rules = games.for_data(card_set.game)
     icons = card_set.look.icons()
     listed = card_set.select(("card",))
     faces = {c.id: rules.face(c, card_set, lang) for c in listed}

@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from companion import cards
+from companion import cards, library
 from companion.pnp.document import card_url
 from conftest import GAME_IDS
 
@@ -41,9 +41,10 @@ def test_printed_ids_are_unique_across_games(shipped, tmp_path):
     clash = tmp_path / "clash.yaml"
     clash.write_text("game: clash\ntitle: {es: C, en: C}\nprefix: DQ\nplayers: [2, 2]\ncomponents:\n"
                      "  - {id: DQ07, type: card, name: {es: A, en: A}}\n")
+    own = library.Library()
     with pytest.raises(cards.DataError) as e:
-        cards.add_file(clash)
-    assert f"{clash}:6: DQ07: id: duquesa" in str(e.value) and "clash" not in cards.load_all()
+        own.add(clash)
+    assert f"{clash}:6: DQ07: id: duquesa" in str(e.value) and "clash" not in own.all()
 
 
 def test_unknown_cards_and_games_are_404(client):

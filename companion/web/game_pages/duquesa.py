@@ -53,9 +53,9 @@ def necklaces(card_set: CardSet, form: MultiDict, expansions: bool = True) -> li
 
 
 def extras(_req, _result, form: MultiDict) -> dict:
-    from ...cards import load_all
+    from ...library import current
 
-    return {"necklaces": necklaces(load_all()[GAME.id], form), "sets_on": sets_on(form)}
+    return {"necklaces": necklaces(current()[GAME.id], form), "sets_on": sets_on(form)}
 
 
 def turn_extras(card_set: CardSet, form: MultiDict, result: dict | None) -> dict:
