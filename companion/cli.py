@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Sequence
 
-from . import __version__, cards, games, i18n, network, service
+from . import __version__, cards, games, i18n, library, network, service
 from .schema import InputError
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
@@ -56,7 +56,7 @@ def _read_request(source: str) -> str:
 def _game(name: str) -> str:
     """A game's id from the command line: a known id, or a card data file's path (its game becomes known)."""
     if name.endswith((".yaml", ".yml")):
-        return cards.add_file(name).game
+        return library.current().add(name).game
     service.card_set(name)  # an unknown game is named before any input is read
     return name
 
@@ -374,7 +374,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Messages start with the command, and the game for the commands that take one: "companion score duquesa: ..."
     prefix = " ".join(filter(None, ("companion", args.command, getattr(args, "game", None))))
     try:
-        return args.func(args)
+        with library.using(library.Library()):  # the shipped games, and the card data files this command names
+            return args.func(args)
     except (UsageError, service.UnknownGame) as e:
         print(f"companion {args.command}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
