@@ -261,6 +261,30 @@ def cmd_sheets_import(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_export_tts(args: argparse.Namespace) -> int:
+    """A Tabletop Simulator deck: sheets of the cards' faces, their back, and OUT/<game>.json (a saved object)."""
+    from .pnp.document import BuildSettings
+    from .pnp.tts import export_tts
+
+    wanted = BuildSettings(base_url=args.base_url, lang=args.lang)
+    warnings: list[str] = []
+    made = export_tts(args.game, args.out, wanted, image_base_url=args.image_base_url, warn=warnings.append)
+    sheets = len(made.sheets)
+    print(f"{_shown(made.json)}: {made.cards} cards on {sheets} sheet{'s' * (sheets != 1)} of "
+          f"{made.tile[0]} × {made.tile[1]} px a card, {len(made.backs)} back{'s' * (len(made.backs) != 1)}")
+    if args.image_base_url:
+        print(f"upload {', '.join(p.name for p in (*made.sheets, *made.backs))} to {args.image_base_url}")
+    else:
+        print("the images are files on this computer (file://): for other players, upload them and export again "
+              "with --image-base-url URL")
+    message = network.code_warning(wanted.base_url)
+    if message:
+        print(f"companion export tts: {i18n._(message, 'en', base=wanted.base_url)}", file=sys.stderr)
+    for line in warnings:
+        print(line, file=sys.stderr)
+    return EXIT_OK
+
+
 def _shown(path) -> str:
     """A path as a user would type it: relative to the current folder when it lies below it."""
     rel = os.path.relpath(path)
@@ -336,6 +360,21 @@ def build_parser() -> argparse.ArgumentParser:
     q = sheets_sub.add_parser("import", help="restore sheets from export files (all of them, or none if one is damaged)")
     q.add_argument("files", nargs="+", metavar="FILE")
     q.set_defaults(func=cmd_sheets_import)
+
+    p = sub.add_parser("export", help="the cards for other tools: tts (Tabletop Simulator)")
+    export_sub = p.add_subparsers(dest="format", required=True, metavar="FORMAT")
+    q = export_sub.add_parser("tts", help="a Tabletop Simulator deck: DIR/<game>.json (a saved object), sheets of the "
+                                          "cards' faces and their back (see docs/tabletop-simulator.md)")
+    q.add_argument("game", metavar="GAME|FILE", help=", ".join(games.GAMES) + ", or a card data file")
+    q.add_argument("--out", required=True, metavar="DIR",
+                   help="the folder to write (TTS's Saved Objects folder, or any other); other files in it are kept")
+    q.add_argument("--image-base-url", metavar="URL",
+                   help="where the sheets and backs will be uploaded (https://...): the saved object names them "
+                        "there, for a multiplayer game; default: their file:// paths on this computer")
+    q.add_argument("--base-url", default="http://127.0.0.1:5000", metavar="URL",
+                   help="where the cards' QR codes lead, as for build (default http://127.0.0.1:5000)")
+    q.add_argument("--lang", default="es", help="es or en: the cards and their names in TTS")
+    q.set_defaults(func=cmd_export_tts, command="export tts")  # messages start "companion export tts"
 
     game_ids = ", ".join(games.GAMES) + ", or a card data file"
     p = sub.add_parser("score", help="score one JSON request (a file, or - for standard input)")

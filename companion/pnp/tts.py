@@ -1,0 +1,273 @@
+"""A game's deck for Tabletop Simulator: sheets of card faces (PNG), its back, and a saved object (`<game>.json`, a
+`DeckCustom`) that TTS loads from its Saved Objects folder.
+
+The faces are the print's own: `export._card_pages` draws each unique card once into a PDF (trim size, no bleed)
+and pdfium rasterises it at TILE_DPI, so a sheet tile is the printed card, code and all. What goes in:
+
+* the deck is the game's cards (kind `card`), in data order, each `qty` times; reference cards, tiles and tokens
+  are left out (they are not dealt);
+* unique faces are packed on sheets of at most 10 × 7 tiles, the bottom-right slot of every sheet holding the
+  back (what TTS shows for a card hidden in another player's hand; `BackIsHidden` says the same), so at most 69
+  faces a sheet. A deck needing several sheets gets them evenly filled, each with the smallest grid that holds its
+  faces and the hidden slot (the squarest picture of those);
+* cards of another back (or another printed size) go on sheets of their own: TTS gives each sheet one back, so
+  each (back, size) is its own run of sheets, and each sheet its own `CustomDeck` entry, numbered from 1;
+  `CardID` is that number × 100 + the face's slot.
+
+Files, in the output folder: `<game>.json`, `<game>-sheet-<n>.png` (n is the CustomDeck number), `<game>-back.png`
+(and `<game>-back-2.png`… for further backs). The folder is written over as `companion.files` does it, with a record
+per game (`.companion-tts-<game>`), so a re-export replaces and removes only what the last export of that game
+wrote, several games can share one folder (TTS's Saved Objects folder), and an error leaves it untouched."""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import multiprocessing
+import os
+import re
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+from urllib.parse import quote, urlsplit
+
+from .. import __version__, cards, service
+from ..cards import CardSet, Component
+from ..files import Update, all_written_over, folder_problems
+from ..schema import InputError, Problem
+from .document import BuildSettings, printed_size
+from .geometry import SIZES
+
+RECORD = ".companion-tts-{game}"  # in the output folder: the files the last export of that game wrote there
+TILE_DPI = 160  # a poker card is 400 × 560 px: a full sheet of 10 × 7 is 4000 × 3920, under TTS's safe 4096
+MAX_COLUMNS, MAX_ROWS = 10, 7
+PER_SHEET = MAX_COLUMNS * MAX_ROWS - 1  # the last slot is the hidden face
+MAX_WORKERS = 4
+BLANK = (255, 255, 255)  # the back of cards printed without one (`back: none`)
+
+
+@dataclass
+class Sheet:
+    number: int  # its CustomDeck key and file number
+    faces: list[Component]
+    back: str | None  # the back component's id
+    size: str  # the printed size of its cards
+    columns: int = 0
+    rows: int = 0
+    file: str = ""
+    back_file: str = ""
+
+
+@dataclass
+class Export:
+    """What an export wrote: the saved object, the sheets, the back pictures, and how many cards the deck holds."""
+
+    json: Path
+    sheets: list[Path] = field(default_factory=list)
+    backs: list[Path] = field(default_factory=list)
+    cards: int = 0
+    tile: tuple[int, int] = (0, 0)
+
+
+def tile_pixels(size: str) -> tuple[int, int]:
+    w, h = SIZES[size]
+    return round(w / 25.4 * TILE_DPI), round(h / 25.4 * TILE_DPI)
+
+
+def grid(faces: int, tile: tuple[int, int]) -> tuple[int, int]:
+    """Columns and rows for `faces` faces and the hidden slot: the squarest picture (its longer side shortest), then
+    the fewest slots."""
+    options = [(c, r) for c in range(1, MAX_COLUMNS + 1) for r in range(1, MAX_ROWS + 1) if c * r >= faces + 1]
+    return min(options, key=lambda cr: (max(cr[0] * tile[0], cr[1] * tile[1]), cr[0] * cr[1], -cr[0]))
+
+
+def image_base_problems(url: str | None) -> list[Problem]:
+    if url is None:
+        return []
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        return [Problem(("image-base-url",), f"must be an http(s) address of the folder the images will be uploaded "
+                                             f"to, like https://you.github.io/deck/tts, got {url!r}")]
+    return []
+
+
+def plan_sheets(card_set: CardSet, settings: BuildSettings) -> list[Sheet]:
+    """The deck's unique cards on sheets: a run of evenly filled sheets for each (back, size), in data order."""
+    groups: dict[tuple[str | None, str], list[Component]] = {}
+    for comp in card_set.select(("card",)):
+        groups.setdefault((comp.back, printed_size(comp, settings)), []).append(comp)
+    sheets: list[Sheet] = []
+    back_files: dict[tuple[str | None, str], str] = {}
+    for (back, size), faces in groups.items():
+        count = math.ceil(len(faces) / PER_SHEET)
+        per = math.ceil(len(faces) / count)
+        back_file = back_files.setdefault(
+            (back, size), f"{card_set.game}-back{'' if not back_files else f'-{len(back_files) + 1}'}.png")
+        for start in range(0, len(faces), per):
+            sheet = Sheet(len(sheets) + 1, faces[start:start + per], back, size)
+            sheet.columns, sheet.rows = grid(len(sheet.faces), tile_pixels(size))
+            sheet.file, sheet.back_file = f"{card_set.game}-sheet-{sheet.number}.png", back_file
+            sheets.append(sheet)
+    return sheets
+
+
+def export_tts(game: str, out_dir: str | Path, settings: BuildSettings, image_base_url: str | None = None,
+               warn: Callable[[str], None] | None = None) -> Export:
+    """Write a game's (a known game's id, or a card data file's path) Tabletop Simulator deck into `out_dir`."""
+    problems = settings.problems() + image_base_problems(image_base_url)
+    if problems:
+        raise InputError(problems)
+    card_set = cards.load_file(game) if game.endswith((".yaml", ".yml")) else service.card_set(game)
+    from .design_check import check_fonts, small_codes
+
+    errors = [*cards.check_art(card_set)[0], *check_fonts(card_set)]
+    if errors:  # named like any card data error, before anything is written
+        raise cards.DataError(errors)
+    sheets = plan_sheets(card_set, settings)
+    if not sheets:
+        raise InputError([Problem(("game",), f"{card_set.game} has no cards (components of kind card) to make a "
+                                             f"deck of")])
+    if warn is not None and settings.qr != "none":
+        for line in small_codes(card_set, settings.base_url):
+            warn(line)
+    out = Path(os.path.abspath(out_dir))
+    problems = folder_problems(out)
+    if problems:
+        raise InputError(problems)
+
+    def url(name: str) -> str:
+        return f"{image_base_url.rstrip('/')}/{quote(name)}" if image_base_url else (out / name).as_uri()
+
+    update = Update(out, RECORD.format(game=card_set.game), {"game": card_set.game, "companion": __version__})
+    with all_written_over([update]) as (staging,):
+        jobs, backs_drawn = [], set()
+        for sheet in sheets:
+            back_path = None if sheet.back_file in backs_drawn else str(staging / sheet.back_file)
+            jobs.append(([c.id for c in sheet.faces], (sheet.columns, sheet.rows), tile_pixels(sheet.size),
+                         str(staging / sheet.file), back_path))
+            backs_drawn.add(sheet.back_file)
+        _run(card_set, settings, jobs)
+        saved = saved_object(card_set, settings, sheets, url)
+        (staging / f"{card_set.game}.json").write_text(json.dumps(saved, ensure_ascii=False, indent=2) + "\n",
+                                                       encoding="utf-8")
+    return Export(out / f"{card_set.game}.json", [out / s.file for s in sheets],
+                  [out / name for name in dict.fromkeys(s.back_file for s in sheets)],
+                  sum(c.qty for s in sheets for c in s.faces), tile_pixels(sheets[0].size))
+
+
+# --- the pictures ---------------------------------------------------------------------------------------------------
+
+
+_SHARED: tuple[CardSet, BuildSettings] | None = None  # what forked workers draw from (a CardSet does not pickle)
+
+
+def _draw_sheets(jobs: list, card_set: CardSet | None = None, settings: BuildSettings | None = None) -> None:
+    """Each job a sheet: its faces and their back drawn by the print's renderer (`export._card_pages`: a PDF of the
+    trim, a card a page), rasterised at TILE_DPI into the sheet's tiles, the back in its last slot; saved as PNG,
+    and the back alone once for each back file."""
+    import pypdfium2 as pdfium
+    from PIL import Image
+
+    from .export import _card_pages, page_image
+
+    card_set, settings = (card_set, settings) if card_set is not None else _SHARED
+    for ids, (columns, rows), tile, path, back_path in jobs:
+        data, plan = _card_pages(card_set, settings, [card_set.component(i) for i in ids], bleed=0)
+        pdf = pdfium.PdfDocument(data)
+        try:
+            sheet = Image.new("RGB", (columns * tile[0], rows * tile[1]), (255, 255, 255))
+            for slot in range(len(ids)):  # the faces' pages come first, in the sheet's order
+                place = ((slot % columns) * tile[0], (slot // columns) * tile[1])
+                sheet.paste(page_image(pdf, slot, TILE_DPI, tile), place)
+            if len(plan) == len(ids):  # cards printed without a back (back: none)
+                back = Image.new("RGB", tile, BLANK)
+            else:  # drawn at the size of the first card it backs here: the size of this sheet's cards
+                _, w, h = plan[-1]
+                back = page_image(pdf, len(ids), TILE_DPI, (round(w / 25.4 * TILE_DPI), round(h / 25.4 * TILE_DPI)))
+                back = back if back.size == tile else back.resize(tile, Image.Resampling.LANCZOS)
+        finally:
+            pdf.close()
+        sheet.paste(back, ((columns - 1) * tile[0], (rows - 1) * tile[1]))
+        sheet.save(path, dpi=(TILE_DPI, TILE_DPI), compress_level=6)
+        if back_path:
+            back.save(back_path, dpi=(TILE_DPI, TILE_DPI), compress_level=6)
+
+
+def _run(card_set: CardSet, settings: BuildSettings, jobs: list) -> None:
+    """The sheets drawn in forked worker processes, one a sheet up to the cores there are, every worker taking
+    every n-th sheet; one sheet, one core, or a system that cannot fork (the card data does not pickle) draws them
+    here."""
+    global _SHARED
+    workers = min(os.cpu_count() or 1, MAX_WORKERS, len(jobs))
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        _draw_sheets(jobs, card_set, settings)
+        return
+    _SHARED = (card_set, settings)
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            for done in [pool.submit(_draw_sheets, jobs[k::workers]) for k in range(workers)]:
+                done.result()
+    finally:
+        _SHARED = None
+
+
+# --- the saved object -----------------------------------------------------------------------------------------------
+
+_BOLD = re.compile(r"\*\*(.+?)\*\*", re.DOTALL)
+_ITALIC = re.compile(r"(?<!\\)\*(.+?)(?<!\\)\*", re.DOTALL)
+_ICON = re.compile(r"\{icon:([^}]+)\}")
+
+
+def description(text: str | None, card_set: CardSet, lang: str) -> str:
+    """A card's text for its TTS tooltip: the print's markup in TTS's BBCode (bold, italic), an icon as its word."""
+    if not text:
+        return ""
+    text = _BOLD.sub(r"[b]\1[/b]", text)
+    text = _ITALIC.sub(r"[i]\1[/i]", text)
+    text = _ICON.sub(lambda m: card_set.label(m.group(1), lang), text)
+    return text.replace("\\*", "*")
+
+
+def _guid(*parts) -> str:
+    """A stable six-hex-digit GUID (TTS gives an object a new one if it clashes with one on the table)."""
+    return hashlib.sha1(":".join(map(str, parts)).encode()).hexdigest()[:6]
+
+
+TRANSFORM = {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}  # face down in the middle of the table
+GREY = {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259}  # TTS's own tint for a card
+
+
+def saved_object(card_set: CardSet, settings: BuildSettings, sheets: list[Sheet], url: Callable[[str], str]) -> dict:
+    """The whole saved object: one DeckCustom holding every copy of the cards, in data order."""
+    lang = settings.lang
+    decks = {str(s.number): {"FaceURL": url(s.file), "BackURL": url(s.back_file), "NumWidth": s.columns,
+                             "NumHeight": s.rows, "BackIsHidden": True, "UniqueBack": False, "Type": 0}
+             for s in sheets}
+    card_ids = {c.id: (s.number, s.number * 100 + slot) for s in sheets for slot, c in enumerate(s.faces)}
+    contained, deck_ids = [], []
+    for i, comp in enumerate(card_set.deck(("card",))):
+        number, card_id = card_ids[comp.id]
+        deck_ids.append(card_id)
+        contained.append({
+            "GUID": _guid(card_set.game, "card", i), "Name": "Card", "Transform": dict(TRANSFORM),
+            "Nickname": comp.name_in(lang) or comp.id, "Description": description(comp.text_in(lang), card_set, lang),
+            "GMNotes": comp.id, "ColorDiffuse": dict(GREY), "Locked": False, "Grid": True, "Snap": True,
+            "IgnoreFoW": False, "Autoraise": True, "Sticky": True, "Tooltip": True, "GridProjection": False,
+            "HideWhenFaceDown": True, "Hands": True, "CardID": card_id, "SidewaysCard": False,
+            "CustomDeck": {str(number): decks[str(number)]}, "LuaScript": "", "LuaScriptState": "", "XmlUI": "",
+        })
+    title = card_set.title.get(lang)
+    deck = {
+        "GUID": _guid(card_set.game, "deck"), "Name": "DeckCustom", "Transform": dict(TRANSFORM),
+        "Nickname": title, "Description": "", "GMNotes": "", "ColorDiffuse": dict(GREY), "Locked": False,
+        "Grid": True, "Snap": True, "IgnoreFoW": False, "Autoraise": True, "Sticky": True, "Tooltip": True,
+        "GridProjection": False, "HideWhenFaceDown": True, "Hands": False, "SidewaysCard": False,
+        "DeckIDs": deck_ids, "CustomDeck": decks, "LuaScript": "", "LuaScriptState": "", "XmlUI": "",
+        "ContainedObjects": contained,
+    }
+    return {"SaveName": title, "GameMode": title, "Gravity": 0.5, "PlayArea": 0.5, "Date": "", "Table": "",
+            "Sky": "", "Note": f"{title}: {len(deck_ids)} cards, made by companion {__version__} from "
+                                f"{os.path.basename(card_set.path)}", "Rules": "", "XmlUI": "", "LuaScript": "",
+            "LuaScriptState": "", "ObjectStates": [deck], "TabStates": {}, "VersionNumber": ""}
