@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Sequence
 
-from . import __version__, cards, games, i18n, library, network, service
+from . import __version__, cards, games, i18n, library, network, service, settings
 from .schema import InputError
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
@@ -168,7 +168,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     on_every_interface = args.host in ("0.0.0.0", "")
     address = network.lan_address() if on_every_interface else None
     own = f"http://{address or ('127.0.0.1' if on_every_interface or args.host == 'localhost' else args.host)}:{args.port}"
-    config = {"BASE_URL": args.base_url or os.environ.get("COMPANION_BASE_URL") or own}  # share links, never Host
+    config = {"BASE_URL": args.base_url or settings.environment()["BASE_URL"] or own}  # share links, never Host
     if args.cards:
         config["CARD_FILES"] = args.cards
     try:

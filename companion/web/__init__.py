@@ -1,7 +1,6 @@
 """The companion web app: `create_app(config)` with one blueprint per concern over the same service as the CLI."""
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -23,13 +22,14 @@ def create_app(config: dict | None = None) -> Flask:
     # phones run in their own Python, where there is no Flask.
     from flask import Flask, appcontext_pushed, g, jsonify, request
 
-    from .. import games, library, resources
+    from .. import games, library, resources, settings
     from . import assets, csrf, errors, instance, limits, locale, saved
 
     config = dict(config or {})
+    env = settings.environment()  # every COMPANION_* variable, read once; the config's own keys win over them
     known = library.Library(config.get("CARD_FILES", ()))  # this app's games, and no other app's
     app = Flask(__name__, template_folder=str(resources.templates_dir()), static_folder="static",
-                instance_path=instance.instance_path(config))
+                instance_path=instance.instance_path(config, env))
     app.extensions[library.EXTENSION] = known
     appcontext_pushed.connect(_bind_library)  # (once: connecting the same function again changes nothing)
 
@@ -44,7 +44,7 @@ def create_app(config: dict | None = None) -> Flask:
     # The session cookie is sent only by an answer that changes it: re-sent with every answer, one to a request
     # already on its way (the service worker's, a live redraw's) put back the session it was sent with, undoing a
     # newer change (the calculator's link to its sheet). Not refreshed by visits, it lasts a year from its last change.
-    app.config.update(BASE_URL=os.environ.get("COMPANION_BASE_URL"), MAX_CONTENT_LENGTH=256 * 1024,
+    app.config.update(BASE_URL=env["BASE_URL"], MAX_CONTENT_LENGTH=256 * 1024,
                       SEND_FILE_MAX_AGE_DEFAULT=3600, SESSION_COOKIE_SAMESITE="Lax", SESSION_REFRESH_EACH_REQUEST=False,
                       PERMANENT_SESSION_LIFETIME=timedelta(days=365), SHEET_POLL_SECONDS=3)
     app.config.update(config)
@@ -52,7 +52,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.config["SESSION_COOKIE_SECURE"] = True  # served over https: the session never travels in clear
     if app.config.get("STATIC_SITE"):  # frozen by `companion site`: pages are folders, so "/rules/x/" must match
         app.url_map.strict_slashes = False
-    instance.init_app(app)
+    instance.init_app(app, env)
     app.url_map.converters["token"] = saved.TokenConverter
     app.json.ensure_ascii = False
     app.json.sort_keys = False  # answers keep the order the rules give them, as on the command line
@@ -65,7 +65,7 @@ def create_app(config: dict | None = None) -> Flask:
     locale.init_app(app)
     csrf.init_app(app)
     try:
-        limits.init_app(app)
+        limits.init_app(app, env)
     except limits.LimitError as e:
         raise instance.InstanceError(str(e)) from None
     errors.init_app(app)

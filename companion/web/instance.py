@@ -9,6 +9,7 @@ from pathlib import Path
 
 from flask import Flask, current_app
 
+from .. import settings
 from ..storage import Store
 
 _lock = threading.Lock()
@@ -18,36 +19,43 @@ class InstanceError(RuntimeError):
     """The instance folder cannot be used as it is (the message says which file and what to do)."""
 
 
-def instance_path(config: dict) -> str | None:
-    """`INSTANCE_PATH` in the config, else `COMPANION_INSTANCE_PATH`, else Flask's own default (None)."""
-    chosen = config.get("INSTANCE_PATH") or os.environ.get("COMPANION_INSTANCE_PATH")
+def instance_path(config: dict, env: dict | None = None) -> str | None:
+    """`INSTANCE_PATH` in the config, else `COMPANION_INSTANCE_PATH` (`env`: companion.settings.environment()),
+    else Flask's own default (None)."""
+    env = settings.environment() if env is None else env
+    chosen = config.get("INSTANCE_PATH") or env["INSTANCE_PATH"]
     return str(Path(chosen).expanduser().resolve()) if chosen else None
 
 
-def init_app(app: Flask) -> None:
+def init_app(app: Flask, env: dict | None = None) -> None:
+    """The instance folder made; the session key and the database URL from the config, else the environment
+    (`env`: companion.settings.environment()), else the instance folder's own."""
+    env = settings.environment() if env is None else env
     folder = Path(app.instance_path)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise InstanceError(f"{folder}: cannot make the instance folder: {e.strerror or e}") from None
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"], app.config["SECRET_KEY_FROM"] = shared_secret_key() or (
+        app.config["SECRET_KEY"], app.config["SECRET_KEY_FROM"] = shared_secret_key(env) or (
             secret_key(folder / "secret_key"), "instance")
-    app.config.setdefault("DATABASE_URL", os.environ.get("COMPANION_DATABASE_URL")
+    app.config.setdefault("DATABASE_URL", env["DATABASE_URL"]
                           or f"sqlite:///{folder / 'companion.sqlite'}")
 
 
-def shared_secret_key() -> tuple[str, str] | None:
+def shared_secret_key(env: dict | None = None) -> tuple[str, str] | None:
     """A key every server of a fleet shares (sessions and form tokens made by one are good on the others):
-    `COMPANION_SECRET_KEY` (the key), else `COMPANION_SECRET_KEY_FILE` (a file holding it); None if neither."""
-    if "COMPANION_SECRET_KEY" in os.environ:
-        key = os.environ["COMPANION_SECRET_KEY"].strip()
+    `COMPANION_SECRET_KEY` (the key), else `COMPANION_SECRET_KEY_FILE` (a file holding it); None if neither.
+    `env`: companion.settings.environment()."""
+    env = settings.environment() if env is None else env
+    if env["SECRET_KEY"] is not None:  # set, even empty (an empty key is too short: said, not ignored)
+        key = env["SECRET_KEY"].strip()
         if len(key) < 32:
             raise InstanceError("COMPANION_SECRET_KEY: the key is too short (at least 32 characters; make one with "
                                 "python3 -c 'import secrets; print(secrets.token_hex(32))')")
         return key, "COMPANION_SECRET_KEY"
-    if os.environ.get("COMPANION_SECRET_KEY_FILE"):
-        path = Path(os.environ["COMPANION_SECRET_KEY_FILE"]).expanduser()
+    if env["SECRET_KEY_FILE"]:
+        path = Path(env["SECRET_KEY_FILE"]).expanduser()
         try:
             return _read_key(path), "COMPANION_SECRET_KEY_FILE"
         except FileNotFoundError:

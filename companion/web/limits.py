@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import ipaddress
 import math
-import os
 import re
 import threading
 import time
@@ -32,6 +31,8 @@ import time
 from flask import Flask, current_app, request
 from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
+
+from .. import settings
 
 DEFAULT = "sheets=30/1h changes=600/10m"
 UNITS = {"s": 1, "m": 60, "h": 3600}
@@ -130,12 +131,14 @@ def client_address(address: str | None) -> str:
     return str(ip)
 
 
-def init_app(app: Flask) -> None:
-    """Read the limits (config WRITE_LIMIT and TRUST_PROXY, else COMPANION_WRITE_LIMIT and COMPANION_TRUST_PROXY);
-    LimitError if they cannot be read. A test app (TESTING) has no limit unless it names one."""
-    text = app.config.get("WRITE_LIMIT") or os.environ.get("COMPANION_WRITE_LIMIT")
+def init_app(app: Flask, env: dict | None = None) -> None:
+    """Read the limits (config WRITE_LIMIT and TRUST_PROXY, else COMPANION_WRITE_LIMIT and COMPANION_TRUST_PROXY,
+    from `env`: companion.settings.environment()); LimitError if they cannot be read. A test app (TESTING) has no
+    limit unless it names one."""
+    env = settings.environment() if env is None else env
+    text = app.config.get("WRITE_LIMIT") or env["WRITE_LIMIT"]
     budgets = parse(text) if text else (None if app.testing else parse(DEFAULT))
-    hops = proxy_hops(str(app.config.get("TRUST_PROXY") or os.environ.get("COMPANION_TRUST_PROXY") or "0"))
+    hops = proxy_hops(str(app.config.get("TRUST_PROXY") or env["TRUST_PROXY"] or "0"))
     if hops:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

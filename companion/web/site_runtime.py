@@ -11,7 +11,6 @@ import gzip
 import hashlib
 import io
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -22,6 +21,7 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
+from .. import settings
 from ..resources import PACKAGE_DIR, cards_dir
 from ..schema import InputError, Problem
 
@@ -45,7 +45,7 @@ WORKER = Path(__file__).parent / "runtime" / "worker.js"
 
 def cache_dir() -> Path:
     """Where fetched runtimes are kept between builds: COMPANION_CACHE, else ~/.cache/companion."""
-    return Path(os.environ.get("COMPANION_CACHE") or Path.home() / ".cache" / "companion")
+    return Path(settings.environment()["CACHE"] or Path.home() / ".cache" / "companion")
 
 
 def fetch_pyodide(timeout: float = 120) -> Path:
