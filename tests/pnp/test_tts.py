@@ -20,18 +20,20 @@ from companion.pnp.document import BuildSettings, card_url
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "example-game" / "cosecha.yaml"
 LOCAL = "http://127.0.0.1:5000"  # build's default: what the codes open without --base-url
-SUITS = {"apple": ("Manzana", "Apple"), "pear": ("Pera", "Pear"), "grape": ("Uva", "Grape"), "plum": ("Ciruela", "Plum")}
+SUITS = {"apple": ("Manzana", "Apple"), "pear": ("Pera", "Pear"), "grape": ("Uva", "Grape"),
+         "plum": ("Ciruela", "Plum")}
 
 
-def big_game(folder: Path, count: int, night: int = 0) -> Path:
-    """The example game with `count` numbered fruit cards (all unique), the first `night` of them on a second back."""
+def big_game(folder: Path, count: int, night: int = 0, bare: bool = False) -> Path:
+    """The example game with `count` numbered fruit cards (all unique), the first `night` of them on a second back,
+    the last one printed without a back if `bare`."""
     shutil.copytree(EXAMPLE.parent, folder, dirs_exist_ok=True)
     text = EXAMPLE.read_text(encoding="utf-8")
     lines = ["components:"]
     for n in range(count):
         suit = list(SUITS)[n % 4]
         es, en = SUITS[suit]
-        back = ", back: HV-NIGHT" if n < night else ""
+        back = ", back: HV-NIGHT" if n < night else ", back: none" if bare and n == count - 1 else ""
         lines.append(f"  - {{id: HV-{suit[:2].upper()}-{n + 1}, type: card, layout: fruit, suit: {suit}, "
                      f"rank: {n % 10 + 1}{back}, name: {{es: {es} {n + 1}, en: {en} {n + 1}}}}}")
     lines.append("  - {id: HV-DAY, type: back, for: [card], name: {es: Día, en: Day}}")
@@ -82,12 +84,13 @@ def check_export(folder: Path, card_set: cards.CardSet, lang: str, base: str | N
     read: dict[int, str] = {}
     for position, (card_id, obj) in enumerate(zip(deck["DeckIDs"], deck["ContainedObjects"])):
         number, slot = divmod(card_id, 100)
-        assert obj["CustomDeck"].keys() == {str(number)} and obj["CustomDeck"][str(number)] == deck["CustomDeck"][str(number)]
+        assert obj["CustomDeck"] == {str(number): deck["CustomDeck"][str(number)]}  # its own sheet, as the deck has it
         if card_id not in read:  # each face read once from its tile, wherever its copies lie in the deck
             sheet, w, h = sheets[str(number)]
             columns = deck["CustomDeck"][str(number)]["NumWidth"]
             assert slot < columns * deck["CustomDeck"][str(number)]["NumHeight"] - 1  # never the hidden slot
-            tile = sheet.crop(((slot % columns) * w, (slot // columns) * h, (slot % columns + 1) * w, (slot // columns + 1) * h))
+            x, y = (slot % columns) * w, (slot // columns) * h
+            tile = sheet.crop((x, y, x + w, y + h))
             (found,) = zxingcpp.read_barcodes(tile)
             read[card_id] = found.text
         expected = copies[position]
@@ -129,16 +132,18 @@ def test_the_example_game_in_english_with_its_images_on_a_web_server(tmp_path):
 
 
 def test_a_large_deck_on_even_sheets_one_deck_each_back(tmp_path):
-    data = big_game(tmp_path / "game", 75, night=4)  # 4 faces on the night back, 71 on the day back: more than
-    card_set = cards.load_file(data)  # a sheet's 69, so two sheets, evenly filled: 36 + 35
+    data = big_game(tmp_path / "game", 75, night=4, bare=True)  # 4 faces on the night back, 70 on the day back:
+    card_set = cards.load_file(data)  # more than a sheet's 69, so two sheets, evenly filled: 35 + 35; one bare
     result = tts.export_tts(str(data), tmp_path / "out", BuildSettings(lang="en"))
     saved = check_export(tmp_path / "out", card_set, "en")
     decks = saved["ObjectStates"][0]["CustomDeck"]
     grids = {n: (d["NumWidth"], d["NumHeight"]) for n, d in decks.items()}
-    assert grids == {"1": (3, 2), "2": (8, 5), "3": (8, 5)}  # each the squarest that holds its faces and the hidden slot
-    assert decks["1"]["BackURL"].endswith("/cosecha-back.png") and decks["2"]["BackURL"].endswith("/cosecha-back-2.png")
-    assert decks["3"]["BackURL"] == decks["2"]["BackURL"]
-    assert [p.name for p in result.sheets] == [f"cosecha-sheet-{n}.png" for n in range(1, 4)]
+    assert grids == {"1": (3, 2), "2": (8, 5), "3": (8, 5), "4": (2, 1)}  # the squarest holding the faces and
+    assert decks["1"]["BackURL"].endswith("/cosecha-back.png")  # the hidden slot
+    assert decks["2"]["BackURL"] == decks["3"]["BackURL"] and decks["2"]["BackURL"].endswith("/cosecha-back-2.png")
+    assert decks["4"]["BackURL"].endswith("/cosecha-back-3.png")
+    assert Image.open(result.backs[2]).convert("RGB").getextrema() == ((255, 255), (255, 255), (255, 255))  # plain
+    assert [p.name for p in result.sheets] == [f"cosecha-sheet-{n}.png" for n in range(1, 5)]
     assert Image.open(result.sheets[1]).size == (8 * 400, 5 * 560) and result.cards == 75
     night = Image.open(result.backs[0]).convert("RGB").getpixel((200, 280))
     assert night == (0x10, 0x18, 0x40)  # the second back's own layout
