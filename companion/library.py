@@ -89,6 +89,7 @@ class Added:
     errors: tuple[str, ...] = ()
     watched: tuple[str, ...] = ()
     stamp: tuple = ()
+    print_check: tuple | None = None  # (version, what the print check found): kept by the preview page
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
@@ -155,16 +156,14 @@ class Library:
         if self._frozen:
             raise RuntimeError("the shipped-only library takes no files: bind a Library of your own "
                                "(companion.library.using)")
-        real = os.path.realpath(path)
-        watched_before = (str(path),)
-        before = tuple(map(_signature, watched_before))
+        real, given = os.path.realpath(path), str(path)
+        before = _signature(given)  # before reading: a write during the read shows as a change at the next refresh
         card_set = cards.load_file(path)
         with self._lock:
             self._check_new(card_set, path, real)
             watched = files_used(card_set)
-            signatures = dict(zip(watched_before, before))
-            self._added[real] = Added(str(path), card_set, (), watched,
-                                      tuple(signatures.get(p, _signature(p)) for p in watched))
+            self._added[real] = Added(given, card_set, (), watched,
+                                      tuple(before if p == given else _signature(p) for p in watched))
         return card_set
 
     def _check_new(self, card_set: CardSet, path, real: str) -> None:
@@ -186,7 +185,7 @@ class Library:
         for real, entry in list(self._added.items()):
             if not entry.changed():
                 continue
-            with entry._lock:  # one thread reads a changed file; the others serve what is there meanwhile
+            with entry._lock:  # one thread reads a changed file; a request arriving meanwhile waits for it
                 if entry.changed():
                     self._reload(real, entry)
                     read.append(entry)
@@ -195,7 +194,9 @@ class Library:
     def _reload(self, real: str, entry: Added) -> None:
         before = dict(zip(entry.watched, map(_signature, entry.watched)))  # before reading: a write during the
         card_set, errors = cards.check_file(entry.path, art=False)        # read shows as a change next time
-        if card_set is not None and not errors:
+        if errors:
+            card_set = None
+        if card_set is not None:
             try:
                 with self._lock:
                     self._check_new(card_set, entry.path, real)

@@ -61,9 +61,10 @@ def _round_rect_d(x, y, w, h, r) -> str:
 class SvgCanvas:
     """The reportlab canvas calls our drawing code makes, written as SVG in PDF space (y up: the caller flips it).
     Forms (an icon drawn once, placed many times) become <symbol>s placed with <use>; art files are placed as
-    <image>s whose address `art_url` gives."""
+    <image>s whose address `art_url` gives. The ids it makes start with `prefix`, so that several faces drawn in one
+    page (the preview) never use each other's clips or forms."""
 
-    def __init__(self, art_url, font_family):
+    def __init__(self, art_url, font_family, prefix: str = ""):
         self.out: list[str] = []
         self.defs: list[str] = []
         self.forms: set[str] = set()
@@ -73,6 +74,7 @@ class SvgCanvas:
         self.recording: list[list[str]] = []
         self.art_url = art_url
         self.font_family = font_family
+        self.prefix = prefix
         self.ids = 0
 
     # state
@@ -130,8 +132,8 @@ class SvgCanvas:
 
     def clipPath(self, path, stroke=0, fill=0, fillMode=None):  # noqa: N802, N803
         self.ids += 1
-        self.defs.append(f'<clipPath id="k{self.ids}"><path d="{"".join(path.d)}"/></clipPath>')
-        self._open(f'clip-path="url(#k{self.ids})"')
+        self.defs.append(f'<clipPath id="{self.prefix}k{self.ids}"><path d="{"".join(path.d)}"/></clipPath>')
+        self._open(f'clip-path="url(#{self.prefix}k{self.ids})"')
 
     def rect(self, x, y, w, h, stroke=1, fill=0):
         self._emit(f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" {self._paint(stroke, fill)}/>')
@@ -171,14 +173,14 @@ class SvgCanvas:
 
     def beginForm(self, name, **box):  # noqa: N802
         self.forms.add(name)
-        self.recording.append([f'<g id="{name}">'])
+        self.recording.append([f'<g id="{self.prefix}{name}">'])
 
     def endForm(self):  # noqa: N802
         body = self.recording.pop()
         self.defs.append("".join(body) + "</g>")
 
     def doForm(self, name):  # noqa: N802
-        self._emit(f'<use href="#{name}"/>')
+        self._emit(f'<use href="#{self.prefix}{name}"/>')
 
     # art files: pictures the page loads from the companion
     def place_art(self, path: str, x: float, y: float, w: float, h: float) -> None:
@@ -207,9 +209,10 @@ def default_family(font: str) -> tuple[str, str, str]:
     return (f"'{font}', 'Noto Serif', Georgia, serif", "normal", "normal")
 
 
-def face(card_set, c, lang: str, art_url) -> Markup | None:
+def face(card_set, c, lang: str, art_url, prefix: str = "") -> Markup | None:
     """The component's front as inline SVG, drawn from its layout; None for a game without layouts. `art_url`
-    maps an art file's disk path to the address the page loads it from (None: not shown)."""
+    maps an art file's disk path to the address the page loads it from (None: not shown); `prefix` starts the
+    SVG's ids (one of its own for each face of a page that shows several)."""
     from ..pnp import faces, layout
 
     elements = faces.front_layout(c, card_set)
@@ -219,13 +222,31 @@ def face(card_set, c, lang: str, art_url) -> Markup | None:
 
     register_fonts()  # the widths of its words, as the print sets them (an icon's letter too)
     w, h = (v * MM for v in SIZES[c.size])
-    canvas = SvgCanvas(art_url, default_family)
+    canvas = SvgCanvas(art_url, default_family, prefix)
 
     canvas.setFillColor(PAPER)
     canvas.rect(0, 0, w, h, stroke=0, fill=1)
     layout.draw(canvas, elements, faces.shown(c, card_set, lang), 0, 0, w, h, 0)
     label = c.name_in(lang) or c.id
     return Markup(canvas.svg(w, h, label))
+
+
+def back(card_set, b, lang: str, art_url, prefix: str = "") -> Markup:
+    """A back component drawn as the print draws it (its picture, its layout, the file's `back:` or the default
+    back), as inline SVG of its trim; `art_url` and `prefix` as for `face`."""
+    from ..pnp import faces
+    from ..pnp.draw import register_fonts
+
+    register_fonts()
+    w, h = (v * MM for v in SIZES[b.size])
+    canvas = SvgCanvas(art_url, default_family, prefix)
+    canvas.saveState()
+    clip = canvas.beginPath()
+    clip.rect(0, 0, w, h)
+    canvas.clipPath(clip, stroke=0, fill=0)  # a back runs into its bleed: the phone shows the cut card
+    faces.paint_back(canvas, b, card_set, lang, 0, 0, w, h, 0)
+    canvas.restoreState()
+    return Markup(canvas.svg(w, h, b.name_in(lang) or b.id))
 
 
 def art_files(card_set) -> dict[str, str]:
@@ -239,6 +260,8 @@ def art_files(card_set) -> dict[str, str]:
     for term in card_set.look.terms.values():
         if term.art is not None:
             found[term.art.path] = term.art.path
+    if card_set.design.back_art:  # the file's `back: {art: ...}`
+        found[card_set.design.back_art] = card_set.design.back_art
     for elements in card_set.design.layouts.values():
         for e in elements:
             given = e.props.get("art")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, send_file, url_for
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, send_file, url_for
 from flask_babel import gettext as _
 
 from .. import library, rulebook, service
@@ -25,7 +25,8 @@ def _card_set(game: str):
 
 @bp.get("/")
 def index():
-    return render_template("index.html", games=[(s, pages(s.game)) for s in service.catalogue()])
+    return render_template("index.html", games=[(s, pages(s.game)) for s in service.catalogue()],
+                           live={a.game for a in library.current().added()})
 
 
 @bp.get("/rules/<game>")
@@ -33,7 +34,8 @@ def rules(game: str):
     card_set = _card_set(game)
     shown = [c for c in card_set.components if c.kind != "back"]
     return render_template("rules.html", card_set=card_set, components=shown,
-                           inventory=rulebook.inventory(card_set, locale.current()))
+                           inventory=rulebook.inventory(card_set, locale.current()),
+                           live=library.current().added(card_set.game) is not None)
 
 
 @bp.get("/c/<game>/<card_id>")
@@ -91,8 +93,8 @@ def card_art(game: str, name: str):
     path = face_svg.art_files(_card_set(game)).get(name)
     if path is None or not os.path.isfile(path):
         abort(404)
-    response = send_file(path, mimetype=face_svg.ART_TYPES[os.path.splitext(path)[1].lower()], max_age=24 * 3600)
-    return response
+    return _live(game, send_file(path, mimetype=face_svg.ART_TYPES[os.path.splitext(path)[1].lower()],
+                                 max_age=24 * 3600))
 
 
 @bp.get("/fonts/<game>/<name>")
@@ -101,7 +103,8 @@ def card_font(game: str, name: str):
     path = face_svg.font_files(_card_set(game)).get(name)
     if path is None or not os.path.isfile(path):
         abort(404)
-    return send_file(path, mimetype="font/ttf" if path.lower().endswith(".ttf") else "font/otf", max_age=24 * 3600)
+    return _live(game, send_file(path, mimetype="font/ttf" if path.lower().endswith(".ttf") else "font/otf",
+                                 max_age=24 * 3600))
 
 
 @bp.get("/icons/<game>.css")
@@ -110,4 +113,18 @@ def icon_styles(game: str):
     fonts = face_svg.font_faces(card_set, lambda name: url_for("pages.card_font", game=card_set.game, name=name))
     response = Response(icons.stylesheet(card_set.look) + fonts, mimetype="text/css")
     response.cache_control.max_age = 24 * 3600
+    _live(card_set.game, response)
+    if response.cache_control.no_cache:  # a live game's look: an unchanged one is a 304
+        response.add_etag()
+        response.make_conditional(request)
+    return response
+
+
+def _live(game: str, response: Response) -> Response:
+    """A game served from a designer's file that may change at any moment (`serve --cards`): its pictures, fonts and
+    look are checked with the companion at each use (an unchanged one is a 304), not kept for a day."""
+    if library.current().added(game.lower()) is not None:
+        response.cache_control.max_age = 0
+        response.cache_control.no_cache = True
+        response.cache_control.public = False
     return response

@@ -20,7 +20,9 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== self.location.origin || url.pathname.startsWith("/api/")) return;
+  // (a request that asks for no cached answer, as the preview's check for changed files does, is left alone too)
+  if (request.method !== "GET" || url.origin !== self.location.origin || url.pathname.startsWith("/api/")
+      || request.cache === "no-store") return;
   const network = fetch(request).then((response) => {
     if (response.ok && response.type === "basic") {
       const copy = response.clone();

@@ -1,0 +1,110 @@
+"""The preview page in Debian's chromium: `companion serve --cards FILE` on a copy of the example game, the page
+open, the file saved with a change: the page loads again by itself and shows it; saved broken, it shows the file's
+error above the last good cards; on a phone and on a wide screen the cards sit in a grid."""
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from conftest import free_port
+
+CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
+SHOTS = Path(os.environ.get("COMPANION_SCREENSHOTS", "")) if os.environ.get("COMPANION_SCREENSHOTS") else None
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "example-game"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing: make test installs it")
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"BROWSER TESTS SKIPPED: no chromium at {CHROMIUM}. Install Debian's: sudo apt-get install chromium "
+                "(or set COMPANION_CHROMIUM to its path)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def served(tmp_path):
+    """`companion serve --cards` with a copy of the example game: (base URL, the data file)."""
+    shutil.copytree(EXAMPLE, tmp_path / "game")
+    data = tmp_path / "game" / "cosecha.yaml"
+    port = free_port()
+    env = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path / "instance"))
+    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--port", str(port), "--cards", str(data)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(150):
+        try:
+            urllib.request.urlopen(f"{base}/healthz", timeout=1)
+            break
+        except OSError:
+            if proc.poll() is not None:
+                pytest.fail(proc.stderr.read())
+            time.sleep(0.1)
+    yield base, data
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def shot(page, name: str) -> None:
+    for folder in filter(None, (SHOTS, Path("/tmp/companion-preview-shots"))):
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
+def test_the_preview_reloads_by_itself_when_the_file_changes(served, browser):
+    base, data = served
+    context = browser.new_context(**PHONE, locale="en-GB")
+    page = context.new_page()
+    outside = []
+    page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(("http://127.0.0.1", "data:")) else None)
+    page.goto(f"{base}/preview/cosecha?lang=en")
+    page.wait_for_load_state("networkidle")
+    assert page.locator(".preview-grid li").count() == 9  # eight fronts and the back
+    assert page.locator(".preview-grid .face-svg").first.bounding_box()["width"] > 120  # two across a phone
+    shot(page, "preview-phone")
+    page.evaluate("window.stillTheSamePage = true")
+    edit(data, "name: {es: Peras, en: Pears}", "name: {es: Peras, en: Ripe pears}")
+    page.wait_for_function("() => document.body.innerText.includes('Ripe pears')", timeout=10_000)
+    assert page.evaluate("window.stillTheSamePage === undefined")  # loaded again, not patched in place
+    assert page.locator("[aria-label='Ripe pears']").count() == 1  # the face is drawn with the new name
+    edit(data, "qty: 2, suit: pear,", "qty: 0, suit: pear,")  # saved broken
+    page.wait_for_selector(".file-errors", timeout=10_000)
+    error = page.locator(".file-errors li").first.inner_text()
+    assert f"{data}:" in error and "HV-PEAR-5: qty:" in error
+    assert page.locator("[aria-label='Ripe pears']").count() == 1  # the last good cards, still drawn
+    shot(page, "preview-phone-broken")
+    edit(data, "qty: 0, suit: pear,", "qty: 2, suit: pear,")  # fixed
+    page.wait_for_function("() => !document.querySelector('.file-errors')", timeout=10_000)
+    context.close()
+    assert not outside, f"pages must need no network beyond the companion: {outside}"
+
+
+def test_the_preview_on_a_wide_screen(served, browser):
+    base, _ = served
+    context = browser.new_context(**DESKTOP, locale="es-ES")
+    page = context.new_page()
+    page.goto(f"{base}/preview/cosecha")
+    page.wait_for_load_state("networkidle")
+    boxes = [page.locator(".preview-grid li").nth(i).bounding_box() for i in range(4)]
+    assert len({round(b["y"]) for b in boxes}) == 1  # the first four side by side
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # nothing sideways
+    assert page.get_by_role("heading", name="Vista previa: todas las cartas").count() == 1
+    shot(page, "preview-desktop")
+    context.close()
