@@ -179,6 +179,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     local = f"http://127.0.0.1:{args.port}" if on_every_interface or args.host == "localhost" else \
         f"http://{args.host}:{args.port}"
     print(f"companion is at {local}  (Ctrl+C stops it)", flush=True)
+    for entry in app.extensions[library.EXTENSION].added():  # --cards: each file is read again when it changes
+        print(f"{_shown(entry.path)}: every card at {local}/preview/{entry.game} (drawn again when the file, its "
+              "spreadsheets, art or fonts change)", flush=True)
     for line in _where_kept(app.config):
         print(line, flush=True)
     if on_every_interface:
@@ -346,7 +349,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to let phones on your network join")
     p.add_argument("--port", type=int, default=5000)
     p.add_argument("--cards", action="append", default=[], metavar="FILE",
-                   help="also serve the game of this card data file (repeat for more)")
+                   help="also serve the game of this card data file, as it is at each page load (repeat for more); "
+                        "/preview/<game> draws every card, again whenever the file changes")
     p.add_argument("--base-url", metavar="URL", help="the address phones use, for share links (default: this "
                    "machine's LAN address with --host 0.0.0.0; behind a proxy, its https address)")
     p.set_defaults(func=cmd_serve)
