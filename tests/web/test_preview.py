@@ -132,3 +132,18 @@ def test_serve_prints_the_preview_address(game, tmp_path):
         proc.terminate()
         proc.wait(timeout=10)
     assert f"every card at http://127.0.0.1:{port}/preview/cosecha" in first
+
+
+def test_a_changed_spreadsheet_row_shows_at_the_next_page_load(client, game):
+    """A component read from the file's spreadsheet (`rows:`) is served as the spreadsheet is now."""
+    head = "id,type,suit,rank,name.es,name.en,text.es,text.en\r\n"
+    sheet = game.parent / "more.csv"
+    sheet.write_text(head + "HV-PEAR-9,card,pear,9,Pera,Pear,Nada.,Nothing.\r\n", encoding="utf-8")
+    edit(game, "\ncomponents:", "\nrows: more.csv\ncomponents:")
+    assert "Pera" in page(client, "/C/HV-PEAR-9")
+    sheet.write_text(head + "HV-PEAR-9,card,pear,9,Pera dorada,Golden pear,Nada.,Nothing.\r\n", encoding="utf-8")
+    assert "Pera dorada" in page(client, "/C/HV-PEAR-9")
+    assert "Pera dorada" in page(client, "/preview/cosecha")
+    sheet.write_text(head + "HV-PEAR-9,card,pear,99,Pera dorada,Golden pear,Nada.,Nothing.\r\n", encoding="utf-8")
+    shown = page(client, "/preview/cosecha?lang=en")
+    assert f"{sheet}:2: HV-PEAR-9: rank:" in shown and "Golden pear" in shown  # named by row; the last good drawn
