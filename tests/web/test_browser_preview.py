@@ -108,3 +108,24 @@ def test_the_preview_on_a_wide_screen(served, browser):
     assert page.get_by_role("heading", name="Vista previa: todas las cartas").count() == 1
     shot(page, "preview-desktop")
     context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_preview_has_no_serious_accessibility_violation(served, browser, scheme):
+    """axe-core, as tests/web/test_accessibility.py runs it, on the preview with a file error shown."""
+    axe_api = pytest.importorskip("axe_playwright_python.sync_playwright",
+                                  reason="the axe-playwright-python package is missing: make test installs it")
+    base, data = served
+    edit(data, "qty: 2, suit: pear,", "qty: 0, suit: pear,")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme, bypass_csp=True)
+    page = context.new_page()
+    found = []
+    try:
+        for lang in ("es", "en"):
+            page.goto(f"{base}/preview/cosecha?lang={lang}")
+            page.wait_for_selector(".file-errors")
+            found += [(lang, v["id"], [n["target"] for n in v["nodes"]][:3])
+                      for v in axe_api.Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+    finally:
+        context.close()
+    assert not found, found
