@@ -202,18 +202,18 @@ def _record_end(text: str, start: int) -> int:
 def _separator(text: str) -> str:
     """The header's separator: ';' when it splits the first non-blank record into more cells than ',' does
     (outside quotes), else ','. A header of one column says neither: then the blank rows above it (';;;') say."""
-    start, above = 0, ""
+    start, commas_above, semicolons_above = 0, 0, 0
     while start < len(text):
         end = _record_end(text, start)
         record = _QUOTED.sub("", text[start:end])
+        commas, semicolons = record.count(","), record.count(";")
         if not _BLANK_RECORD.fullmatch(record):
-            commas, semicolons = record.count(","), record.count(";")
             if commas != semicolons:
                 return ";" if semicolons > commas else ","
             break
-        above += record
+        commas_above, semicolons_above = commas_above + commas, semicolons_above + semicolons
         start = end + 1
-    return ";" if above.count(";") > above.count(",") else ","
+    return ";" if semicolons_above > commas_above else ","
 
 
 def _line_at(data: bytes, offset: int) -> int:
@@ -231,8 +231,8 @@ def _csv_rows(data: bytes) -> Iterator[tuple[int, dict[int, str]]]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise RowsError(_line_at(data, e.start),
-                        f"is not UTF-8 text: byte 0x{data[e.start]:02X} at byte offset {e.start + skipped:,} is not "
-                        "UTF-8 (an older Windows or Mac encoding?); save it as CSV UTF-8") from None
+                        f"is not UTF-8 text (the byte 0x{data[e.start]:02X} at byte offset {e.start + skipped:,} is "
+                        "not UTF-8: an older Windows or Mac encoding?); save it as CSV UTF-8") from None
     if "\0" in text:
         raise RowsError(_line_at(data, data.index(b"\0")), "has a NUL byte: it is not a text file; save it as CSV UTF-8")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -312,6 +312,8 @@ def _xlsx_parts(archive: zipfile.ZipFile) -> None:
         if not name.endswith((".xml", ".rels")):
             continue
         xml = _member(archive, name) or b""
+        if b"<!DOCTYPE" in xml:  # no part of a workbook has one: it is where entities (billion laughs) are declared
+            raise RowsError(0, f"{name} declares XML entities, which a workbook does not: refused")
         count = xml.count(b"<")
         total += count
         root = _ROOT.match(xml)
@@ -326,6 +328,12 @@ def _xlsx_parts(archive: zipfile.ZipFile) -> None:
     _tags(total, WORKBOOK_TAGS, "the workbook")
 
 
+def _reason(error: Exception) -> str:
+    """A library's exception in a few words: its type and its message's first line."""
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0][:200]}" if text else type(error).__name__
+
+
 def _member(archive: zipfile.ZipFile, name: str) -> bytes | None:
     """One member's bytes (None if there is no such member); RowsError if it cannot be unpacked."""
     try:
@@ -333,7 +341,7 @@ def _member(archive: zipfile.ZipFile, name: str) -> bytes | None:
     except KeyError:
         return None
     except Exception as e:  # noqa: BLE001 (a bad CRC, an unknown compression method, an encrypted member...)
-        raise RowsError(0, f"cannot be unpacked ({name}: {type(e).__name__}: {e}); save it again") from None
+        raise RowsError(0, f"cannot be unpacked ({name}: {_reason(e)}); save it again") from None
 
 
 def _number(value: float) -> str:
@@ -384,7 +392,7 @@ def _read_book(openpyxl, data: bytes, sheet: str | None, archive: zipfile.ZipFil
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True, keep_links=False)
     except Exception as e:  # noqa: BLE001 (a stranger's file: openpyxl fails in many ways: KeyError, XML errors...)
-        raise RowsError(0, f"cannot be read as an Excel workbook ({type(e).__name__}: {e}); save it again as .xlsx"
+        raise RowsError(0, f"cannot be read as an Excel workbook ({_reason(e)}); save it again as .xlsx"
                         ) from None
     try:
         sheets = book.worksheets  # chart sheets left out
@@ -398,8 +406,9 @@ def _read_book(openpyxl, data: bytes, sheet: str | None, archive: zipfile.ZipFil
                 raise RowsError(0, f"has no worksheet named {sheet!r}; its worksheets are "
                                    f"{', '.join(repr(each.title) for each in sheets)}")
         part = getattr(chosen, "_worksheet_path", None)  # openpyxl's read-only worksheet: where its XML is
-        if part is not None:
-            _row_sizes(_member(archive, part) or b"")
+        xml = (_member(archive, part) or b"") if part is not None else b""
+        if xml.count(b"<") > ROW_ELEMENTS:  # else no row can be too large
+            _row_sizes(xml)
         if hasattr(chosen, "reset_dimensions"):
             chosen.reset_dimensions()  # the file's own claim of its size is not trusted: rows are as long as they are
         return _sheet(_xlsx_rows(chosen))
@@ -466,7 +475,7 @@ def _xlsx_rows(worksheet) -> Iterator[tuple[int, dict[int, str]]]:
         except StopIteration:
             return
         except Exception as e:  # noqa: BLE001 (openpyxl parses the rows as they are asked for)
-            raise RowsError(number, f"cannot be read as an Excel workbook ({type(e).__name__}: {e}); save it again "
+            raise RowsError(number, f"cannot be read as an Excel workbook ({_reason(e)}); save it again "
                                     "as .xlsx") from None
         if len(values) > MAX_COLUMNS and values[MAX_COLUMNS:].count(None) == len(values) - MAX_COLUMNS:
             values = values[:MAX_COLUMNS]  # empty cells far to the right (styled ones): not looked at one by one

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import threading
 import time
 import zipfile
 
@@ -318,11 +319,18 @@ def test_an_unknown_extension_names_the_three(tmp_path):
 
 
 def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
-    os.mkfifo(tmp_path / "cards.csv")
-    start = time.perf_counter()
-    e = error(tmp_path / "cards.csv")
-    assert time.perf_counter() - start < 1
-    assert e.line == 0 and "pipe" in e.message
+    fifo = tmp_path / "cards.csv"
+    os.mkfifo(fifo)
+    found = []
+    reader = threading.Thread(target=lambda: found.append(error(fifo)), daemon=True)
+    reader.start()
+    reader.join(2)
+    if reader.is_alive():  # it waits for a writer: give it one, so that the test ends
+        with open(fifo, "w") as writer:
+            writer.write("id\nA\n")
+        reader.join(2)
+        pytest.fail("reading a FIFO waited for a writer")
+    assert found and found[0].line == 0 and "pipe" in found[0].message
 
 
 def test_missing_and_oversized_files(tmp_path):
@@ -452,3 +460,126 @@ def test_row_errors_say_where(tmp_path):
     assert str(RowsError(14, "bad")) == "14: bad" and str(RowsError(0, "bad")) == "bad"
     assert (RowsError(3, "x").line, RowsError(3, "x").message) == (3, "x")
     assert rows.column_name(0) == "column A (1)" and rows.column_name(27) == "column AB (28)"
+
+
+# --- guards beyond the zip's size: XML element counts, one huge row, a size the file claims, entities ----------------
+
+
+def rewritten(path, change):
+    """The zip at `path` written again with change(parts) applied to its {name: bytes}."""
+    with zipfile.ZipFile(path) as archive:
+        parts = {info.filename: archive.read(info.filename) for info in archive.infolist()}
+    change(parts)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+    return path
+
+
+def test_xlsx_that_claims_a_million_rows_and_every_column_is_read_as_it_is(tmp_path):
+    table = [["id", "qty"]] + [[f"C-{i}", i] for i in range(2000)]
+    path = write_xlsx(tmp_path / "cards.xlsx", {"Deck": table})
+
+    def claim(parts):
+        sheet = parts["xl/worksheets/sheet1.xml"]
+        assert b'<dimension ref="A1:B2001"/>' in sheet
+        parts["xl/worksheets/sheet1.xml"] = sheet.replace(b'ref="A1:B2001"', b'ref="A1:XFD1048576"')
+
+    rewritten(path, claim)
+    start = time.perf_counter()
+    got = read_rows(str(path))
+    assert time.perf_counter() - start < 1
+    assert got.columns == ("id", "qty") and len(got.rows) == 2000 and got.rows[-1] == (2001, {"id": "C-1999", "qty": "1999"})
+
+
+def test_xlsx_row_of_a_million_empty_cells_is_refused_before_openpyxl_holds_it(tmp_path):
+    path = write_xlsx(tmp_path / "cards.xlsx", {"Deck": [["id"], ["A"], ["B"]]})
+
+    def widen(parts):
+        sheet = parts["xl/worksheets/sheet1.xml"]
+        parts["xl/worksheets/sheet1.xml"] = sheet.replace(b'<row r="3"', b'<row r="2"><c/></row><row r="3"', 1) \
+            .replace(b"<c/></row>", b"<c/>" * 600_000 + b"</row>", 1)
+
+    rewritten(path, widen)
+    assert path.stat().st_size < 100_000
+    start = time.perf_counter()
+    e = error(path)
+    assert time.perf_counter() - start < 1
+    assert e.line == 2 and "50,000 XML elements" in e.message
+
+
+@pytest.mark.parametrize("part", ["xl/styles.xml", "xl/worksheets/sheet1.xml", "content.xml"])
+def test_xml_parts_with_too_many_elements_are_refused_unparsed(tmp_path, part):
+    if part == "content.xml":
+        path = write_ods(tmp_path / "cards.ods", {"Deck": TABLE})
+    else:
+        path = write_xlsx(tmp_path / "cards.xlsx", {"Deck": TABLE})
+
+    def bloat(parts):
+        xml = parts[part]
+        closing = xml.rindex(b"</")  # empty elements just before the root's end: still well-formed
+        parts[part] = xml[:closing] + b"<x/>" * 1_100_000 + xml[closing:]
+
+    rewritten(path, bloat)
+    start = time.perf_counter()
+    e = error(path)
+    assert time.perf_counter() - start < 1
+    assert e.line == 0 and "XML elements" in e.message and (part in e.message or "content.xml" in e.message)
+
+
+@pytest.mark.parametrize("kind", ["xlsx", "ods"])
+def test_xml_entities_are_refused(tmp_path, kind):
+    laughs = (b'<!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+              b'<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>')
+    if kind == "ods":
+        path = write_ods(tmp_path / "cards.ods", {"Deck": [["id"], ["HV-1"]]})
+        part, value = "content.xml", b"HV-1"
+    else:
+        path = write_xlsx(tmp_path / "cards.xlsx", {"Deck": [["id"], ["HV-1"]]})
+        part, value = "xl/worksheets/sheet1.xml", b"HV-1"
+
+    def entity(parts):
+        xml = parts[part]
+        declaration_end = xml.index(b"?>") + 2 if xml.startswith(b"<?xml") else 0
+        parts[part] = xml[:declaration_end] + laughs + xml[declaration_end:].replace(value, b"&c;")
+
+    rewritten(path, entity)
+    e = error(path)
+    assert e.line == 0 and "entit" in e.message.lower()
+
+
+@pytest.mark.parametrize("given, other", [("cards.xlsx", "ods"), ("cards.ods", "xlsx")])
+def test_a_workbook_with_the_other_formats_extension(tmp_path, given, other):
+    made = tmp_path / f"made.{other}"
+    (write_ods if other == "ods" else write_xlsx)(made, {"Deck": TABLE})
+    path = tmp_path / given
+    path.write_bytes(made.read_bytes())
+    e = error(path)
+    assert e.line == 0 and f"name it .{other}" in e.message
+
+
+def test_csv_cell_beyond_the_csv_modules_own_limit(tmp_path):
+    e = error(write(tmp_path, "cards.csv", 'id,text.es\nA,ok\nB,"' + "x" * 200_000 + '"\n'))
+    assert e.line == 3 and "5,000 characters" in e.message
+
+
+def test_ods_paragraphs_in_a_list_and_a_shape_in_a_cell(tmp_path):
+    from odf.draw import Frame, TextBox
+    from odf.text import List, ListItem
+
+    cell = TableCell(valuetype="string")
+    items = List()
+    for text in ("uno", "dos"):
+        item = ListItem()
+        item.addElement(P(text=text))
+        items.addElement(item)
+    cell.addElement(items)
+    frame = Frame(width="1cm", height="1cm")
+    box = TextBox()
+    box.addElement(P(text="a shape's words"))
+    frame.addElement(box)
+    shaped = TableCell(valuetype="string")
+    shaped.addElement(frame)
+    shaped.addElement(P(text="cell"))
+    path = write_ods(tmp_path / "l.ods", {"S": [["a", "b"], [cell, shaped]]})
+    assert read_rows(str(path)).rows == ((2, {"a": "uno\ndos", "b": "cell"}),)
