@@ -783,40 +783,39 @@ def load_shipped() -> Mapping[str, CardSet]:
 def _check_ids_are_new(card_set: CardSet, others) -> None:
     """A printed id opens one card (`BASE/C/<id>`): no two games may print the same one."""
     taken = {c.id: s for s in others if s.game != card_set.game for c in s.components}
-    errors = [f"{card_set.path}:{c.line}: {c.id}: id: {taken[c.id].game} ({taken[c.id].path}) prints this id "
+    errors = [f"{c.where(card_set.path)}: {c.id}: id: {taken[c.id].game} ({taken[c.id].path}) prints this id "
               f"too; ids must be unique across games" for c in card_set.components if c.id in taken]
     if errors:
         raise DataError(errors)
 
 
+# Which games are known beside the shipped ones is not this module's: the app or command in use keeps them in its own
+# Library (companion/library.py). These ask the current one, for the tests and tools that call them by these names.
+
+
 def load_game(game_id: str) -> CardSet:
-    return load_all()[game_id]
+    """A known game's card set (KeyError if none): `library.current()`'s."""
+    from . import library
 
-
-_added: dict[str, CardSet] = {}  # card data files outside cards/ made known to this process (serve --cards)
-
-
-def add_file(path: str | FsPath) -> CardSet:
-    """Load a card data file from anywhere and make its game known beside the shipped ones (DataError if it is
-    broken or its game id is already taken)."""
-    card_set = load_file(path)
-    taken = load_shipped().get(card_set.game)
-    if taken is not None and FsPath(taken.path).resolve() != FsPath(path).resolve():
-        raise DataError([f"{path}:1: -: game: {card_set.game!r} is already a shipped game; choose another id"])
-    _check_ids_are_new(card_set, load_all().values())
-    _added[card_set.game] = card_set
-    return card_set
+    return library.current()[game_id]
 
 
 def load_all() -> Mapping[str, CardSet]:
-    """Every known card set by game id: the shipped ones and those added with `add_file`."""
-    return MappingProxyType({**load_shipped(), **_added})
+    """Every known card set by game id: `library.current()`'s (the shipped ones, and the files its owner added)."""
+    from . import library
+
+    return library.current().all()
+
+
+def add_file(path: str | FsPath) -> CardSet:
+    """Add a card data file to `library.current()` (see `Library.add`)."""
+    from . import library
+
+    return library.current().add(path)
 
 
 def find_component(card_id: str) -> tuple[CardSet, Component] | None:
-    """The known game and component that print this id (ids are unique across games), or None."""
-    for card_set in load_all().values():
-        for c in card_set.components:
-            if c.id == card_id:
-                return card_set, c
-    return None
+    """The known game and component that print this id, in `library.current()`, or None."""
+    from . import library
+
+    return library.current().find_component(card_id)
