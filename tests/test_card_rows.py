@@ -202,3 +202,16 @@ def test_cli_builds_a_file_whose_name_is_not_its_game_id(game, tmp_path, capsys)
     assert main(["validate", str(files["ods"])]) == 0
     assert main(["build", str(files["ods"]), "--out", str(tmp_path), "--base-url", SETTINGS.base_url]) == 0
     assert (tmp_path / "cosecha.pdf").stat().st_size > 10_000
+
+
+def test_the_spreadsheet_example_reads_as_written():
+    """docs/example-game/huerto.yaml takes every card from huerto.csv, as a Spanish spreadsheet writes it
+    (semicolons, CRLF, a blank row, a help card's text over two lines)."""
+    card_set = cards.load_file(EXAMPLE / "huerto.yaml")
+    assert [(c.id, c.qty, c.data.get("value"), c.line) for c in card_set.components] == [
+        ("HU-TOMATO", 6, 3, 2), ("HU-CARROT", 8, 2, 3), ("HU-PEA", 10, 1, 4), ("HU-AUBERGINE", 4, 4, 5),
+        ("HU-SLUG", 3, None, 6), ("HU-HELP", 4, None, 8)]
+    assert card_set.component("HU-TOMATO").data["icons"] == ("heart", "heart")
+    assert card_set.component("HU-HELP").text.en.splitlines() == [
+        "On your turn: draw a card and plant one in your row.", "When the deck runs out, the most points wins."]
+    assert card_set.sources == (str(EXAMPLE / "huerto.yaml"), str(EXAMPLE / "huerto.csv"))
