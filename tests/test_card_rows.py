@@ -210,7 +210,7 @@ def test_the_spreadsheet_example_reads_as_written():
     card_set = cards.load_file(EXAMPLE / "huerto.yaml")
     assert [(c.id, c.qty, c.data.get("value"), c.line) for c in card_set.components] == [
         ("HU-TOMATO", 6, 3, 2), ("HU-CARROT", 8, 2, 3), ("HU-PEA", 10, 1, 4), ("HU-AUBERGINE", 4, 4, 5),
-        ("HU-SLUG", 3, None, 6), ("HU-HELP", 4, None, 8), ("HU-BACK", 1, None, 10)]
+        ("HU-SLUG", 3, None, 6), ("HU-HELP", 4, None, 8), ("HU-BACK", 1, None, 11)]
     assert card_set.component("HU-BACK").data["for"] == ("card", "reference")
     assert card_set.component("HU-TOMATO").data["icons"] == ("heart", "heart")
     assert card_set.component("HU-HELP").text.en.splitlines() == [
