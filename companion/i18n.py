@@ -10,11 +10,10 @@ from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .schema import LANGS
-
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
 
+LANGS = ("es", "en")  # every text a player reads comes in each of these
 DEFAULT_LANG = "es"
 CATALOGUE_DIR = Path(__file__).parent / "translations"
 DECIMAL_MARK = {"es": ","}  # how a language writes 17.75 (English's "." where not listed)

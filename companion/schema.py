@@ -8,6 +8,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
+from .i18n import LANGS, _, translations
+
 Path = tuple  # of str keys and int indices
 INVALID = object()  # what a check returns after recording a problem
 
@@ -47,8 +49,6 @@ class Value:
         return f"Value({self.value!r})"
 
     def say(self, lang: str) -> str:
-        from .i18n import _
-
         value = self.value
         if value is None:
             return _("nothing", lang)
@@ -85,8 +85,6 @@ class Either:
         return f"Either({self.items!r})"
 
     def say(self, lang: str) -> str:
-        from .i18n import _
-
         *head, out = map(str, self.items)
         for item in reversed(head):
             # TRANSLATORS: two alternatives, or the first of several and the rest: 0 or 2 or 3
@@ -99,8 +97,6 @@ def _said(param: Any, lang: str, term: Callable[[str], str]) -> Any:
     if isinstance(param, Term):
         return term(str(param))
     if isinstance(param, Word):
-        from .i18n import _
-
         return _(str(param), lang)
     if isinstance(param, (Value, Either)):
         return param.say(lang)
@@ -132,8 +128,6 @@ class Problem:
     def say(self, lang: str, term: Callable[[str], str] = lambda word: word) -> str:
         """The message in `lang`: `Term` parameters named by `term`, `Word`s translated, `Value`s said in `lang`.
         A message the catalogue lacks is said in English, its parameters too (no sentence in two languages)."""
-        from .i18n import translations
-
         template = self.template or self.message
         said = translations(lang).gettext(template)
         if not self.params:
@@ -374,9 +368,6 @@ class MapOf(Field):
             ok &= checked is not INVALID
             result[name] = checked
         return MappingProxyType(result) if ok else INVALID
-
-
-LANGS = ("es", "en")
 
 
 @dataclass(frozen=True)
