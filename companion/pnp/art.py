@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..files import NotReadable, read_regular
 from ..look import ART_DPI
+from .font import FONT, register_fonts
 
 FORMATS = {".svg": "SVG", ".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
 POINTS_PER_INCH = 72.0
@@ -228,8 +229,6 @@ def _svg(path: str, data: bytes):
         if not 1e-3 <= side <= 1e6:
             raise ArtError(f"is an SVG of {drawing.width:g} × {drawing.height:g} pt: give it a size from 0.001 to "
                            f"1000000 (e.g. viewBox=\"0 0 200 200\")")
-    from .draw import FONT
-
     drawing.initialFontName = FONT  # renderPDF starts each drawing with a font: ours, embedded, not Helvetica
     digest = hashlib.sha1(data).hexdigest()[:16]
     _trial(drawing, digest)
@@ -429,8 +428,6 @@ def _trial(drawing, digest: str) -> None:
     """Draw the SVG once on a scratch canvas, as a build will: ArtError for what cannot be drawn (a number that is
     not finite, something reportlab refuses); its operators are kept for the build when they name no resource."""
     from reportlab.pdfgen.canvas import Canvas
-
-    from .draw import register_fonts
 
     register_fonts()  # the drawing starts in our font, as it does in a build
     scratch = Canvas(io.BytesIO())

@@ -1,25 +1,21 @@
-"""What the drawing of every face shares: the project's font (Noto Serif), QR codes as vector paths, fitted text,
-a playing card's pips and a price track (the `pips` and `track` layout elements), the colours of ink and paper.
-Faces themselves are drawn from layouts (companion/pnp/layout.py)."""
+"""What the drawing of every face shares: QR codes as vector paths, fitted text, a playing card's pips and a price
+track (the `pips` and `track` layout elements), the colours of ink and paper, and the project's font (Noto Serif,
+from font.py). Faces themselves are drawn from layouts (companion/pnp/layout.py)."""
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 from xml.sax.saxutils import escape
 
 import qrcode
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Paragraph
 
+from .font import BOLD, FONT, FONT_DIR, FONT_FILES, ITALIC, register_fonts  # noqa: F401 (the print's font, named here too)
 from .geometry import MM
 from .icons import draw_icon
 
-FONT, BOLD, ITALIC = "NotoSerif", "NotoSerif-Bold", "NotoSerif-Italic"
-FONT_DIR = Path(__file__).resolve().parent / "fonts"  # Noto Serif, OFL 1.1 (fonts/OFL.txt), inside the wheel
-FONT_FILES = {FONT: "NotoSerif-Regular.ttf", BOLD: "NotoSerif-Bold.ttf", ITALIC: "NotoSerif-Italic.ttf"}
 QR_MODULE_MM = 0.7  # what a phone reads at arm's length off a home print: benchmarks/bench_qr.py (0.5 mm: 59 %)
 QR_QUIET = 4  # modules of white around the code
 QR_LEVEL = qrcode.constants.ERROR_CORRECT_M
@@ -34,16 +30,6 @@ def mix(a, b, t: float) -> Color:
     """An opaque colour t of the way from b to a: it looks like a over b at opacity t, needs no transparency
     (which form XObjects would need resources for), and prints the same everywhere."""
     return Color(a.red * t + b.red * (1 - t), a.green * t + b.green * (1 - t), a.blue * t + b.blue * (1 - t))
-
-
-def register_fonts() -> None:
-    """Noto Serif, chosen for cards: a sturdy serif with a large x-height and lining figures that stays readable
-    at 6-8 pt off a home printer, in regular, bold and italic. Its TTFs ship in the package (companion/pnp/fonts,
-    OFL 1.1) and are embedded, subset, in every PDF: never a system font."""
-    for name, file in FONT_FILES.items():
-        if name not in pdfmetrics.getRegisteredFontNames():
-            pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / file)))
-    pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=BOLD, italic=ITALIC, boldItalic=BOLD)
 
 
 def qr_version(texts) -> int:

@@ -48,7 +48,7 @@ class FontProblem(Exception):
 def family_fonts(design: Design, family: str, game: str) -> Callable[[bool, bool], str]:
     """(bold, italic) → a registered font name of `family`: the game's own files (registered once per process,
     embedded subset), or the project's Noto Serif. A missing bold or italic face falls back to the regular one."""
-    from .draw import BOLD, FONT, ITALIC, register_fonts
+    from .font import BOLD, FONT, ITALIC, register_fonts
 
     found = design.fonts.get(family)
     if found is None:
@@ -343,7 +343,7 @@ def _icon(c, element: Element, shown: Shown, box, trim, bleed) -> None:
 def _icons(c, element: Element, shown: Shown, box, trim, bleed) -> None:
     """One icon per item of a list field, in rows of `columns` (default: one row), each cell square; with
     `captions`, each item's label (`labels:`) under its icon, in `colour` (light words turn dark with low ink)."""
-    from .draw import FONT, register_fonts
+    from .font import FONT, register_fonts
 
     register_fonts()  # the captions' font, also where nothing else registered it (the phone's card page)
 

@@ -201,7 +201,7 @@ class SvgCanvas:
 def default_family(font: str) -> tuple[str, str, str]:
     """A registered font's CSS family, weight and style: the project's Noto Serif as the phone has it (or its
     serif), a game's own font under the name its stylesheet gives it (`/icons/<game>.css`)."""
-    from ..pnp.draw import BOLD, FONT, ITALIC
+    from ..pnp.font import BOLD, FONT, ITALIC
 
     if font in (FONT, BOLD, ITALIC):
         return ("'Noto Serif', Georgia, serif", "bold" if font == BOLD else "normal",
@@ -235,7 +235,7 @@ def back(card_set, b, lang: str, art_url, prefix: str = "") -> Markup:
     """A back component drawn as the print draws it (its picture, its layout, the file's `back:` or the default
     back), as inline SVG of its trim; `art_url` and `prefix` as for `face`."""
     from ..pnp import faces
-    from ..pnp.draw import register_fonts
+    from ..pnp.font import register_fonts
 
     register_fonts()
     w, h = (v * MM for v in SIZES[b.size])
