@@ -14,7 +14,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.pdfgen import canvas
 
-from companion import cards
+from companion import cards, library
 from companion.pnp.build import build
 from companion.pnp import draw
 from companion.pnp.document import BuildSettings, card_url
@@ -63,7 +63,7 @@ def timed(fn, repeats: int = 3) -> float:
 
 def main() -> None:
     games = list(cards.load_shipped())
-    n_cards = sum(c.qty for g in games for c in cards.load_game(g).components if c.kind != "back")
+    n_cards = sum(c.qty for g in games for c in library.load_game(g).components if c.kind != "back")
     with tempfile.TemporaryDirectory() as tmp:
         out, floor_pdf = Path(tmp) / "out", Path(tmp) / "floor.pdf"
         build(games, out, BuildSettings())  # warm-up: fonts, imports, QR caches cleared below

@@ -10,7 +10,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion import cards
+from companion import cards, library
 from companion.pnp.build import build
 from companion.pnp.document import BuildSettings
 from companion.pnp.export import many_card_pngs
@@ -19,18 +19,18 @@ GAMES = sorted(cards.load_shipped())
 COLD = """
 import sys, time, tempfile
 from pathlib import Path
-from companion import cards
+from companion import library
 from companion.pnp.document import BuildSettings
 from companion.pnp.export import many_card_pngs
 out = Path(tempfile.mkdtemp())
 start = time.perf_counter()
-n = sum(map(len, many_card_pngs([(cards.load_game(g), out / g) for g in sys.argv[1:]], BuildSettings())))
+n = sum(map(len, many_card_pngs([(library.load_game(g), out / g) for g in sys.argv[1:]], BuildSettings())))
 print(time.perf_counter() - start, n)
 """
 
 
 def export(out: Path) -> int:
-    games = [(cards.load_game(g), out / f"{g}-png") for g in GAMES]
+    games = [(library.load_game(g), out / f"{g}-png") for g in GAMES]
     return sum(len(files) for files in many_card_pngs(games, BuildSettings()))
 
 

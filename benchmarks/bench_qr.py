@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from camera import decode_rate  # noqa: E402
 
-from companion import cards, games  # noqa: E402
+from companion import games, library  # noqa: E402
 from companion.pnp import draw  # noqa: E402
 from companion.pnp.document import BuildSettings, qr_version  # noqa: E402
 
@@ -26,7 +26,7 @@ def main() -> None:
         ok = tried = 0
         start = time.perf_counter()
         for game in games.GAMES:
-            card_set = cards.load_game(game)
+            card_set = library.load_game(game)
             settings = BuildSettings(base_url=base)
             version = qr_version(card_set, settings)
             size = (17 + 4 * version) * draw.QR_MODULE_MM

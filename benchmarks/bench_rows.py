@@ -70,24 +70,24 @@ def game(folder: Path) -> dict[str, Path]:
 
 
 def main() -> None:
-    from companion import cards
+    from companion.pnp.design_check import validate_file
 
     companion = Path(sys.executable).parent / "companion"
     with tempfile.TemporaryDirectory() as tmp:
         files = game(Path(tmp) / "game")
-        print("100 cards from a spreadsheet     validate (fresh process)   check_file (warm, in process)")
+        print("100 cards from a spreadsheet     validate (fresh process)   validate_file (warm, in process)")
         for fmt, data in files.items():
             fresh = []
             for _ in range(5):
                 t = time.perf_counter()
                 subprocess.run([str(companion), "validate", str(data)], check=True, capture_output=True)
                 fresh.append(time.perf_counter() - t)
-            card_set, errors = cards.check_file(data)
+            card_set, errors = validate_file(data)
             assert not errors and sum(c.qty for c in card_set.components if c.kind == "card") > 100, errors
             warm = []
             for _ in range(10):
                 t = time.perf_counter()
-                cards.check_file(data)
+                validate_file(data)
                 warm.append(time.perf_counter() - t)
             print(f"  {fmt:5} ({data.with_name('cards.' + fmt).stat().st_size / 1024:5.1f} KB)"
                   f"              {statistics.median(fresh):.2f} s                     "

@@ -6,7 +6,7 @@ import json
 import platform
 import time
 
-from companion import cards, service
+from companion import library, service
 from companion.games import duquesa
 from companion.rng import make_rng
 
@@ -23,14 +23,14 @@ def rate(fn, seconds: float = 2.0) -> float:
 
 
 def main() -> None:
-    catalogue = cards.load_game("duquesa").catalogue()
+    catalogue = library.load_game("duquesa").catalogue()
     base = [catalogue[f"DQ{i:02d}"] for i in (2, 7, 12, 16, 1)]
     two_rainbows = [catalogue["DQ19"], catalogue["DQ19"], *base[2:]]
     compiled = [duquesa.compile_card(c) for c in two_rainbows]
     request = {"common": "DQ01", "players": [{"name": "A", "hand": ["DQ19", "DQ19", "DQ12", "DQ16"]},
                                              {"name": "B", "hand": ["DQ02", "DQ03", "DQ04", "DQ05"]}]}
     rng, _ = make_rng("bench")
-    deck = [c.id for c in cards.load_game("duquesa").deck(sets=("base",))]
+    deck = [c.id for c in library.load_game("duquesa").deck(sets=("base",))]
     compiled_all = {i: duquesa.compile_card(c) for i, c in catalogue.items()}
     figures = {
         "python": platform.python_version(),

@@ -671,7 +671,8 @@ def _resolve_back(c: Component, backs: Mapping[str, Component]) -> str | None:
 
 def check_file(path: str | FsPath, art: bool = True) -> tuple[CardSet | None, list[str]]:
     """Check one data file on disk (see `check_text`); unreadable files are errors too. With `art`, also every art
-    file it names (`check_art`): errors stop it, warnings come with the card set."""
+    file it names (`check_art`): errors stop it, warnings come with the card set. (Its fonts and the fit of its
+    layouts' texts are the print's to check: `pnp.design_check.validate_file` is all that `validate` says.)"""
     from .files import NotReadable, read_regular
 
     name = str(path)
@@ -686,11 +687,6 @@ def check_file(path: str | FsPath, art: bool = True) -> tuple[CardSet | None, li
     if card_set is None or not art:
         return card_set, errors
     errors, warnings = check_art(card_set)
-    if not errors:
-        from .pnp.design_check import check_design  # fonts and text fitting: reportlab, only where files are read
-
-        errors, more = check_design(card_set)
-        warnings += more
     return (None, errors) if errors else (replace(card_set, warnings=tuple(warnings)), [])
 
 
@@ -787,35 +783,3 @@ def _check_ids_are_new(card_set: CardSet, others) -> None:
               f"too; ids must be unique across games" for c in card_set.components if c.id in taken]
     if errors:
         raise DataError(errors)
-
-
-# Which games are known beside the shipped ones is not this module's: the app or command in use keeps them in its own
-# Library (companion/library.py). These ask the current one, for the tests and tools that call them by these names.
-
-
-def load_game(game_id: str) -> CardSet:
-    """A known game's card set (KeyError if none): `library.current()`'s."""
-    from . import library
-
-    return library.current()[game_id]
-
-
-def load_all() -> Mapping[str, CardSet]:
-    """Every known card set by game id: `library.current()`'s (the shipped ones, and the files its owner added)."""
-    from . import library
-
-    return library.current().all()
-
-
-def add_file(path: str | FsPath) -> CardSet:
-    """Add a card data file to `library.current()` (see `Library.add`)."""
-    from . import library
-
-    return library.current().add(path)
-
-
-def find_component(card_id: str) -> tuple[CardSet, Component] | None:
-    """The known game and component that print this id, in `library.current()`, or None."""
-    from . import library
-
-    return library.current().find_component(card_id)

@@ -22,9 +22,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     files = args.files or [_shown(p) for p in cards.shipped_files()]
     if not files:
         raise UsageError("no card data files found")
+    from .pnp.design_check import validate_file  # reportlab: fonts and text fitting
+
     failed = False
     for name in files:
-        card_set, errors = cards.check_file(name)
+        card_set, errors = validate_file(name)
         for line in errors:
             print(line, file=sys.stderr)
         if card_set:

@@ -245,3 +245,26 @@ def using(library: Library) -> Iterator[Library]:
         yield library
     finally:
         unbind(token)
+
+
+# The same, by the names tests and tools call them with: the current library's games.
+
+
+def load_game(game_id: str) -> CardSet:
+    """A known game's card set (KeyError if none): `current()`'s."""
+    return current()[game_id]
+
+
+def load_all() -> Mapping[str, CardSet]:
+    """Every known card set by game id: `current()`'s (the shipped ones, and the files its owner added)."""
+    return current().all()
+
+
+def add_file(path: str | os.PathLike) -> CardSet:
+    """Add a card data file to `current()` (see `Library.add`)."""
+    return current().add(path)
+
+
+def find_component(card_id: str) -> tuple[CardSet, Component] | None:
+    """The known game and component that print this id, in `current()`, or None."""
+    return current().find_component(card_id)

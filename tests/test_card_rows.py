@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from companion import cards
+from companion.pnp.design_check import validate_file
 from companion.cli import main
 from companion.pnp.build import build
 from companion.pnp.document import BuildSettings
@@ -149,7 +150,7 @@ def broken(game, tmp_path, edit, fmt="csv", reference=None):
     data = copy / "cosecha-csv.yaml"
     data.write_text(files["csv"].read_text(encoding="utf-8").replace("rows: cards.csv", f"rows: {reference or path.name}"),
                     encoding="utf-8")
-    return cards.check_file(data)[1]
+    return validate_file(data)[1]
 
 
 def test_a_bad_cell_is_named_by_file_row_card_and_field(game, tmp_path):

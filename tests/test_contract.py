@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import cards, games, i18n, service
+from companion import cards, games, i18n, library, service
 from companion.components import ComponentType
 from companion.games import Game, Option
 from companion.cli import main
@@ -20,7 +20,7 @@ REGEN = os.environ.get("COMPANION_REGEN_GOLDEN") == "1"
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_every_descriptor_is_whole_and_agrees_with_its_card_data(game):
-    rules, card_set = games.get(game), cards.load_game(game)
+    rules, card_set = games.get(game), library.load_game(game)
     assert isinstance(rules, Game) and rules.id == game
     with pytest.raises(dataclasses.FrozenInstanceError):
         rules.id = "other"  # type: ignore[misc]
@@ -57,9 +57,9 @@ def test_example_request_scores_the_same_on_the_command_line(game, capsys):
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_setup_for_every_player_count_uses_only_real_cards(game):
-    low, high = cards.load_game(game).players
-    ids = {c.id for c in cards.load_game(game).components}
-    prefix = cards.load_game(game).prefix
+    low, high = library.load_game(game).players
+    ids = {c.id for c in library.load_game(game).components}
+    prefix = library.load_game(game).prefix
 
     def strings(value):
         if isinstance(value, str):
@@ -80,7 +80,7 @@ def test_setup_for_every_player_count_uses_only_real_cards(game):
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_setup_refuses_bad_player_counts_and_unknown_options(game):
-    low, high = cards.load_game(game).players
+    low, high = library.load_game(game).players
     for players in (low - 1, high + 1):
         with pytest.raises(InputError) as e:
             service.setup(game, players, "x")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from companion import cards, resources, service
+from companion import cards, library, resources, service
 from companion.cli import main
 from companion.web import create_app
 
@@ -114,13 +114,13 @@ def test_a_shared_sheet_keeps_typed_and_scored_points(client):
 
 def test_no_route_answers_500_for_any_game(client, dropped):
     app = client.application
-    ids = list(cards.load_all())
+    ids = list(library.load_all())
     assert "especias" in ids
     for rule in app.url_map.iter_rules():
         if "game" not in rule.arguments or "GET" not in rule.methods:
             continue
         for game in ids:
-            args = {a: {"game": game, "card_id": cards.load_all()[game].components[0].id}.get(a, "x")
+            args = {a: {"game": game, "card_id": library.load_all()[game].components[0].id}.get(a, "x")
                     for a in rule.arguments}
             path = rule.rule
             for name, value in args.items():

@@ -10,7 +10,7 @@ import pytest
 import zxingcpp
 from reportlab.pdfgen import canvas as rl_canvas
 
-from companion import cards, layouts
+from companion import cards, layouts, library
 from companion.cli import main
 from companion.components import CARD_SIZES, SIZES
 from companion.layouts import Design
@@ -71,7 +71,7 @@ def test_every_code_box_gives_modules_a_phone_reads_at_version_3(name):
 
 def test_a_file_with_layouts_never_takes_them():
     for game in GAME_IDS:
-        card_set = cards.load_game(game)
+        card_set = library.load_game(game)
         assert card_set.design.layouts and not card_set.design.defaults
 
 
@@ -85,7 +85,7 @@ def test_no_face_or_back_of_any_game_is_drawn_by_code(monkeypatch, low_ink):
     """Every front from its file's layouts or the defaults; every back from its picture, its layout or the default
     back (with low ink, also where its picture is left out)."""
     draw.register_fonts()
-    for card_set in [*(cards.load_game(game) for game in GAME_IDS), cards.load_file(EXAMPLE)]:
+    for card_set in [*(library.load_game(game) for game in GAME_IDS), cards.load_file(EXAMPLE)]:
         for comp in card_set.components:
             w, h = (v * MM for v in SIZES[comp.size])
             c = rl_canvas.Canvas(io.BytesIO())

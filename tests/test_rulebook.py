@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from companion import cards, rulebook
+from companion import library, rulebook
 from conftest import GAME_IDS
 
 DEVELOPER_WORDS = re.compile(r"\.ya?ml\b|\byaml\b|cards/|reconstru|\brequest\b|companion/|\bjson\b", re.I)
@@ -12,7 +12,7 @@ DEVELOPER_WORDS = re.compile(r"\.ya?ml\b|\byaml\b|cards/|reconstru|\brequest\b|c
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_every_game_explains_setup_a_turn_and_the_end_in_both_languages(game):
-    sections = {s["id"]: s for s in cards.load_game(game).rules}
+    sections = {s["id"]: s for s in library.load_game(game).rules}
     for needed in rulebook.REQUIRED:
         assert needed in sections, f"{game} has no {needed!r} section"
         for lang in ("es", "en"):
@@ -21,7 +21,7 @@ def test_every_game_explains_setup_a_turn_and_the_end_in_both_languages(game):
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_every_printed_type_is_explained_by_a_section(game):
-    card_set = cards.load_game(game)
+    card_set = library.load_game(game)
     for c in card_set.components:
         if c.kind != "back":
             assert rulebook.sections_for(card_set, c), f"no section applies to {c.id} ({c.type})"
@@ -29,7 +29,7 @@ def test_every_printed_type_is_explained_by_a_section(game):
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_player_pages_carry_no_developer_words(client, game):
-    card_set = cards.load_game(game)
+    card_set = library.load_game(game)
     for lang in ("es", "en"):
         text = " ".join([*(n.get(lang) for n in card_set.notes),
                          *(s["text"].get(lang) + s["title"].get(lang) + (s["reading"].get(lang) if "reading" in s else "")
@@ -46,6 +46,6 @@ def test_blocks_split_paragraphs_and_lists():
 
 
 def test_the_inventory_counts_what_the_data_prints():
-    card_set = cards.load_game("gemas")
+    card_set = library.load_game("gemas")
     (base,) = rulebook.inventory(card_set, "en")
     assert base["total"] == sum(c.qty for c in card_set.components if c.kind != "back")

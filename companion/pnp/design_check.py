@@ -1,13 +1,16 @@
 """What `validate` asks of a game's layouts that needs its fonts: every font file embeddable, every character the
 cards print in their font, every text fitting its box at its smallest size for every component and language,
-every code's modules large enough for a phone. Each problem as `file:line: <layout>: <element>: ...`."""
+every code's modules large enough for a phone. Each problem as `file:line: <layout>: <element>: ...`.
+`validate_file` is the whole of what `companion validate` says of a file."""
 from __future__ import annotations
 
 import math
 import os
+from dataclasses import replace
 
 from reportlab.pdfbase import pdfmetrics
 
+from .. import cards
 from ..cards import CardSet
 from ..layouts import DEFAULT_FONT, Missing, fill, plain
 from ..schema import LANGS
@@ -16,6 +19,16 @@ from .geometry import MM
 
 QR_MIN_MODULE_MM = 0.65  # below this the project's camera simulation reads fewer than 99 % of codes
 SAMPLE_BASE = "http://192.168.1.20:5000"  # a LAN address as `make run` prints it: what a code must hold
+
+
+def validate_file(path) -> tuple[CardSet | None, list[str]]:
+    """What `companion validate` says of one data file: its data and art (`cards.check_file`), then its fonts and
+    layouts (`check_design`). Errors stop it; warnings come with the card set."""
+    card_set, errors = cards.check_file(path)
+    if card_set is None:
+        return None, errors
+    errors, more = check_design(card_set)
+    return (None, errors) if errors else (replace(card_set, warnings=(*card_set.warnings, *more)), [])
 
 
 def check_fonts(card_set: CardSet) -> list[str]:

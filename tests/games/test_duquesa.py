@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import cards, service
+from companion import library, service
 from companion.games import duquesa as dq
 from companion.schema import InputError
 
@@ -126,7 +126,7 @@ def test_solo_score_of_a_hand_has_a_rank_and_expansions_make_it_unofficial():
 
 
 def test_cards_by_id_score_like_the_same_cards_inline():
-    catalogue = cards.load_game("duquesa").catalogue()
+    catalogue = library.load_game("duquesa").catalogue()
     ids = ["DQ02", "DQ07", "DQ12", "DQ16"]
     by_id = score({"common": "DQ01", "players": [{"name": "A", "hand": ids}]})
     inline = score({"common": catalogue["DQ01"], "players": [{"name": "A", "hand": [catalogue[i] for i in ids]}]})
@@ -165,7 +165,7 @@ def test_bad_requests_name_the_field(request_, field, words):
 
 # --- properties ---
 
-base_cards = list(cards.load_game("duquesa").catalogue().values())
+base_cards = list(library.load_game("duquesa").catalogue().values())
 necklaces = st.lists(st.sampled_from(base_cards), min_size=5, max_size=5)
 
 
@@ -205,7 +205,7 @@ def test_the_same_seed_gives_the_same_setup(seed, players):
 def test_two_player_setup_deals_every_card_once(expansions, draw):
     s = service.setup("duquesa", 2, "x", {"expansions": expansions})
     dealt = [*s["out_of_play"], s["common"], *s["hands"][0], *s["hands"][1], *s["draw_pile"]]
-    deck = [c.id for c in cards.load_game("duquesa").deck(sets=("base", *filter(None, expansions.split(","))))]
+    deck = [c.id for c in library.load_game("duquesa").deck(sets=("base", *filter(None, expansions.split(","))))]
     assert sorted(dealt) == sorted(deck)
     assert len(s["out_of_play"]) == 3 and len(s["draw_pile"]) == draw and s["first_player"] in (0, 1)
 

@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from companion import cards, service
+from companion import library, service
 from companion.games import duquesa, duquesa_sim, duquesa_solo_florins as stored
 from companion.rng import make_rng, shuffled
 
@@ -48,7 +48,7 @@ def test_known_florins_read_the_stored_distribution():
 def play_through_the_helper(seed: str) -> int:
     """One solo game dealt as play_solo deals it, played by following solo_turn's answers the way the turn page
     carries them: keep the card turned up → after_seen; take the hidden one → tell it (`drawn`) → after_drawn."""
-    card_set = cards.load_game("duquesa")
+    card_set = library.load_game("duquesa")
     deck = shuffled([c.id for c in card_set.deck(sets=("base",))], make_rng(seed)[0])
     common, hand, rest, gone = deck[3], deck[4:8], deck[8:], []
     for turn in range(1, duquesa.SOLO_TURNS + 1):
@@ -80,7 +80,7 @@ def test_a_hidden_card_taken_is_told_and_the_discard_named_by_the_same_reasoning
     # the hidden card was unseen when the choice was made: telling it afterwards changes nothing in the advice
     assert {k: told[k] for k in ("keep", "expected_seen", "expected_unseen", "unseen")} == \
         {k: plain[k] for k in ("keep", "expected_seen", "expected_unseen", "unseen")}
-    compiled = duquesa.compiled_catalogue(cards.load_game("duquesa"))
+    compiled = duquesa.compiled_catalogue(library.load_game("duquesa"))
     value, drop = duquesa._best_keep([compiled[c] for c in req["hand"]], compiled["DQ01"], compiled["DQ05"])
     five = [*req["hand"], "DQ05"]
     assert told["after_drawn"] == {"discard": five[drop], "hand": five[:drop] + five[drop + 1:],

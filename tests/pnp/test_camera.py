@@ -3,7 +3,7 @@ length in a dim room (tests/camera.py), decodes back to its own address at least
 import random
 
 from camera import as_a_phone_sees_it, decode_rate, decodes, printed_cards
-from companion import cards
+from companion import library
 from companion.pnp.document import BuildSettings
 from conftest import GAME_IDS
 
@@ -14,7 +14,7 @@ def test_at_least_99_percent_of_all_codes_decode_through_the_phone_camera():
     ok = tried = 0
     failed = []
     for game in GAME_IDS:
-        decoded, n, missed = decode_rate(cards.load_game(game), BuildSettings(base_url=LAN))
+        decoded, n, missed = decode_rate(library.load_game(game), BuildSettings(base_url=LAN))
         ok, tried, failed = ok + decoded, tried + n, failed + missed
     assert tried >= 100
     assert ok / tried >= 0.99, f"{ok}/{tried} decoded; failed: {failed}"
@@ -30,7 +30,7 @@ def test_the_simulation_can_fail():
     try:
         rng = random.Random("small")
         seen = [decodes(as_a_phone_sees_it(image, rng), url)
-                for _, url, image in printed_cards(cards.load_game("gemas"), BuildSettings(base_url=LAN))]
+                for _, url, image in printed_cards(library.load_game("gemas"), BuildSettings(base_url=LAN))]
     finally:
         draw.QR_MODULE_MM = old
         draw.qr_runs.cache_clear()

@@ -9,7 +9,7 @@ import pypdfium2.raw as raw
 import pytest
 import zxingcpp
 
-from companion import cards
+from companion import cards, library
 from companion.cli import main
 from companion.pnp.build import build
 from companion.pnp import draw
@@ -114,7 +114,7 @@ def forms_at(page):
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_one_face_per_physical_component_and_every_qr_opens_its_card(built, game):
-    card_set = cards.load_game(game)
+    card_set = library.load_game(game)
     expected = Counter({c.id: c.qty for c in card_set.components if c.kind != "back"})
     pdf, ps = pages(built / f"{game}.pdf")
     printed, decoded = Counter(), Counter()
@@ -144,8 +144,8 @@ def test_qr_modules_are_at_least_half_a_millimetre_with_a_4_module_quiet_zone(bu
     dpi = 300
     page = next(p for p in ps[2:] if zxingcpp.read_barcodes(p.render(scale=dpi / 72).to_pil()))
     image = page.render(scale=dpi / 72).to_pil().convert("L")
-    version = qr_version(cards.load_game(game), BuildSettings(base_url=BASE))
-    assert version == max(draw.qr_version([card_url(BASE, c.id)]) for c in cards.load_game(game).components)
+    version = qr_version(library.load_game(game), BuildSettings(base_url=BASE))
+    assert version == max(draw.qr_version([card_url(BASE, c.id)]) for c in library.load_game(game).components)
     assert version <= 3  # the lowest version the longest id allows with a LAN base
     for r in zxingcpp.read_barcodes(image):
         width_mm = (r.position.top_right.x - r.position.top_left.x) / dpi * 25.4
@@ -279,7 +279,7 @@ def test_png_export_gives_print_service_sized_cards_that_scan(tmp_path):
 
     build(["duquesa"], tmp_path, BuildSettings(), png=True)
     folder = tmp_path / "duquesa-png"
-    card_set = cards.load_game("duquesa")
+    card_set = library.load_game("duquesa")
     expected = {f"{c.id}.png" for c in card_set.components} | {"cards.pdf"}  # every face and the back
     assert {p.name for p in folder.iterdir()} == expected | {".companion-png"}  # and the record of what it wrote
     image = Image.open(folder / "DQ07.png")
@@ -366,7 +366,7 @@ def test_the_file_ends_with_the_whole_rules_booklet_in_9_pt_or_more(tmp_path, pa
     assert pages_ and all(p.get_size() == pytest.approx(PAGE_PT[paper], abs=0.01) for p in pages_)
     text = " ".join(p.get_textpage().get_text_bounded() for p in pages_)
     flat = re.sub(r"\s+", " ", text)
-    for section in cards.load_game("nobles").rules:
+    for section in library.load_game("nobles").rules:
         assert section["title"].en in flat, section["id"]
     sizes = set()
     for p in pages_:
@@ -386,7 +386,7 @@ def test_the_cover_lists_the_box_and_says_where_the_codes_lead(tmp_path, capsys,
     err = capsys.readouterr().err
     pdf, ps = pages(tmp_path / "gemas.pdf")
     text = re.sub(r"\s+", " ", ps[0].get_textpage().get_text_bounded())
-    card_set = cards.load_game("gemas")
+    card_set = library.load_game("gemas")
     gem_cards = sum(c.qty for c in card_set.components if c.type == "gem-card")
     assert f"{gem_cards} × Gem card" in text and base in text
     assert ("You also need" in text) == bool(card_set.needs)
@@ -398,7 +398,7 @@ def test_the_cover_lists_the_box_and_says_where_the_codes_lead(tmp_path, capsys,
 def test_png_export_on_several_cores_writes_the_same_files_as_on_one(tmp_path, monkeypatch):
     from companion.pnp import export
 
-    card_set = cards.load_game("gemas")
+    card_set = library.load_game("gemas")
     made = {}
     for workers in (1, 2):
         monkeypatch.setattr(export, "MAX_WORKERS", workers)

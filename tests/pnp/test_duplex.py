@@ -9,7 +9,7 @@ import pypdfium2.raw as raw
 import pytest
 from PIL import Image
 
-from companion import cards
+from companion import cards, library
 from companion.pnp import draw, faces
 from companion.pnp.layout import draw as layout_draw
 from companion.pnp.build import build
@@ -42,7 +42,7 @@ def builds(request, tmp_path_factory):
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_every_page_of_fronts_is_followed_by_its_backs_or_a_blank(builds, game):
     folder, bleed = builds
-    card_set = cards.load_game(game)
+    card_set = library.load_game(game)
     pdf = pdfium.PdfDocument(str(folder / f"{game}.pdf"))
     pages = [pdf[i] for i in range(len(pdf))]
     booklet = [i for i, p in enumerate(pages) if is_booklet(p)]
@@ -182,7 +182,7 @@ def test_nothing_but_the_background_in_the_eighth_inch_safe_zone_of_a_front(game
     """Uneven cutting must not show: frames keep inside the 1/8 inch safe zone (3.175 mm), or bleed. A face drawn
     by code shows only its background there; one drawn from a layout only what runs to the cut (its paper, a band
     to the bleed), nothing that starts within it."""
-    card_set = cards.load_game(game)
+    card_set = library.load_game(game)
     safe = round(25.4 / 8 / 25.4 * 300)
     for comp in card_set.components:
         if comp.kind == "back":
@@ -209,7 +209,7 @@ def test_no_frame_near_the_edge_of_a_back(game):
     """A back is its pattern out to the cut and beyond: 6 mm in from the trim show only the accent and its
     pattern (a back drawn as a picture: no line along an edge), so a back landing 2 mm off shows no lopsided
     frame."""
-    card_set = cards.load_game(game)
+    card_set = library.load_game(game)
     band = round(6 / 25.4 * 300)
     for comp in card_set.components:
         if comp.kind != "back":
@@ -257,7 +257,7 @@ def test_backs_run_past_the_card_block_without_bleed(tmp_path, paper):
     image = back.render(scale=dpi / 72).to_pil().convert("RGB")
     s = layout(paper, "poker", 0)
     block = s.bounds(s.backs)
-    accent = hexrgb(cards.load_game("duquesa").look.accent)
+    accent = hexrgb(library.load_game("duquesa").look.accent)
     px = image.load()
     H = image.size[1]
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from reportlab.pdfbase.ttfonts import TTFont
 
-from companion import cards, games, i18n
+from companion import cards, games, i18n, library
 from companion.pnp import draw, faces
 from conftest import GAME_IDS
 
@@ -32,7 +32,7 @@ def printed_strings(card_set, lang):
 @pytest.mark.parametrize("lang", i18n.LANGS)
 @pytest.mark.parametrize("game", [*GAME_IDS, "example"])
 def test_every_printed_character_is_in_the_embedded_font(game, lang):
-    card_set = cards.load_file(EXAMPLE) if game == "example" else cards.load_game(game)
+    card_set = cards.load_file(EXAMPLE) if game == "example" else library.load_game(game)
     missing = {(where, ch) for where, text in printed_strings(card_set, lang) for ch in text
                if ord(ch) not in COVERED and not ch.isspace()}
     assert not missing, f"glyphs the font lacks (they would print as empty boxes): {sorted(missing)[:10]}"
@@ -51,7 +51,7 @@ def test_catalogue_texts_are_in_the_font(lang):
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_no_two_kinds_share_a_shape(game):
     # The rainbow stone is told apart by its pattern (concentric rings), every other kind by its shape.
-    look, vocabulary = cards.load_game(game).look, games.get(game).vocabulary
+    look, vocabulary = library.load_game(game).look, games.get(game).vocabulary
     shapes = [t.shape for name, t in look.terms.items() if name in vocabulary and t.shape and t.colour != "rainbow"]
     assert len(shapes) == len(set(shapes)), "a shape must tell the kinds apart without their colours"
 
@@ -61,7 +61,7 @@ def test_qn_card_colours_carry_a_letter_too(lang):
     """Blue, purple and grey character cards are told apart by a letter as well: one letter per colour."""
     from companion.games.queens_necklace import CHARACTERS
 
-    qn = cards.load_game("queens-necklace")
+    qn = library.load_game("queens-necklace")
     tags = {}
     for c in qn.components:
         if c.type == "character":

@@ -12,7 +12,7 @@ import pytest
 import zxingcpp
 from reportlab.pdfgen import canvas as rl_canvas
 
-from companion import cards
+from companion import library
 from companion.cli import main
 from companion.games.gemas import GEM_POINTS
 from companion.pnp import draw, faces
@@ -26,7 +26,7 @@ LAN = BuildSettings(base_url="http://192.168.1.20:5000", lang="en")
 def drawn(game, comp_id, settings=LAN):
     """The component drawn alone on a page of its trim size, as the build prints it (from its layout where its game
     has layouts): (page, width, height) in points."""
-    card_set = cards.load_game(game)
+    card_set = library.load_game(game)
     comp = card_set.component(comp_id)
     w, h = (v * MM for v in SIZES[printed_size(comp, settings)])
     draw.register_fonts()
@@ -51,7 +51,7 @@ def chars(page):
 
 
 def components(game, kinds=None):
-    return [c for c in cards.load_game(game).components if c.kind != "back" and (kinds is None or c.kind in kinds)]
+    return [c for c in library.load_game(game).components if c.kind != "back" and (kinds is None or c.kind in kinds)]
 
 
 def id_chars(page, comp_id):
@@ -100,7 +100,7 @@ def quiet_ground(comp, card_set) -> tuple[int, int, int]:
 def test_the_qr_code_sits_on_the_face_with_no_white_square(game):
     """Its quiet zone is the face's own cream, not a white plate, and it still decodes; a face drawn from a layout
     puts its code on the layout's white plate (companion/pnp/layout.py), which must be even white all round."""
-    card_set = cards.load_game(game)
+    card_set = library.load_game(game)
     dpi = 150
     for comp in components(game, ("card", "reference", "tile"))[:12]:
         page, w, h = drawn(game, comp.id)
@@ -127,7 +127,7 @@ def test_qr_none_leaves_the_codes_off(tmp_path, capsys):
 
 
 def test_nobles_indices_in_two_opposite_corners_and_ranks_in_their_suit_colour():
-    card_set = cards.load_game("nobles")
+    card_set = library.load_game("nobles")
     checked = 0
     for comp in components("nobles", ("card",)):
         if comp.type not in ("number", "noble"):
@@ -163,7 +163,7 @@ def test_the_joker_shows_its_stats(lang, words):
 @pytest.mark.parametrize("game", GAME_IDS)
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_reference_cards_are_lists_in_8_pt_or_more_with_all_their_words(game, lang):
-    card_set = cards.load_game(game)
+    card_set = library.load_game(game)
     settings = BuildSettings(base_url=LAN.base_url, lang=lang)
     for comp in components(game, ("reference",)):
         page, *_ = drawn(game, comp.id, settings)
@@ -181,7 +181,7 @@ def test_reference_cards_are_lists_in_8_pt_or_more_with_all_their_words(game, la
 
 
 def test_gemas_values_are_on_every_gem_and_the_reserve_on_the_help_card():
-    card_set = cards.load_game("gemas")
+    card_set = library.load_game("gemas")
     for comp in components("gemas"):
         if "colour" not in comp.data:
             continue

@@ -5,7 +5,7 @@ import io
 import pytest
 from reportlab.pdfgen.canvas import Canvas
 
-from companion import cards
+from companion import cards, library
 from companion.look import Icon
 from companion.pnp import draw, faces
 from companion.pnp.geometry import MM
@@ -90,7 +90,7 @@ REVERSED = {1: 0, 2: 1, 3: 1, 4: 2, 5: 2, 6: 2, 7: 2, 8: 3, 9: 4, 10: 5}
 
 
 def test_every_nobles_number_card_draws_as_many_pips_as_its_rank(monkeypatch):
-    card_set = cards.load_game("nobles")
+    card_set = library.load_game("nobles")
     numbers = [c for c in card_set.components if c.type == "number"]
     assert len(numbers) == 40
     for comp in numbers:
@@ -102,6 +102,6 @@ def test_every_nobles_number_card_draws_as_many_pips_as_its_rank(monkeypatch):
 
 
 def test_the_seven_of_hearts_has_seven_hearts_two_of_them_reversed(monkeypatch):
-    card_set = cards.load_game("nobles")
+    card_set = library.load_game("nobles")
     drawn = pips(card_set, card_set.component("NB-7H"), monkeypatch)
     assert drawn == [("heart", False)] * 5 + [("heart", True)] * 2

@@ -5,7 +5,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 import pytest
 
-from companion import cards
+from companion import cards, library
 from companion.pnp.build import build
 from companion.pnp.document import BuildSettings
 from companion.pnp.export import SERVICE_BLEED_MM
@@ -28,7 +28,7 @@ def card_pages(pdf):
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_crop_marks_are_5_mm_from_every_page_edge_and_in_line_with_every_cut(builds, game):
     folder, bleed = builds
-    card_set = cards.load_game(game)
+    card_set = library.load_game(game)
     pdf = pdfium.PdfDocument(str(folder / f"{game}.pdf"))
     pages = card_pages(pdf)
     assert pages
@@ -63,7 +63,7 @@ def test_crop_marks_are_5_mm_from_every_page_edge_and_in_line_with_every_cut(bui
 
 def test_the_print_service_file_has_one_card_a_page_with_honest_boxes(tmp_path):
     build(["nobles"], tmp_path, BuildSettings(), png=True)
-    card_set = cards.load_game("nobles")
+    card_set = library.load_game("nobles")
     pdf = pdfium.PdfDocument(str(tmp_path / "nobles-png" / "cards.pdf"))
     unique = [c for c in card_set.components]
     assert len(pdf) == len(unique)

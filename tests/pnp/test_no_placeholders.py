@@ -6,7 +6,7 @@ import io
 import pytest
 from reportlab.pdfgen.canvas import Canvas
 
-from companion import cards, i18n
+from companion import i18n, library
 from companion.components import SIZES
 from companion.pnp import art, draw, faces, layout
 from companion.pnp.document import card_url
@@ -49,7 +49,7 @@ def drawn(card_set, comp, lang, monkeypatch):
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_no_shipped_face_shows_a_placeholder(game, lang, monkeypatch):
     draw.register_fonts()
-    card_set = cards.load_game(game)
+    card_set = library.load_game(game)
     for comp in card_set.components:
         if comp.kind == "back" or comp.size == "marker":  # a marker is its colour and its id, by design
             continue

@@ -6,7 +6,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 import pytest
 
-from companion import cards
+from companion import library
 from companion.games.gemas import BANDAIDS
 from companion.pnp import faces
 from companion.pnp.build import build
@@ -19,7 +19,7 @@ from test_duplex import origins
 
 
 def test_the_price_marker_covers_one_step_of_the_price_track():
-    card_set = cards.load_game("queens-necklace")
+    card_set = library.load_game("queens-necklace")
     page, w, h = drawn("queens-necklace", "QN-D3")
     # the track's circles: round paths along the right edge
     circles = []
@@ -36,7 +36,7 @@ def test_the_price_marker_covers_one_step_of_the_price_track():
 
 
 def test_fashion_and_rarity_tiles_differ_in_band_colour_and_shape():
-    card_set = cards.load_game("queens-necklace")
+    card_set = library.load_game("queens-necklace")
     looks = {}
     for cid in ("QN-FAS30", "QN-RAR30"):
         page, w, h = drawn("queens-necklace", cid)
@@ -52,14 +52,14 @@ def test_fashion_and_rarity_tiles_differ_in_band_colour_and_shape():
 
 
 def test_gemas_prints_a_band_aid_for_every_player_of_its_largest_table():
-    card_set = cards.load_game("gemas")
+    card_set = library.load_game("gemas")
     printed = sum(c.qty for c in card_set.components if c.type == "bandaid")
     assert printed >= BANDAIDS * card_set.players[1] == 30
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_no_two_kinds_of_token_share_a_shape(game):
-    card_set = cards.load_game(game)
+    card_set = library.load_game(game)
     shapes = {}
     for c in card_set.components:
         if c.kind == "token":

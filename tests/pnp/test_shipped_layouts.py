@@ -3,7 +3,7 @@ by a game's code), each layout's elements on the face at every size it is drawn 
 more in both languages, every code box large enough; and the phone's card page draws the same layout."""
 import pytest
 
-from companion import cards
+from companion import library
 from companion.components import SIZES
 from companion.layouts import MIN_TEXT_PT, QUIET_MIN_PT
 from companion.pnp import faces, layout
@@ -14,7 +14,7 @@ from conftest import GAME_IDS
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_every_face_and_back_comes_from_a_layout(game):
-    card_set = cards.load_game(game)
+    card_set = library.load_game(game)
     assert card_set.design.layouts, f"{game} draws its faces by code"
     for c in card_set.components:
         if c.kind == "back":
@@ -25,7 +25,7 @@ def test_every_face_and_back_comes_from_a_layout(game):
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_every_layout_fits_its_faces(game):
-    card_set = cards.load_game(game)
+    card_set = library.load_game(game)
     errors, _warnings = check_design(card_set)
     assert not errors, errors
     for c in card_set.components:
@@ -50,7 +50,7 @@ def test_every_layout_fits_its_faces(game):
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_the_phone_draws_each_card_from_its_layout(game):
-    card_set = cards.load_game(game)
+    card_set = library.load_game(game)
     shown = [c for c in card_set.components if c.kind != "back"][:6]
     for c in shown:
         svg = face_svg.face(card_set, c, "es", lambda path: "/art/x")

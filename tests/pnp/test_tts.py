@@ -12,7 +12,7 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from companion import cards
+from companion import cards, library
 from companion.cli import main
 from companion.pnp import tts
 from companion.pnp.document import BuildSettings, card_url
@@ -102,7 +102,7 @@ def check_export(folder: Path, card_set: cards.CardSet, lang: str, base: str | N
 def test_a_shipped_game_is_a_deck_tts_loads_with_every_copy_on_its_sheet(tmp_path, capsys):
     assert main(["export", "tts", "duplicon", "--out", str(tmp_path / "tts")]) == 0
     folder = tmp_path / "tts"
-    card_set = cards.load_game("duplicon")
+    card_set = library.load_game("duplicon")
     saved = check_export(folder, card_set, "es")
     deck = saved["ObjectStates"][0]
     assert len(deck["DeckIDs"]) == 96 and len(deck["CustomDeck"]) == 1  # 8 faces × 12, reference cards left out
@@ -161,7 +161,7 @@ def test_a_re_export_replaces_its_own_files_keeps_the_others_and_refuses_a_stran
     assert "cosecha-sheet-2.png" not in names and {"cosecha-sheet-1.png", "notes.txt", "gemas.json"} <= names
     assert (out / "notes.txt").read_text() == "table for Friday"
     check_export(out, cards.load_file(EXAMPLE), "es")
-    check_export(out, cards.load_game("gemas"), "es")
+    check_export(out, library.load_game("gemas"), "es")
     capsys.readouterr()
     mine = tmp_path / "mine"
     mine.mkdir()

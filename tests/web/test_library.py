@@ -40,7 +40,7 @@ def test_two_apps_in_one_process_each_serve_their_own_games(game, tmp_path):
         assert "Harvest" not in without.get("/?lang=en").get_data(as_text=True)
         assert with_file.get("/rules/duquesa").status_code == without.get("/rules/duquesa").status_code == 200
     # outside any request, the shipped games alone
-    assert "cosecha" not in cards.load_all() and library.current() is library.shipped()
+    assert "cosecha" not in library.load_all() and library.current() is library.shipped()
     assert designer.extensions[library.EXTENSION].get("cosecha").game == "cosecha"
 
 
@@ -83,7 +83,7 @@ def test_the_shipped_library_takes_no_file(game):
     with pytest.raises(RuntimeError, match="takes no files"):
         library.shipped().add(game)
     with library.using(library.Library([game])) as own:
-        assert cards.load_game("cosecha") is own.get("cosecha")
+        assert library.load_game("cosecha") is own.get("cosecha")
     assert "cosecha" not in library.current().all()
 
 

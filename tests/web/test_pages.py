@@ -12,14 +12,14 @@ from conftest import GAME_IDS
 def test_every_game_has_a_rules_page_listing_its_cards(client, game):
     r = client.get(f"/rules/{game}")
     page = r.get_data(as_text=True)
-    card_set = cards.load_game(game)
+    card_set = library.load_game(game)
     assert r.status_code == 200 and card_set.title.es in page
     assert all(c.id in page for c in card_set.components if c.kind != "back")
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_every_printed_qr_url_opens_a_page_naming_its_card_with_links_that_land(client, game):
-    card_set = cards.load_game(game)
+    card_set = library.load_game(game)
     anchors = set(re.findall(r' id="([^"]+)"', client.get(f"/rules/{game}").get_data(as_text=True)))
     for c in card_set.components:
         if c.kind in ("back", "token"):

@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 import pytest
 import zxingcpp
 
-from companion import cards
+from companion import library
 from companion.cli import main
 from conftest import GAME_IDS, free_port
 
@@ -67,7 +67,7 @@ def test_every_printed_code_opens_its_card_on_the_static_site(site):
     base, folder, _ = site
     opened = 0
     for game in GAME_IDS:
-        card_set = cards.load_game(game)
+        card_set = library.load_game(game)
         pdf = pdfium.PdfDocument(str(folder / "pdf" / f"{game}.pdf"))
         for i in range(2, len(pdf)):
             for code in zxingcpp.read_barcodes(pdf[i].render(scale=150 / 72).to_pil(),
