@@ -73,7 +73,7 @@ def score_form(args: dict) -> dict:
     """A scoring page's form as the page script sends it (`fields`: its [name, value] pairs, in order), read by
     the same form glue as the server's page; the request it makes and the score."""
     from .web import forms
-    from .web.game_pages import pages
+    from .web.glue import pages
 
     pairs = _pairs(args.get("fields"))
     service.resolve(args.get("game", ""))  # an unknown game is named before its form is read
@@ -97,21 +97,21 @@ def _renderer(lang: str):
 
 
 def page(args: dict) -> dict:
-    """A computing page (scoring, setup, the Duquesa's solo pages) for its form's [name, value] pairs, rendered in
+    """A computing page (scoring, setup, a game's pages of its own) for its form's [name, value] pairs, rendered in
     the page's language by the same view and templates as the server's: `{"html", "status", "title"}`. The page
     script shows its <main>."""
     from urllib.parse import urlencode
 
-    from .web import forms, views
+    from .web import forms, glue, views
 
     endpoint, values = args.get("endpoint"), args.get("values") or {}
-    if endpoint not in views.VIEWS or not isinstance(values, dict) or not all(
+    if endpoint not in glue.VIEWS or not isinstance(values, dict) or not all(
             isinstance(v, str) for v in values.values()):
         raise InputError([Problem(("endpoint",), f"no such page {endpoint!r}; expected one of: "
-                                                 f"{', '.join(views.VIEWS)}")])
+                                                 f"{', '.join(glue.VIEWS)}")])
     fields = forms.Fields(_pairs(args.get("fields")))
     renderer = _renderer(args.get("lang", ""))
-    view = views.VIEWS[endpoint]
+    view = glue.VIEWS[endpoint]
     refused = InputError([Problem(("values",), f"no such page: {endpoint} {values}")])
     try:
         inspect.signature(view).bind(fields, renderer.lang, **values)
@@ -155,12 +155,7 @@ def phone_sheets(args: dict) -> dict:
 
 def warm() -> None:
     """Load every module a call may need (the static site's zip is made from what is loaded after this)."""
-    from . import games
-    from .web import render, views  # noqa: F401 (loaded for the zip)
-    from .web.game_pages import pages
-
-    for game in games.GAMES:
-        pages(game)
+    from .web import glue, render, views  # noqa: F401 (loaded for the zip; glue loads every game's web glue)
 
 
 CALLS: dict[str, Callable[[dict], Any]] = {
@@ -185,7 +180,7 @@ def _said(problems: list[Problem], args: Any) -> list[str]:
     them (also when the arguments could not be read)."""
     from .games import GAMES
     from .web import plain
-    from .web.game_pages import pages
+    from .web.glue import pages
 
     lang = args.get("lang") if isinstance(args, dict) else None
     if lang not in LANGS:

@@ -80,7 +80,7 @@ def test_a_scoring_form_is_read_on_the_phone_as_the_server_reads_it(game):
     from werkzeug.datastructures import MultiDict
 
     from companion.web import forms
-    from companion.web.game_pages import pages
+    from companion.web.glue import pages
     pairs = parse_qsl((FORMS / f"{game}.txt").read_text().strip(), keep_blank_values=True)
     on_server = MultiDict(pairs)
     request = pages(game).prepare(forms.request_from_form(on_server), on_server)

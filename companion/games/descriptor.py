@@ -98,6 +98,9 @@ class Game:
     scores: Callable[[CardSet], bool] = lambda _card_set: True  # whether its card data can be scored
     # the setup's parts that can be dealt again alone, by the name of their seed (`seed.<name>` in a setup's link)
     rerolls: Mapping[str, Reroll] = field(default_factory=lambda: {"first_player": FIRST_PLAYER})
+    # the module of its phone pages' glue, which declares PAGES (companion/web/game_pages/<game>.py), named, not
+    # imported: the rules know no web. Every game with rules of its own has one; a data-only game has the generic.
+    web: str | None = None
 
     def players_by_default(self, card_set: CardSet) -> int:
         """The default player count, within the counts the card data allows."""

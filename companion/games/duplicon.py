@@ -126,4 +126,5 @@ GAME = Game(
     setup=setup, entry=Entry(Word("round"), N_("a round")), sheet_points=sheet_points, face=face, terms=COLOURS,
     # who starts follows the dealer: the two are dealt again together
     rerolls={"dealer": Reroll(lambda deal, rng: _seats(deal["players"], rng), ("dealer", "first_player"), N_("Dealer"))},
+    web="companion.web.game_pages.duplicon",
 )

@@ -429,4 +429,5 @@ GAME = Game(
     setup=setup, entry=Entry(Word("hand"), N_("a hand")), sheet_points=sheet_points, face=face, terms=VOCABULARY,
     face_values=face_values, face_fields=FACE_FIELDS,
     options=(Option("expansions", N_("Expansions"), SETS[1:], Word("expansion")),), solo=solo_turn, simulate=simulate,
+    web="companion.web.game_pages.duquesa",
 )

@@ -298,4 +298,5 @@ GAME = Game(
     # the teams are drawn from the seats, not the cards: drawn again, no card moves
     rerolls={"first_player": FIRST_PLAYER,
              "teams": Reroll(lambda deal, rng: {"teams": _teams(deal["players"], rng)}, ("teams",), N_("Teams"))},
+    web="companion.web.game_pages.gemas",
 )

@@ -358,4 +358,5 @@ GAME = Game(
     setup=setup, entry=Entry(Word("duel"), N_("a duel")), sheet_points=sheet_points, face=face, terms=(*SUITS, *ART),
     face_values=face_values, face_fields=("index", "noble", "duel", "stats", "defence", "plain", "items"),
     options=(Option("jokers", N_("Add the two Jokers")), Option("double", N_("Double deck (104 cards)"))),
+    web="companion.web.game_pages.nobles",
 )

@@ -374,4 +374,5 @@ GAME = Game(
     # the fashion tiles are a shuffle of their own: dealt again, no card moves
     rerolls={"first_player": FIRST_PLAYER,
              "fashion": Reroll(lambda _deal, rng: {"fashion": shuffled(list(GEMS), rng)}, ("fashion",), N_("Fashion"))},
+    web="companion.web.game_pages.queens_necklace",
 )

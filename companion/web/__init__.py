@@ -22,7 +22,7 @@ def create_app(config: dict | None = None) -> Flask:
     # phones run in their own Python, where there is no Flask.
     from flask import Flask, appcontext_pushed, g, jsonify, request
 
-    from .. import games, library, resources, settings
+    from .. import library, resources, settings
     from . import assets, csrf, errors, instance, limits, locale, saved
 
     config = dict(config or {})
@@ -59,7 +59,6 @@ def create_app(config: dict | None = None) -> Flask:
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
     from . import api, icons, offline, pages, preview, render, scan, scoring, setup_page, sheet_pages, sheets_api
-    from .game_pages import pages as game_pages
 
     assets.init_app(app)
     locale.init_app(app)
@@ -73,10 +72,10 @@ def create_app(config: dict | None = None) -> Flask:
     app.jinja_env.globals["icon_svg_tag"] = icons.inline_svg
     app.context_processor(offline.page_context)
     if app.config.get("STATIC_SITE"):
-        from .site import site_url_for
+        from .site_urls import site_url_for
 
         app.jinja_env.globals["url_for"] = site_url_for
-    own = [game_pages(g).blueprint() for g in games.GAMES if game_pages(g).blueprint]  # a game's pages of its own
+    own = scoring.own_blueprints()  # the games' pages of their own
     if app.config.get("STATIC_SITE") and app.config.get("SITE_SCORING"):  # sheets kept on the phone itself
         from . import phone_sheets
 

@@ -128,6 +128,18 @@ def typed_names(form: MultiDict) -> list[str]:
     return [name.strip() for name in form.getlist("_names")]
 
 
+def players_of(form: MultiDict) -> list[tuple[int, str]]:
+    """(index, name) of a form's players: names typed per player (`players.N.name`) or once (`_names`); where a
+    scanned card can go on the page a phone has open."""
+    if "_names" in form:
+        return [(i, name or str(i + 1)) for i, name in enumerate(form.getlist("_names"))]
+    out, i = [], 0
+    while f"players.{i}.name" in form:
+        out.append((i, form.get(f"players.{i}.name") or str(i + 1)))
+        i += 1
+    return out
+
+
 def named_rows(names: list[str], rows: Any, **defaults: Any) -> list[dict]:
     """One row per typed name, matched by position: each gets its name and the defaults, under whatever the player
     filled in; a row nobody filled in is all defaults."""

@@ -34,9 +34,9 @@ def page_context() -> dict:
 def python_page(root: str) -> dict | None:
     """On a static site with scoring, what a computing page's script needs to draw it in the phone's own Python:
     the page (endpoint and route values), its language, the worker, and the words it shows while Python loads."""
-    from . import locale, views
+    from . import glue, locale
 
-    if not current_app.config.get("SITE_SCORING") or request.endpoint not in views.DRAWN_ON_THE_PHONE:
+    if not current_app.config.get("SITE_SCORING") or request.endpoint not in glue.DRAWN_ON_THE_PHONE:
         return None
     return {"endpoint": request.endpoint, "values": request.view_args or {}, "lang": locale.current(),
             "worker": f"{root}/py/worker.js", "words": {

@@ -10,8 +10,8 @@ from flask_babel import gettext as _
 from .. import library, rulebook, service
 from ..pnp import faces
 from . import face_svg, icons, locale, scan
-from .game_pages import pages
-from .site import site_url_for
+from .glue import pages
+from .site_urls import site_url_for
 
 bp = Blueprint("pages", __name__)
 

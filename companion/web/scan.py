@@ -10,7 +10,7 @@ from werkzeug.datastructures import MultiDict
 
 from .. import library
 from ..cards import Component
-from .game_pages import pages
+from .glue import pages
 
 bp = Blueprint("scan", __name__)
 COOKIE = "score_page"
@@ -35,17 +35,6 @@ def open_page(game: str) -> tuple[str, MultiDict] | None:
     if parts.path != url_for("scoring.score", game=game) or parts.scheme or parts.netloc:
         return None
     return parts.path, MultiDict(parse_qsl(parts.query, keep_blank_values=True))
-
-
-def players(form: MultiDict) -> list[tuple[int, str]]:
-    """(index, name) of the open page's players: names typed per player (`players.N.name`) or once (`_names`)."""
-    if "_names" in form:
-        return [(i, name or str(i + 1)) for i, name in enumerate(form.getlist("_names"))]
-    out, i = [], 0
-    while f"players.{i}.name" in form:
-        out.append((i, form.get(f"players.{i}.name") or str(i + 1)))
-        i += 1
-    return out
 
 
 def targets(game: str, c: Component) -> list[tuple[str, str]]:

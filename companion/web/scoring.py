@@ -1,11 +1,12 @@
 """Phone scoring pages: a form per game whose fields name the score request they fill (see forms.py); the
 answer comes from the same service as the API and the command line, and the page shows why. What a page shows
-is worked out in `views` (no Flask there: the static site's phones render the same views)."""
+is worked out in `views` (no Flask there: the static site's phones render the same views); the games' pages of their
+own (`glue.OWN`) are served here too, each game's in a blueprint of the name its endpoints give."""
 from __future__ import annotations
 
 from flask import abort, Blueprint, current_app, render_template, request
 
-from . import locale, scan, sheet_pages, views
+from . import glue, locale, scan, sheet_pages, views
 
 bp = Blueprint("scoring", __name__)
 has_score_page = views.has_score_page
@@ -22,9 +23,9 @@ def respond(view: views.View, game: str | None = None):
 
 
 def show(endpoint: str, **values):
-    """The server's page for one of `views.VIEWS`, or 404."""
+    """The server's page for one of `glue.VIEWS`, or 404."""
     try:
-        view = views.VIEWS[endpoint](request.args, locale.current(), **values)
+        view = glue.VIEWS[endpoint](request.args, locale.current(), **values)
     except views.NotFound:
         abort(404)
     kept = endpoint == "scoring.score" and not current_app.config.get("STATIC_SITE")  # a static page: no cookies
@@ -34,3 +35,13 @@ def show(endpoint: str, **values):
 @bp.get("/score/<game>")
 def score(game: str):
     return show("scoring.score", game=game)
+
+
+def own_blueprints() -> list[Blueprint]:
+    """The games' pages of their own, one blueprint for each name their endpoints start with."""
+    made: dict[str, Blueprint] = {}
+    for endpoint, page in glue.OWN.items():
+        name, _, view_name = endpoint.partition(".")
+        blueprint = made.setdefault(name, Blueprint(name, __name__))
+        blueprint.add_url_rule(page.rule, view_name, lambda endpoint=endpoint: show(endpoint))
+    return list(made.values())

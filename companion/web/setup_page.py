@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 
 from .. import library
-from . import locale, views
+from . import glue, locale, views
 from .locale import with_query
 from .saved import absolute
 
@@ -21,7 +21,7 @@ def setup(game: str):
         return redirect(with_query(url_for("setup.setup", game=game), {**args.to_dict(flat=False),
                                                                        "seed": views.new_seed()}))
     try:
-        template, context, status = views.setup(game, args, locale.current())
+        template, context, status = views.setup(game, args, locale.current(), glue.pages(game))
     except views.NotFound:
         abort(404)
     here = url_for("setup.setup", game=game)

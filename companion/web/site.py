@@ -13,38 +13,16 @@ import warnings
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import current_app, request, url_for
+from flask import current_app, url_for
 from flask_frozen import Freezer, MissingURLGeneratorWarning
 
 from .. import i18n, service
-from . import face_svg, render, views
+from . import face_svg, glue, render, views
+from .site_urls import site_url_for
 from ..files import folder_problems, shown, written_over
 from ..schema import InputError, Problem
 
 MARKER = ".companion-site"  # a folder holding this file is a site made here; it lists the files the build wrote
-SITE_PAGES = {"pages.index", "pages.rules", "pages.card", "pages.card_from_qr", "offline.offline",
-              "pages.companion_needed"}
-SITE_FILES = {"static", "pages.icon_styles", "pages.card_art", "pages.card_font", "offline.manifest",
-              "offline.service_worker"}
-
-
-def site_url_for(endpoint: str, **values) -> str:
-    """url_for on a static site: pages end with "/" (a folder with index.html, which any static host serves), and
-    pages that need the server lead to the companion (`COMPANION_URL`) or to a page that says so."""
-    if endpoint in SITE_FILES:
-        return url_for(endpoint, **values)
-    scoring = current_app.config.get("SITE_SCORING")
-    if scoring and endpoint == "sheet_pages.index":
-        endpoint = views.PHONE_SHEETS  # the site's own sheets, kept on the phone
-    if endpoint in SITE_PAGES or (scoring and endpoint in views.DRAWN_ON_THE_PHONE):
-        url = url_for(endpoint, **values)
-        path, hash_, fragment = url.partition("#")
-        return (path if path.endswith("/") else path + "/") + hash_ + fragment
-    companion = current_app.config.get("COMPANION_URL")
-    if companion:
-        values.pop("lang", None)
-        return companion.rstrip("/") + url_for(endpoint, **values)[len(request.script_root):]
-    return site_url_for("pages.companion_needed")
 
 
 def root_path(base_url: str) -> str:
@@ -89,7 +67,7 @@ def computing_pages() -> list[str]:
     (inside the app)."""
     out = []
     for rule in current_app.url_map.iter_rules():
-        if rule.endpoint not in views.DRAWN_ON_THE_PHONE:
+        if rule.endpoint not in glue.DRAWN_ON_THE_PHONE:
             continue
         if "game" not in rule.arguments:
             out.append(url_for(rule.endpoint))

@@ -1,4 +1,5 @@
-"""What the computing pages show (scoring, setup, the Duquesa's solo rank and turn helper), from their form alone.
+"""What the computing pages show (scoring and setup; a game's pages of its own build on `scoring`), from their form
+alone.
 
 No Flask here: the server's views render these contexts with Flask, and the static site's phones render the same
 contexts in their own Python (`render.PhoneRenderer`), so both show the same answer in the same words. A view
@@ -17,7 +18,7 @@ from ..rng import make_rng
 from ..schema import InputError, Problem, whole_number
 from . import forms, plain
 from .forms import MultiDict
-from .game_pages import pages
+from .game_pages import GamePages
 
 View = tuple[str, dict[str, Any], int]
 # A form that is still being filled: a card just added from its QR code, or what a setup carried to the scoring
@@ -77,14 +78,14 @@ def seat_count(chosen: str, low: int, high: int, default: int) -> int:
     return min(max(whole_number(chosen, signed=False, digits=2) or default, low), high)
 
 
-def scoring(game: str, form: MultiDict, lang: str, template: str | None = None,
+def scoring(game: str, form: MultiDict, lang: str, glue: GamePages, template: str | None = None,
             compute: Callable[[dict], dict] | None = None, **context: Any) -> View:
     """A scoring page: when the form was sent, prepared by the game's page glue, scored, and shown with why; what
-    the game's glue shows beside the answer (`extras`) is added."""
+    the game's glue shows beside the answer (`extras`) is added. A game's page of its own passes its `template`
+    and what it `compute`s instead of the score."""
     card_set = card_set_of(game)
     if template is None and not has_score_page(game):
         raise NotFound(game)
-    glue = pages(game)
     req, result, problems, status = None, None, [], 200
     # players added or removed (`_seats`) or more cards shown (`_redraw`): scored when sent again; a game's glue
     # may wait for more (`ready`)
@@ -161,15 +162,15 @@ LEADS = ("first_player", "dealer", "direction")  # what a setup says first, befo
 NOT_SHOWN = ("game", "seed", "players", "rerolls")
 
 
-def setup(game: str, form: MultiDict, lang: str) -> View:
+def setup(game: str, form: MultiDict, lang: str, glue: GamePages) -> View:
     """The setup helper for a form that has its seed (the caller puts a fresh one in the address first, so the
     link deals the same game on another phone); without a seed (a static page before its script runs) only the
     form. What the table sees comes first (`public`: who starts, then the layout); the hands and decks only in the
     dealer's view (`hidden`, the game glue's `hidden` keys). `reroll` and `share` are the query strings of a new
     deal and of this one; `to_score` and `to_sheet` those of the scoring page and a new sheet with these players
-    (and what the game's glue carries, e.g. the Queen's Necklace fashion)."""
+    (and what the game's glue carries to them: `to_score`)."""
     card_set = card_set_of(game)
-    rules, glue = games.for_data(game), pages(game)
+    rules = games.for_data(game)
     words = {**SETUP_WORDS, **{o.key: o.label for o in rules.options}, **glue.setup_words}
     players = form.get("players") or str(rules.players_by_default(card_set))
     low, high = card_set.players
@@ -255,37 +256,4 @@ def sheet_choices() -> dict[str, Any]:
     return {"choices": choices, "titles": dict(choices), "limits": {s.game: s.players for s in known}}
 
 
-def duquesa_solo(form: MultiDict, lang: str) -> View:
-    """The Duquesa's solo rank from a final hand (four cards and the common card) or from the florins."""
-    from ..games.duquesa import GAME
-    from .game_pages.duquesa import RANKS, extras
-
-    def compute(req: dict) -> dict:
-        if "florins" in req:
-            return service.score(GAME.id, {"florins": req["florins"]})
-        return service.score(GAME.id, {"common": req.get("common"), "players": [
-            {"name": i18n._("You", lang), "hand": req.get("hand", [])}]})
-    return scoring(GAME.id, form, lang, "score/duquesa-solo.html", compute, ranks=RANKS, **extras(None, None, form))
-
-
-def duquesa_turn(form: MultiDict, lang: str) -> View:
-    """The Duquesa's turn helper: given the hand, the common card and the card turned up, keep it or take? And
-    then the next turn's hand, carried in the address turn after turn to the rank."""
-    from ..games.duquesa import GAME
-    from .game_pages.duquesa import turn_extras
-
-    template, context, status = scoring(GAME.id, form, lang, "score/duquesa-turn.html",
-                                        lambda req: service.solo_turn(GAME.id, req))
-    return template, {**context, **turn_extras(context["card_set"], form, context["result"])}, status
-
-
-# The computing pages by endpoint: what the server routes and what the static site's phones render.
-VIEWS: dict[str, Callable[..., View]] = {
-    "scoring.score": lambda form, lang, game: scoring(game, form, lang),
-    "setup.setup": lambda form, lang, game: setup(game, form, lang),
-    "duquesa_pages.solo": lambda form, lang: duquesa_solo(form, lang),
-    "duquesa_pages.solo_turn": lambda form, lang: duquesa_turn(form, lang),
-}
-
 PHONE_SHEETS = "phone_sheets.index"  # a static site's sheets, kept in the phone's storage (web/phone_sheets.py)
-DRAWN_ON_THE_PHONE = (*VIEWS, PHONE_SHEETS)  # a static site's pages its phones draw in their own Python

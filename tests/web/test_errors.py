@@ -3,7 +3,8 @@ everywhere else, and even an error nobody foresaw is a page, never a traceback."
 import pytest
 
 from companion import games
-from companion.web.game_pages import GENERIC, pages
+from companion.web.game_pages import GENERIC
+from companion.web.glue import pages
 from conftest import GAME_IDS
 
 
@@ -43,8 +44,24 @@ def test_every_game_with_rules_has_its_page_glue_and_template(app, game):
     glue = pages(game)
     assert glue is not GENERIC and glue.template != GENERIC.template
     assert app.jinja_env.get_template(glue.template)
-    if glue.blueprint:
-        assert glue.blueprint().name in app.blueprints
+    for endpoint, page in glue.own.items():  # its pages of its own are served at their addresses
+        assert endpoint.partition(".")[0] in app.blueprints
+        assert any(r.endpoint == endpoint and r.rule == page.rule for r in app.url_map.iter_rules())
+
+
+@pytest.mark.parametrize("web, said", [
+    ("companion.web.game_pages.gema", "is not a module"),
+    ("companion.web.forms", "declares no PAGES"),
+    (None, "names no web glue"),
+])
+def test_a_game_whose_web_glue_is_not_where_its_descriptor_says_is_an_error_naming_it(web, said):
+    from dataclasses import replace
+
+    from companion.web import glue
+
+    with pytest.raises(glue.GlueError, match=said) as raised:
+        glue._load(replace(games.GAMES["gemas"], web=web))
+    assert "'gemas'" in str(raised.value)
 
 
 def test_a_data_only_game_gets_the_generic_pages_and_ids_never_reach_the_importer():

@@ -1,15 +1,13 @@
-"""What a game's phone pages need beyond the generic ones, one module per game beside this file
-(`<game id with _ for ->.py` declaring `PAGES`), found from the game registry: no second list of games.
+"""What a game's phone pages need beyond the generic ones: `GamePages`, which each game's web glue declares as
+`PAGES` in a module beside this file. The game's descriptor names that module (`Game.web`), and
+`companion.web.glue` loads it from there: no second list of games, and a module misnamed is an error at start-up.
 
-A game without a module here (a designer's data-only game) gets the generic pages: setup, rules and card pages, a
+A game without web glue (a designer's data-only game) gets the generic pages: setup, rules and card pages, a
 sheet with typed points, and a scoring page when its components declare values."""
 from __future__ import annotations
 
-import importlib
-import re
 from dataclasses import dataclass, field
-from functools import cache
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from ...cards import Component
 from ...i18n import N_
@@ -17,15 +15,13 @@ from .. import forms
 from ..forms import MultiDict
 from ..plain import Words
 
-if TYPE_CHECKING:
-    from flask import Blueprint
-
 Prepare = Callable[[dict, MultiDict], dict]  # a score request from a form → the request to score
 Extras = Callable[[dict | None, dict | None, MultiDict], dict]  # (request, result, form) → what the page shows beside the answer
 Targets = Callable[[Component, MultiDict], list[tuple[str, str]]]  # where a scanned card can go: (field, whose)
 Add = Callable[[Component, MultiDict, str], None]  # fill that field with the card
 ToScore = Callable[[dict], list[tuple[str, str]]]  # a setup's answer → the scoring form's fields it fills
 Ready = Callable[[MultiDict], bool]  # whether a sent form is to be worked out yet
+View = Callable[..., tuple[str, dict[str, Any], int]]  # (form, lang) → (template, context, status): see web/views.py
 
 
 def players_filled(req: dict, _form: MultiDict) -> dict:
@@ -33,6 +29,15 @@ def players_filled(req: dict, _form: MultiDict) -> dict:
     if "players" in req:
         req["players"] = forms.filled(req["players"])
     return req
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page of a game's own beside its scoring and setup pages: its address, and the view that works out what it
+    shows (no Flask: the server serves it and the static site's phones draw it, as the scoring pages)."""
+
+    rule: str  # its URL rule, e.g. "/solo/<game id>"
+    view: View
 
 
 @dataclass(frozen=True)
@@ -51,26 +56,11 @@ class GamePages:
     hidden: tuple[str, ...] = ("hands", "deck")  # setup answer keys the players must not see: the dealer's view
     to_score: ToScore | None = None  # what a setup carries to the scoring page beside the names (fields, values)
     play: Callable[[dict], tuple[str, str] | None] | None = None  # a setup's answer → (endpoint, words) of the page
-    # its Play button opens, when not the scoring page (the Duquesa's one-player deal: the solo turn helper)
+    # its Play button opens, when not the scoring page (a one-player deal: a page of its own)
     ready: Ready | None = None  # a sent form is worked out only when this says so (default: always)
     score_label: str = N_("Score")
     links: tuple[tuple[str, str], ...] = ()  # (label, endpoint) shown with the game on the home page
-    blueprint: Callable[[], Blueprint] | None = None  # makes its pages of its own (the Duquesa's solo pages)
+    own: Mapping[str, Page] = field(default_factory=dict)  # its pages of its own, by endpoint ("<blueprint>.<name>")
 
 
 GENERIC = GamePages()
-
-
-@cache
-def pages(game_id: str) -> GamePages:
-    """The web glue of a known game (callers check the id first): its module's PAGES, or the generic pages."""
-    if not re.fullmatch(r"[a-z][a-z0-9-]{0,39}", game_id):
-        return GENERIC
-    name = f"{__name__}.{game_id.replace('-', '_')}"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as e:
-        if e.name != name:
-            raise
-        return GENERIC
-    return module.PAGES

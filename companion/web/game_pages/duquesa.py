@@ -1,28 +1,24 @@
 """The Duquesa's phone pages: scanned cards go to the common card or a hand; the solo rank and turn helper."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ... import i18n, service
 from ...cards import CardSet, Component
 from ...games.duquesa import GAME, HAND_SIZE, SETS, SOLO_TURNS
+from ...library import current
 from ...schema import whole_number
 from ...i18n import N_
+from .. import forms, views
 from ..forms import MultiDict
 from ..plain import Words
-from . import GamePages
-
-if TYPE_CHECKING:
-    from flask import Blueprint
+from . import GamePages, Page
 
 RANKS = {"aprendiz": N_("Apprentice"), "artista": N_("Artist"), "oficial": N_("Officer"), "magister": N_("Magister")}
 
 
 def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
-    from .. import scan
-
     if c.type != "necklace":
         return []
-    hands = [(f"players.{i}.hand:list", name) for i, name in scan.players(form)]
+    hands = [(f"players.{i}.hand:list", name) for i, name in forms.players_of(form)]
     # a full hand is not offered, nor a hand or common card that already holds this card
     return [(field, whose) for field, whose in [("common", "common"), *hands]
             if c.id not in form.getlist(field) and (field == "common" or len(form.getlist(field)) < HAND_SIZE)]
@@ -53,8 +49,6 @@ def necklaces(card_set: CardSet, form: MultiDict, expansions: bool = True) -> li
 
 
 def extras(_req, _result, form: MultiDict) -> dict:
-    from ...library import current
-
     return {"necklaces": necklaces(current()[GAME.id], form), "sets_on": sets_on(form)}
 
 
@@ -87,17 +81,23 @@ def to_play(deal: dict) -> list[tuple[str, str]]:
             *((SETS_FIELD, s) for s in deal.get("expansions", ()))]
 
 
-def blueprint() -> Blueprint:
-    """The solo pages (made when the app is, so this module's form glue also loads where Flask does not); what
-    they show is worked out in `web.views`."""
-    from flask import Blueprint
+def solo(form: MultiDict, lang: str) -> views.View:
+    """The solo rank from a final hand (four cards and the common card) or from the florins."""
+    def compute(req: dict) -> dict:
+        if "florins" in req:
+            return service.score(GAME.id, {"florins": req["florins"]})
+        return service.score(GAME.id, {"common": req.get("common"), "players": [
+            {"name": i18n._("You", lang), "hand": req.get("hand", [])}]})
+    return views.scoring(GAME.id, form, lang, PAGES, "score/duquesa-solo.html", compute, ranks=RANKS,
+                         **extras(None, None, form))
 
-    from .. import scoring
 
-    bp = Blueprint("duquesa_pages", __name__)
-    bp.add_url_rule(f"/solo/{GAME.id}", "solo", lambda: scoring.show("duquesa_pages.solo"))
-    bp.add_url_rule(f"/solo/{GAME.id}/turn", "solo_turn", lambda: scoring.show("duquesa_pages.solo_turn"))
-    return bp
+def solo_turn(form: MultiDict, lang: str) -> views.View:
+    """The turn helper: given the hand, the common card and the card turned up, keep it or take? And then the next
+    turn's hand, carried in the address turn after turn to the rank."""
+    template, context, status = views.scoring(GAME.id, form, lang, PAGES, "score/duquesa-turn.html",
+                                              lambda req: service.solo_turn(GAME.id, req))
+    return template, {**context, **turn_extras(context["card_set"], form, context["result"])}, status
 
 
 PAGES = GamePages(
@@ -105,7 +105,9 @@ PAGES = GamePages(
                         "seen": N_("card turned up"), "gone": N_("cards already gone"), "drawn": N_("card drawn"),
                         "turn": N_("turn")},
                 count_of={"hand": N_("cards in the hand")}),
-    template="score/duquesa.html", targets=targets, extras=extras, add=add, blueprint=blueprint, links=((N_("Solo"), "duquesa_pages.solo"),),
+    template="score/duquesa.html", targets=targets, extras=extras, add=add, links=((N_("Solo"), "duquesa_pages.solo"),),
+    own={"duquesa_pages.solo": Page(f"/solo/{GAME.id}", solo),
+         "duquesa_pages.solo_turn": Page(f"/solo/{GAME.id}/turn", solo_turn)},
     hidden=("hands", "draw_pile", "out_of_play", "turns", "spare"),  # (a solo hand is the one player's own)
     to_score=to_play,
     play=lambda deal: ("duquesa_pages.solo_turn", N_("Play: open the turn helper")) if solo_deal(deal) else None,

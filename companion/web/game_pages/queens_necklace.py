@@ -32,11 +32,9 @@ def prepare(req: dict, form: MultiDict) -> dict:
 
 
 def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
-    from .. import scan
-
     if c.type != "gem" or form.get("_mode") == "game":  # cards go into a single sale's columns
         return []
-    return [(f"players.{i}.shown.{c.data['gem']}:ints", name) for i, name in scan.players(form)]
+    return [(f"players.{i}.shown.{c.data['gem']}:ints", name) for i, name in forms.players_of(form)]
 
 
 def add(c: Component, form: MultiDict, target: str) -> None:
