@@ -220,7 +220,7 @@ def paint_icon(c, icon: Icon, cx: float, cy: float, r: float, font: str = "NotoS
         c.restoreState()
         return
     under = None  # the colour the letter sits on, when not the fill
-    if icon.fill == RAINBOW:  # the Duquesa's rainbow stone: rings of colour
+    if icon.fill == RAINBOW:  # a stone of every colour (a look's `rainbow` fill): rings of colour
         for i, colour in enumerate(RAINBOW_RINGS):
             c.setFillColor(HexColor(colour))
             c.circle(cx, cy, r * (1 - i / len(RAINBOW_RINGS)), stroke=0, fill=1)

@@ -69,7 +69,7 @@ def where(path: tuple, request: Any, lang: str, term: Callable[[str], str] = lam
         elif key in words.counted and i + 1 < len(path) and isinstance(path[i + 1], int):
             pass  # said with its number by the next step
         elif isinstance(child, Mapping) and isinstance(child.get("name"), str) and child["name"].strip():
-            steps.append(child["name"].strip())  # a side that names its player (a Nobles duel at court)
+            steps.append(child["name"].strip())  # a side keyed by name (`attacker`) that names its player
         elif key in words.fields:
             word = words.fields[key] or (ALONE.get(key, "") if i == len(path) - 1 else "")
             if word:

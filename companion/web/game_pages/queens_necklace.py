@@ -10,7 +10,7 @@ from ..plain import Words
 from . import GamePages
 
 
-GEMS = ("diamond", "emerald", "ruby", "amber")  # the form's order (score/_qn_sale.html); an unchosen fashion shows it
+GEMS = ("diamond", "emerald", "ruby", "amber")  # the sale form's order; an unchosen fashion shows it
 
 
 def prepare(req: dict, form: MultiDict) -> dict:

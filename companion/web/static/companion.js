@@ -215,9 +215,10 @@ if (root.dataset.sheetsJs && !document.querySelector("script[data-sheets]")) {
   if (readList(QUEUE_KEY).length) document.head.append(Object.assign(document.createElement("script"), { src: root.dataset.sheetsJs }));
 }
 
-// --- Parts of a live form redrawn with its answer (`data-live-part` with an id: the Nobles' announced strength,
-// which sits between the dice and the number cards, where the table says it; the dice and card rows, which
-// follow the noble picked). A part holding the focus is left as it is: the player is in it. ---
+// --- Parts of a live form redrawn with its answer (`data-live-part` with an id): a part that shows what the
+// answer works out in the middle of the form, where the table says it (a strength announced between the dice and
+// the cards), or rows that follow a choice made above them. A part holding the focus is left as it is: the player
+// is in it. ---
 document.addEventListener("companion:redrawn", (event) => {
   for (const part of event.target.querySelectorAll("[data-live-part][id]")) {
     const fresh = event.detail.getElementById(part.id);
@@ -280,9 +281,9 @@ function steppers(page) {
   }
   nameSteppers(page);
 }
-// --- Expansion cards (the Duquesa's pickers offer an expansion's cards only when it is on): switching one on or
-// off brings the page again with its cards and everything tapped so far, by the form's own "Show their cards"
-// button (which scores nothing), hidden here since the switch does it. ---
+// --- A switch that changes what the form offers (`data-redraw`: an expansion whose cards the pickers offer only
+// when it is on): switching it brings the page again with everything tapped so far, by the form's own button
+// (`data-redraw-button`, "Show their cards", which scores nothing), hidden here since the switch does it. ---
 document.addEventListener("change", (event) => {
   const box = event.target.closest && event.target.closest("[data-redraw]");
   const button = box && box.form && box.form.querySelector("[data-redraw-button]");
