@@ -114,73 +114,119 @@ def _marks(c, marks) -> None:
 
 
 def render(card_set: CardSet, settings: BuildSettings, target) -> int:
-    """Draw the whole document into `target` (a path or file object); returns the number of pages."""
+    """Draw the whole document into `target` (a path or file object); returns the number of pages: the cover and
+    its calibration back, each sheet of fronts with the page of its backs, then the rules booklet."""
     draw.register_fonts()
     rl_config.useA85 = 0  # binary Flate streams: ASCII85 would add a quarter to every page
-    gutterfold = settings.layout == "gutterfold"
     sections = _sections(card_set, settings)
-    count = sum(len(s.components) for s in sections)
-    version = qr_version(card_set, settings)
-    first = layout(settings.paper, "poker", 0)
-    c = rl_canvas.Canvas(target, pagesize=(first.page_w * MM, first.page_h * MM), invariant=1, pageCompression=1,
-                         initialFontName=draw.FONT)
-    c.setTitle(f"{card_set.title.get(settings.lang)} — print-and-play")
-    c.setAuthor("companion")
-    c.setSubject(f"{card_set.game}; paper {settings.paper}; bleed {settings.bleed:g} mm; layout {settings.layout}")
-    c.setCreator(f"companion {__version__}")
-    c.setViewerPreference("PrintScaling", "None")
-    # Duplex pages are made for a long-edge flip; a gutterfold file is printed on one side.
-    c.setViewerPreference("Duplex", "Simplex" if gutterfold else "DuplexFlipLongEdge")
-    pages = 0
+    doc = _Document(card_set, settings, target)
+    doc.calibration(sum(len(s.components) for s in sections))
+    for section in sections:
+        doc.section(section)
+    doc.booklet()
+    doc.c.save()
+    return doc.pages
 
-    def finish(trim, bleed_box):
-        nonlocal pages
-        c.setTrimBox(trim)
-        c.setBleedBox(bleed_box)
-        c.showPage()
-        pages += 1
 
-    full = (0, 0, first.page_w * MM, first.page_h * MM)
-    first_code = card_url(settings.base_url, next(x.id for x in card_set.components if x.kind != "back"))
-    cover.cover(c, card_set, settings, (first.page_w * MM, first.page_h * MM), count, first_code)
-    finish(full, full)
-    if not gutterfold:
-        c.setFillColor(draw.INK)
-        c.setFont(draw.FONT, 9)
-        c.drawCentredString(first.page_w * MM / 2, first.page_h * MM / 2, _("Back of the calibration sheet", settings.lang))
-        cover.crosses(c, first.page_w * MM, first.page_h * MM, mirrored=True, offset=settings.offset)
-        finish(full, full)
-    bleed = settings.bleed * MM
-    forms: set[str] = set()
+class _Document:
+    """One PDF being drawn: its canvas, the pages finished, and the faces and backs drawn so far (each is drawn once
+    per document as a form XObject, then placed at every copy)."""
 
-    def place(name: str, x: float, y: float, w: float, h: float, paint) -> None:
+    def __init__(self, card_set: CardSet, settings: BuildSettings, target):
+        self.card_set, self.settings = card_set, settings
+        self.gutterfold = settings.layout == "gutterfold"
+        self.low_ink = settings.ink == "low"
+        self.bleed = settings.bleed * MM
+        self.version = qr_version(card_set, settings)
+        self.first = layout(settings.paper, "poker", 0)  # the cover's and the booklet's paper
+        self.full = (0, 0, self.first.page_w * MM, self.first.page_h * MM)
+        self.c = _canvas(card_set, settings, target, self.full[2:], self.gutterfold)
+        self.forms: set[str] = set()
+        self.pages = 0
+
+    def finish(self, trim, bleed_box) -> None:
+        self.c.setTrimBox(trim)
+        self.c.setBleedBox(bleed_box)
+        self.c.showPage()
+        self.pages += 1
+
+    def calibration(self, count: int) -> None:
+        """The cover (what the game holds, the ruler and the crosses), and in duplex the crosses of its back."""
+        c, settings, (w, h) = self.c, self.settings, self.full[2:]
+        first_code = card_url(settings.base_url, next(x.id for x in self.card_set.components if x.kind != "back"))
+        cover.cover(c, self.card_set, settings, (w, h), count, first_code)
+        self.finish(self.full, self.full)
+        if not self.gutterfold:
+            c.setFillColor(draw.INK)
+            c.setFont(draw.FONT, 9)
+            c.drawCentredString(w / 2, h / 2, _("Back of the calibration sheet", settings.lang))
+            cover.crosses(c, w, h, mirrored=True, offset=settings.offset)
+            self.finish(self.full, self.full)
+
+    def section(self, section: _Section) -> None:
+        """The sheets of one printed size, each as many pieces as a page holds."""
+        settings = self.settings
+        s = layout(settings.paper, section.size, settings.bleed, offset=settings.offset, gutterfold=self.gutterfold)
+        self.c.setPageSize((s.page_w * MM, s.page_h * MM))
+        for start in range(0, len(section.components), s.per_page):
+            self.sheet(section.components[start:start + s.per_page], section.size, s)
+
+    def sheet(self, batch: list[Component], size: str, s: Layout) -> None:
+        """One sheet of fronts (in gutterfold, with their backs beside them) and, in duplex, the page behind it."""
+        c, settings, card_set = self.c, self.settings, self.card_set
+        for comp, rect in zip(batch, s.fronts):
+            self.place(_form_name("F", comp.id, size), *_points(rect),
+                       lambda x, y, w, h, comp=comp: faces.paint_front(
+                           c, comp, card_set, settings.lang, x, y, w, h, self.bleed,
+                           qr_text(card_set, comp, settings), self.version, low_ink=self.low_ink))
+        # Each back goes in the slot mirroring its own card; a card without a back leaves its slot empty.
+        back_slots = [(s.backs[slot], card_set.component(comp.back)) for slot, comp in enumerate(batch)
+                      if comp.back and settings.backs]
+        if self.gutterfold:
+            self.place_backs(back_slots, size, s)
+            _fold_line(c, s)
+        if settings.crop_marks:  # the cuts of the pieces on this sheet, none for its empty slots
+            used = list(s.fronts[:len(batch)]) + ([rect for rect, _ in back_slots] if self.gutterfold else [])
+            _marks(c, geometry.crop_marks(used, s.bleed, s.page_w, s.page_h))
+        # A sheet is the finished piece (the player cuts it): its boxes are the whole page, so no printer or
+        # viewer that honours them crops the crop marks. Per-card boxes are in the print-service file.
+        self.finish(full_page(s), full_page(s))
+        if not self.gutterfold and back_slots:  # each back page follows its front page
+            self.place_backs(back_slots, size, s)
+            self.finish(full_page(s), full_page(s))
+        elif not self.gutterfold and settings.backs:  # pieces without backs: the other side of their sheet stays
+            _blank_side(c, s, settings.lang)  # blank, so the next sheet's fronts never print behind them
+            self.finish(full_page(s), full_page(s))
+
+    def place(self, name: str, x: float, y: float, w: float, h: float, paint) -> None:
         """Draw a face or back once per document as a form XObject, then place it at every copy."""
-        if name not in forms:
+        c, bleed = self.c, self.bleed
+        if name not in self.forms:
             c.beginForm(name, lowerx=0, lowery=0, upperx=w + 2 * bleed, uppery=h + 2 * bleed)
             paint(bleed, bleed, w, h)
             c.endForm()
-            forms.add(name)
+            self.forms.add(name)
         c.saveState()
         c.translate(x - bleed, y - bleed)
         c.doForm(name)
         c.restoreState()
 
-    def place_backs(slots: list[tuple[Rect, Component]], size: str, s: Layout) -> None:
+    def place_backs(self, slots: list[tuple[Rect, Component]], size: str, s: Layout) -> None:
         """Each back in its slot, its art running BACK_BLEED past the cut wherever no neighbouring back meets it,
         so a duplex print a little off shows no white strip on the outer cards."""
+        c, settings = self.c, self.settings
         grow = max(settings.bleed, BACK_BLEED) * MM
         taken = [rect for rect, _ in slots]
         for rect, back in slots:
             x, y, w, h = _points(rect)
-            sides = [bleed if _neighbour(rect, taken, dx, dy, s) else grow
+            sides = [self.bleed if _neighbour(rect, taken, dx, dy, s) else grow
                      for dx, dy in ((-1, 0), (0, -1), (1, 0), (0, 1))]  # left, bottom, right, top
             name = _form_name("B", back.id, size)
-            if name not in forms:
+            if name not in self.forms:
                 c.beginForm(name, lowerx=0, lowery=0, upperx=w + 2 * grow, uppery=h + 2 * grow)
-                faces.paint_back(c, back, card_set, settings.lang, grow, grow, w, h, grow,
-                                 low_ink=settings.ink == "low")
+                faces.paint_back(c, back, self.card_set, settings.lang, grow, grow, w, h, grow, low_ink=self.low_ink)
                 c.endForm()
-                forms.add(name)
+                self.forms.add(name)
             c.saveState()
             clip = c.beginPath()
             clip.rect(x - sides[0], y - sides[1], w + sides[0] + sides[2], h + sides[1] + sides[3])
@@ -189,40 +235,26 @@ def render(card_set: CardSet, settings: BuildSettings, target) -> int:
             c.doForm(name)
             c.restoreState()
 
-    for section in sections:
-        s = layout(settings.paper, section.size, settings.bleed, offset=settings.offset, gutterfold=gutterfold)
-        c.setPageSize((s.page_w * MM, s.page_h * MM))
-        for start in range(0, len(section.components), s.per_page):
-            batch = section.components[start:start + s.per_page]
-            for comp, rect in zip(batch, s.fronts):
-                place(_form_name("F", comp.id, section.size), *_points(rect),
-                      lambda x, y, w, h, comp=comp: faces.paint_front(
-                          c, comp, card_set, settings.lang, x, y, w, h, bleed,
-                          qr_text(card_set, comp, settings), version, low_ink=settings.ink == "low"))
-            # Each back goes in the slot mirroring its own card; a card without a back leaves its slot empty.
-            back_slots = [(s.backs[slot], card_set.component(comp.back)) for slot, comp in enumerate(batch)
-                          if comp.back and settings.backs]
-            if gutterfold:
-                place_backs(back_slots, section.size, s)
-                _fold_line(c, s)
-            if settings.crop_marks:  # the cuts of the pieces on this sheet, none for its empty slots
-                used = list(s.fronts[:len(batch)]) + ([rect for rect, _ in back_slots] if gutterfold else [])
-                _marks(c, geometry.crop_marks(used, s.bleed, s.page_w, s.page_h))
-            # A sheet is the finished piece (the player cuts it): its boxes are the whole page, so no printer or
-            # viewer that honours them crops the crop marks. Per-card boxes are in the print-service file.
-            finish(full_page(s), full_page(s))
-            if not gutterfold and back_slots:  # each back page follows its front page
-                place_backs(back_slots, section.size, s)
-                finish(full_page(s), full_page(s))
-            elif not gutterfold and settings.backs:  # pieces without backs: the other side of their sheet stays
-                _blank_side(c, s, settings.lang)  # blank, so the next sheet's fronts never print behind them
-                finish(full_page(s), full_page(s))
-    if card_set.rules:  # the rules booklet ends the file, on the paper of the cover
-        c.setPageSize((first.page_w * MM, first.page_h * MM))
-        cover.booklet_pages(c, card_set, settings.lang, (first.page_w * MM, first.page_h * MM),
-                            lambda: finish(full, full))
-    c.save()
-    return pages
+    def booklet(self) -> None:
+        """The rules booklet ends the file, on the paper of the cover."""
+        if self.card_set.rules:
+            self.c.setPageSize(self.full[2:])
+            cover.booklet_pages(self.c, self.card_set, self.settings.lang, self.full[2:],
+                                lambda: self.finish(self.full, self.full))
+
+
+def _canvas(card_set: CardSet, settings: BuildSettings, target, page: tuple[float, float], gutterfold: bool):
+    """The document's canvas, byte for byte the same for the same input (reportlab's invariant mode), with its
+    metadata and how it asks to be printed."""
+    c = rl_canvas.Canvas(target, pagesize=page, invariant=1, pageCompression=1, initialFontName=draw.FONT)
+    c.setTitle(f"{card_set.title.get(settings.lang)} — print-and-play")
+    c.setAuthor("companion")
+    c.setSubject(f"{card_set.game}; paper {settings.paper}; bleed {settings.bleed:g} mm; layout {settings.layout}")
+    c.setCreator(f"companion {__version__}")
+    c.setViewerPreference("PrintScaling", "None")
+    # Duplex pages are made for a long-edge flip; a gutterfold file is printed on one side.
+    c.setViewerPreference("Duplex", "Simplex" if gutterfold else "DuplexFlipLongEdge")
+    return c
 
 
 def full_page(s: Layout) -> tuple[float, float, float, float]:
