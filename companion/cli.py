@@ -302,11 +302,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in COMMANDS:  # in the order the help lists them
+        add(sub)
+    return parser
 
+
+def _game_ids() -> str:
+    return ", ".join(games.GAMES) + ", or a card data file"
+
+
+def _validate_command(sub) -> None:
+    """`companion validate [FILE...]`: check card data files."""
     p = sub.add_parser("validate", help="check card data files (default: every shipped file)")
     p.add_argument("files", nargs="*", metavar="FILE")
     p.set_defaults(func=cmd_validate)
 
+
+def _build_command(sub) -> None:
+    """`companion build [GAME|FILE...]`: print-and-play PDFs, with the print's settings."""
     p = sub.add_parser("build", help="print-and-play PDFs, one OUT/<game>.pdf per game")
     p.add_argument("games", nargs="*", metavar="GAME", help="a game id or a card data file (default: every game)")
     p.add_argument("--out", default="output", help="folder for the PDFs (default: output)")
@@ -333,6 +346,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "broken save prints its errors and keeps the last good PDF); Ctrl+C stops")
     p.set_defaults(func=cmd_build)
 
+
+def _site_command(sub) -> None:
+    """`companion site --base-url URL`: the static site."""
     p = sub.add_parser("site", help="a static copy of the rules and card pages for any static web host")
     p.add_argument("--out", default="site", help="the folder to write (default: site)")
     p.add_argument("--base-url", required=True, metavar="URL",
@@ -343,10 +359,16 @@ def build_parser() -> argparse.ArgumentParser:
                         "npm registry at build time, lets the site score on the phone)")
     p.set_defaults(func=cmd_site)
 
+
+def _address_command(sub) -> None:
+    """`companion address`: the address phones on this network open."""
     p = sub.add_parser("address", help="the address phones on this network open (the LAN address of this machine)")
     p.add_argument("--port", type=int, default=5000)
     p.set_defaults(func=cmd_address)
 
+
+def _serve_command(sub) -> None:
+    """`companion serve`: the companion web app."""
     p = sub.add_parser("serve", help="the companion web app (default http://127.0.0.1:5000)")
     p.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to let phones on your network join")
     p.add_argument("--port", type=int, default=5000)
@@ -357,6 +379,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "machine's LAN address with --host 0.0.0.0; behind a proxy, its https address)")
     p.set_defaults(func=cmd_serve)
 
+
+def _sheets_command(sub) -> None:
+    """`companion sheets export|import`: back up or restore saved score sheets."""
     p = sub.add_parser("sheets", help="back up or restore saved score sheets")
     sheets_sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     q = sheets_sub.add_parser("export", help="write every saved sheet into FOLDER, one JSON file each")
@@ -367,6 +392,9 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("files", nargs="+", metavar="FILE")
     q.set_defaults(func=cmd_sheets_import)
 
+
+def _export_command(sub) -> None:
+    """`companion export tts GAME|FILE --out DIR`: the cards for other tools."""
     p = sub.add_parser("export", help="the cards for other tools: tts (Tabletop Simulator)")
     export_sub = p.add_subparsers(dest="format", required=True, metavar="FORMAT")
     q = export_sub.add_parser("tts", help="a Tabletop Simulator deck: DIR/<game>.json (a saved object), sheets of the "
@@ -382,14 +410,19 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--lang", default="es", help="es or en: the cards and their names in TTS")
     q.set_defaults(func=cmd_export_tts, command="export tts")  # messages start "companion export tts"
 
-    game_ids = ", ".join(games.GAMES) + ", or a card data file"
+
+def _score_command(sub) -> None:
+    """`companion score GAME FILE|-`: score one JSON request."""
     p = sub.add_parser("score", help="score one JSON request (a file, or - for standard input)")
-    p.add_argument("game", metavar="GAME", help=game_ids)
+    p.add_argument("game", metavar="GAME", help=_game_ids())
     p.add_argument("file", nargs="?", default="-", metavar="FILE|-")
     p.set_defaults(func=cmd_score)
 
+
+def _setup_command(sub) -> None:
+    """`companion setup GAME`: a random, seeded setup."""
     p = sub.add_parser("setup", help="a random setup as JSON; the same seed gives the same setup")
-    p.add_argument("game", metavar="GAME", help=game_ids)
+    p.add_argument("game", metavar="GAME", help=_game_ids())
     p.add_argument("--players", type=int)
     p.add_argument("--seed")
     examples = [f"{o.key}={','.join(o.choices) if o.choices else 'yes'} ({g.id})" for g in games.GAMES.values()
@@ -402,12 +435,18 @@ def build_parser() -> argparse.ArgumentParser:
                         + ", ".join(parts) + " (the page's address shows each as seed.PART)")
     p.set_defaults(func=cmd_setup)
 
+
+def _simulate_command(sub) -> None:
+    """`companion simulate GAME`: the solo mode played many times."""
     p = sub.add_parser("simulate", help="play the solo mode many times and report the ranks reached")
     p.add_argument("game", metavar="GAME", help=", ".join(g.id for g in games.GAMES.values() if g.simulate))
     p.add_argument("--games", type=int, default=10_000)
     p.add_argument("--seed")
     p.set_defaults(func=cmd_simulate)
-    return parser
+
+
+COMMANDS = (_validate_command, _build_command, _site_command, _address_command, _serve_command, _sheets_command,
+            _export_command, _score_command, _setup_command, _simulate_command)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
