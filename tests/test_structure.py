@@ -1,0 +1,203 @@
+"""The package's structure: its imports form layers (no cycle, imports inside functions counted), and no game is
+named in the shared web and print code."""
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "companion"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """Every companion module `path` imports, at any depth (inside functions too), relative imports resolved.
+    `from a import b` counts as an import of `a.b` when that is a module, else of `a`."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                stem = ".".join(base + ([node.module] if node.module else []))
+            else:
+                stem = node.module or ""
+            targets = [f"{stem}.{alias.name}" if f"{stem}.{alias.name}" in known else stem for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in known:  # `import companion.pnp.document as d` imports that module
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Every companion module's imports of companion modules; with the one import made by name, not by an import
+    statement: `companion.web.glue` loads each game's web glue from the module its descriptor names (`Game.web`)."""
+    from companion import games
+
+    found = modules()
+    known = set(found)
+    graph = {name: imports_of(name, path, known) for name, path in found.items()}
+    graph["companion.web.glue"] |= {rules.web for rules in games.GAMES.values() if rules.web}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, edges = work[-1]
+            for nxt in edges:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph[nxt]))))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return found
+
+
+def test_the_cycle_finder_finds_cycles():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_imports_inside_functions_relative_imports_and_web_glue_are_read():
+    graph = import_graph()
+    assert "companion.pnp.build" in graph["companion.cli"]  # (inside cmd_build)
+    assert "companion.games.duquesa" in graph["companion.games"]  # (`from . import duplicon, duquesa, ...`)
+    assert "companion.web.game_pages.duquesa" in graph["companion.web.glue"]  # (by the name Game.web gives)
+
+
+def test_no_module_is_imported_by_name_but_the_web_glue():
+    """The graph above holds every import: nothing else in the package imports a module by a name it computes."""
+    found = [name for name, path in modules().items()
+             if re.search(r"\bimport_module\b|__import__\(", path.read_text(encoding="utf-8"))]
+    assert found == ["companion.web.glue"]
+
+
+def test_the_package_imports_form_layers():
+    """A module imports only from below it, counting the imports made inside functions: no cycle."""
+    graph = import_graph()
+    found = cycles(graph)
+    described = []
+    for component in found:
+        members = set(component)
+        edges = [f"{a} -> {b}" for a in component for b in sorted(graph[a] & members)]
+        described.append(f"{', '.join(component)}:\n    " + "\n    ".join(edges))
+    assert not found, "import cycles:\n" + "\n".join(described)
+
+
+# -- no game named in shared code ------------------------------------------------------------------------------------
+
+# Each shipped game by its id and its names (lower case; "Gems", its English title, is also what the gem games'
+# pieces are called, so it is not among them).
+GAMES = {
+    "duquesa": ["duquesa", "duchess"],
+    "queens-necklace": ["queens-necklace", "queens_necklace", "queen's necklace", "queen’s necklace", "la reina"],
+    "gemas": ["gemas"],
+    "nobles": ["nobles"],
+    "duplicon": ["duplicon"],
+}
+
+# Each game's own files, and nothing else: its rules module (and modules named after it: the Duquesa's solo
+# simulation and stored games), its web glue, its scoring templates and their parts. ({game}: its id, "queens-necklace";
+# {module}: the id as a module is named, "queens_necklace".)
+OWN_FILES = [
+    "companion/games/{module}*.py",
+    "companion/web/game_pages/{module}.py",
+    "templates/score/{game}*.html",
+    "templates/score/_{module}_*.html",
+]
+
+SHARED = [
+    "companion/web/**/*.py",
+    "companion/web/static/*.js",
+    "companion/web/static/*.css",
+    "companion/web/runtime/*.js",
+    "companion/pnp/**/*.py",
+    "templates/**/*.html",
+]
+
+
+def own(path: str, game: str) -> bool:
+    module = game.replace("-", "_")
+    return any(Path(path).match(pattern.format(game=game, module=module)) for pattern in OWN_FILES)
+
+
+def shared_files():
+    for pattern in SHARED:
+        yield from sorted(ROOT.glob(pattern))
+
+
+def test_no_game_is_named_in_shared_code():
+    named = []
+    for path in shared_files():
+        relative = path.relative_to(ROOT).as_posix()
+        text = path.read_text(encoding="utf-8").lower()
+        for game, words in GAMES.items():
+            if own(relative, game):
+                continue
+            for word in words:
+                for match in re.finditer(re.escape(word), text):
+                    line = text.count("\n", 0, match.start()) + 1
+                    named.append(f"{relative}:{line}: {word}")
+    assert not named, "a game named outside its own files:\n" + "\n".join(named)
+
+
+@pytest.mark.parametrize("path, game, expected", [
+    ("companion/games/duquesa_sim.py", "duquesa", True),
+    ("companion/web/game_pages/queens_necklace.py", "queens-necklace", True),
+    ("templates/score/queens-necklace.html", "queens-necklace", True),
+    ("templates/score/_duquesa_cards.html", "duquesa", True),
+    ("templates/score/_queens_necklace_sale.html", "queens-necklace", True),
+    ("templates/score/generic.html", "gemas", False),
+    ("companion/web/views.py", "duquesa", False),
+    ("companion/web/game_pages/duquesa.py", "nobles", False),
+])
+def test_own_files(path, game, expected):
+    assert own(path, game) is expected
