@@ -2,7 +2,8 @@
 `DeckCustom`) that TTS loads from its Saved Objects folder.
 
 The faces are the print's own: `export._card_pages` draws each unique card once into a PDF (trim size, no bleed)
-and pdfium rasterises it at TILE_DPI, so a sheet tile is the printed card, code and all. What goes in:
+and pdfium rasterises it at TILE_DPI, so a sheet tile is the printed card, code and all (on several cores, worker
+processes each draw a share of the faces into the sheets, then encode them: see `_pictures`). What goes in:
 
 * the deck is the game's cards (kind `card`), in data order, each `qty` times; reference cards, tiles and tokens
   are left out (they are not dealt);
@@ -23,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import mmap
 import multiprocessing
 import os
 import re
@@ -32,11 +34,15 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import quote, urlsplit
 
+import pypdfium2 as pdfium  # (imported here, before the workers fork: they start with them)
+from PIL import Image
+
 from .. import __version__, cards, service
 from ..cards import CardSet, Component
 from ..files import Update, all_written_over, folder_problems
 from ..schema import InputError, Problem
 from .document import BuildSettings, printed_size
+from .export import _card_pages, page_image
 from .geometry import SIZES
 
 RECORD = ".companion-tts-{game}"  # in the output folder: the files the last export of that game wrote there
@@ -45,7 +51,6 @@ MAX_COLUMNS, MAX_ROWS = 10, 7
 PER_SHEET = MAX_COLUMNS * MAX_ROWS - 1  # the last slot is the hidden face
 MAX_WORKERS = 4
 PNG_LEVEL = 1  # zlib level 1: a sheet encodes in a little over half the time of level 6, 17 % larger (1.2 MB)
-BLANK = (255, 255, 255)  # the back of cards printed without one (`back: none`)
 
 
 @dataclass
@@ -142,13 +147,7 @@ def export_tts(game: str, out_dir: str | Path, settings: BuildSettings, image_ba
 
     update = Update(out, RECORD.format(game=card_set.game), {"game": card_set.game, "companion": __version__})
     with all_written_over([update]) as (staging,):
-        jobs, backs_drawn = [], set()
-        for sheet in sheets:
-            back_path = None if sheet.back_file in backs_drawn else str(staging / sheet.back_file)
-            jobs.append(([c.id for c in sheet.faces], (sheet.columns, sheet.rows), tile_pixels(sheet.size),
-                         str(staging / sheet.file), back_path))
-            backs_drawn.add(sheet.back_file)
-        _run(card_set, settings, jobs)
+        _pictures(card_set, settings, sheets, staging)
         saved = saved_object(card_set, settings, sheets, url)
         (staging / f"{card_set.game}.json").write_text(json.dumps(saved, ensure_ascii=False, indent=2) + "\n",
                                                        encoding="utf-8")
@@ -160,57 +159,105 @@ def export_tts(game: str, out_dir: str | Path, settings: BuildSettings, image_ba
 # --- the pictures ---------------------------------------------------------------------------------------------------
 
 
-_SHARED: tuple[CardSet, BuildSettings] | None = None  # what forked workers draw from (a CardSet does not pickle)
+FACES_A_WORKER = 12  # fewer faces than this for each core: drawn in this process, none started
 
 
-def _draw_sheets(jobs: list, card_set: CardSet | None = None, settings: BuildSettings | None = None) -> None:
-    """Each job a sheet: its faces and their back drawn by the print's renderer (`export._card_pages`: a PDF of the
-    trim, a card a page), rasterised at TILE_DPI into the sheet's tiles, the back in its last slot; saved as PNG,
-    and the back alone once for each back file."""
-    import pypdfium2 as pdfium
-    from PIL import Image
+@dataclass
+class _Work:
+    """What the worker processes share, inherited when they fork (a CardSet does not pickle): each sheet's pixels
+    are rows of RGB in anonymous shared memory, so the faces a worker rasterises go straight into their slots and
+    another worker encodes the sheet, with no picture sent between processes."""
 
-    from .export import _card_pages, page_image
-
-    card_set, settings = (card_set, settings) if card_set is not None else _SHARED
-    for ids, (columns, rows), tile, path, back_path in jobs:
-        data, plan = _card_pages(card_set, settings, [card_set.component(i) for i in ids], bleed=0)
-        pdf = pdfium.PdfDocument(data)
-        try:
-            sheet = Image.new("RGB", (columns * tile[0], rows * tile[1]), (255, 255, 255))
-            for slot in range(len(ids)):  # the faces' pages come first, in the sheet's order
-                place = ((slot % columns) * tile[0], (slot // columns) * tile[1])
-                sheet.paste(page_image(pdf, slot, TILE_DPI, tile), place)
-            if len(plan) == len(ids):  # cards printed without a back (back: none)
-                back = Image.new("RGB", tile, BLANK)
-            else:  # drawn at the size of the first card it backs here: the size of this sheet's cards
-                _, w, h = plan[-1]
-                back = page_image(pdf, len(ids), TILE_DPI, (round(w / 25.4 * TILE_DPI), round(h / 25.4 * TILE_DPI)))
-                back = back if back.size == tile else back.resize(tile, Image.Resampling.LANCZOS)
-        finally:
-            pdf.close()
-        sheet.paste(back, ((columns - 1) * tile[0], (rows - 1) * tile[1]))
-        sheet.save(path, dpi=(TILE_DPI, TILE_DPI), compress_level=PNG_LEVEL)
-        if back_path:
-            back.save(back_path, dpi=(TILE_DPI, TILE_DPI), compress_level=PNG_LEVEL)
+    card_set: CardSet
+    settings: BuildSettings
+    sheets: list[Sheet]
+    staging: Path
+    pixels: list[mmap.mmap]
+    places: dict[str, tuple[int, int]]  # face id → (sheet index, slot)
 
 
-def _run(card_set: CardSet, settings: BuildSettings, jobs: list) -> None:
-    """The sheets drawn in forked worker processes, one a sheet up to the cores there are, every worker taking
-    every n-th sheet; one sheet, one core, or a system that cannot fork (the card data does not pickle) draws them
-    here."""
-    global _SHARED
-    workers = min(os.cpu_count() or 1, MAX_WORKERS, len(jobs))
-    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        _draw_sheets(jobs, card_set, settings)
-        return
-    _SHARED = (card_set, settings)
+_WORK: _Work | None = None
+
+
+def _put(work: _Work, k: int, slot: int, size: tuple[int, int], rgb: bytes) -> None:
+    """A tile's RGB rows into sheet k's slot."""
+    sheet = work.sheets[k]
+    w, h = tile_pixels(sheet.size)
+    assert size == (w, h)
+    stride, row = sheet.columns * w * 3, w * 3
+    left, top = (slot % sheet.columns) * row, (slot // sheet.columns) * h
+    pixels = work.pixels[k]
+    for y in range(h):
+        pixels[(top + y) * stride + left:(top + y) * stride + left + row] = rgb[y * row:(y + 1) * row]
+
+
+def _draw_share(ids: list[str]) -> None:
+    """Draw these faces and the backs they use with the print's renderer (`export._card_pages`: a PDF of the trim, a
+    card a page), rasterise each at TILE_DPI, and put it in its sheet: a face in its slot, a back in the last slot
+    of every sheet of its cards."""
+    work = _WORK
+    data, plan = _card_pages(work.card_set, work.settings, [work.card_set.component(i) for i in ids], bleed=0)
+    pdf = pdfium.PdfDocument(data)
     try:
+        for page, (name, w, h) in enumerate(plan):  # the faces, then their backs, each at its printed size
+            comp_id = name[:-len(".png")]
+            image = page_image(pdf, page, TILE_DPI, (round(w / 25.4 * TILE_DPI), round(h / 25.4 * TILE_DPI)))
+            if comp_id in work.places:
+                _put(work, *work.places[comp_id], image.size, image.tobytes())
+                continue
+            for k, sheet in enumerate(work.sheets):  # a back, drawn at the size of the first card it backs here
+                if sheet.back == comp_id:
+                    tile = tile_pixels(sheet.size)
+                    fitted = image if image.size == tile else image.resize(tile, Image.Resampling.LANCZOS)
+                    _put(work, k, sheet.columns * sheet.rows - 1, tile, fitted.tobytes())
+    finally:
+        pdf.close()
+
+
+def _encode(k: int, back: bool) -> None:
+    """Sheet k as a PNG; with `back`, its last slot too, as its back's own file."""
+    work = _WORK
+    sheet = work.sheets[k]
+    w, h = tile_pixels(sheet.size)
+    picture = Image.frombuffer("RGB", (sheet.columns * w, sheet.rows * h), work.pixels[k], "raw", "RGB", 0, 1)
+    picture.save(work.staging / sheet.file, dpi=(TILE_DPI, TILE_DPI), compress_level=PNG_LEVEL)
+    if back:  # (a sheet of cards without a back keeps its white slot: their plain back)
+        corner = ((sheet.columns - 1) * w, (sheet.rows - 1) * h, sheet.columns * w, sheet.rows * h)
+        picture.crop(corner).save(work.staging / sheet.back_file, dpi=(TILE_DPI, TILE_DPI), compress_level=PNG_LEVEL)
+
+
+def _pictures(card_set: CardSet, settings: BuildSettings, sheets: list[Sheet], staging: Path) -> None:
+    """Every sheet and back as a PNG in `staging`. On several cores, forked worker processes draw and rasterise the
+    faces, a contiguous share each, then encode the sheets; a small deck, one core, or a system that cannot fork
+    does it all in this process."""
+    global _WORK
+    places = {c.id: (k, slot) for k, sheet in enumerate(sheets) for slot, c in enumerate(sheet.faces)}
+    pixels = []
+    for sheet in sheets:
+        w, h = tile_pixels(sheet.size)
+        pixels.append(mmap.mmap(-1, sheet.columns * w * sheet.rows * h * 3))
+        pixels[-1].write(b"\xff" * len(pixels[-1]))  # white: the empty slots, and the back of cards without one
+    _WORK = _Work(card_set, settings, sheets, staging, pixels, places)
+    ids = list(places)
+    encodes = [(k, k == next(j for j, s in enumerate(sheets) if s.back_file == sheet.back_file))
+               for k, sheet in enumerate(sheets)]
+    try:
+        workers = min(os.cpu_count() or 1, MAX_WORKERS, len(ids) // FACES_A_WORKER)
+        if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+            _draw_share(ids)
+            for k, back in encodes:
+                _encode(k, back)
+            return
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            for done in [pool.submit(_draw_sheets, jobs[k::workers]) for k in range(workers)]:
+            shares = [ids[n * len(ids) // workers:(n + 1) * len(ids) // workers] for n in range(workers)]
+            for done in [pool.submit(_draw_share, share) for share in shares]:
+                done.result()
+            for done in [pool.submit(_encode, k, back) for k, back in encodes]:
                 done.result()
     finally:
-        _SHARED = None
+        _WORK = None
+        for memory in pixels:
+            memory.close()
 
 
 # --- the saved object -----------------------------------------------------------------------------------------------
