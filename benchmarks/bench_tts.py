@@ -76,8 +76,8 @@ def main() -> None:
           f"{min(cold):.2f} s ({', '.join(f'{t:.2f}' for t in cold)}); the issue asks for at most 3 s")
     print(f"export alone, once warm:             median of 3 {statistics.median(warm):.2f} s "
           f"({', '.join(f'{t:.2f}' for t in warm)})")
-    print(f"load average {load:.1f} before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} cores (the sheets are "
-          f"drawn one a core: other work on the machine slows it)")
+    print(f"load average {load:.1f} before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} cores (the faces are "
+          f"drawn on every core: other work on the machine slows it)")
 
 
 if __name__ == "__main__":
