@@ -16,6 +16,7 @@ from yaml.constructor import ConstructorError, SafeConstructor
 from . import games, resources
 from .components import BACK, CARD_SIZES, DEFAULT_SIZE, SIZES, ComponentType
 from . import layouts
+from .i18n import LANGS
 from .look import ART_DPI, DRAWN_SHAPES, LOOK, Art, ArtPath, Look, art_window_mm, build_look
 from .schema import (
     INVALID, Bool, Enum, Field, Int, ListOf, MapOf, Path, Problem, Problems, Record, Str, Texts, TextsField,
@@ -23,6 +24,10 @@ from .schema import (
 )
 
 ID_PATTERN = r"[A-Z0-9]+(?:-[A-Z0-9]+)*"
+# A game with rules of its own explains at least these in its rules sections, each in more than SECTION_CHARS
+# characters in every language (its rules tests require it; validate warns).
+REQUIRED_SECTIONS = ("setup", "turn", "end")
+SECTION_CHARS = 150
 SLUG = Str(r"[a-z][a-z0-9-]*", max_len=40, hint="lower-case letters, digits and '-'")
 # The fields every component may have, whatever its game and type.
 COMMON_FIELDS: dict[str, Field] = {
@@ -312,124 +317,214 @@ def _component_types(game_id: str) -> Mapping[str, ComponentType]:
 
 
 def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
-    """Check one data file's text; return the card set (None if any error) and every error line."""
-    errors: list[str] = []
-
-    def report(problem: Problem, label: str = "-", base: Path = ()) -> None:
-        line = line_of(lines, (*base, *problem.path))
-        errors.append(f"{filename}:{line}: {label}: {fmt_path(problem.path) or '-'}: {problem.message}")
-
+    """Check one data file's text; return the card set (None if any error) and every error line. The checks run in
+    this order, which is the order of the error lines: the YAML; the header; the look; the layouts and declared
+    fields; each component, from the file, then from its spreadsheets (`rows:`); the backs; the cards the rules
+    sections name; each component against its layout; what the setup deals. (Warnings, which do not stop it: a game
+    with rules of its own whose rules sections miss what its players need.)"""
     try:
         doc, lines = read_yaml(text)
     except YamlProblem as e:
         return None, [f"{filename}:{e.line}: -: yaml: {e.message}"]
     if not isinstance(doc, dict):
         return None, [f"{filename}:1: -: -: the file must be a mapping with game, title, prefix and components"]
-
+    check = _FileCheck(filename, lines)
+    header, raw_components = check.header(doc)
+    if header is None:
+        return None, check.errors
+    look = check.look(header)
     problems = Problems()
-    header = HEADER.check({k: v for k, v in doc.items() if k != "components"}, (), problems)
-    raw_components = doc.get("components", [] if "rows" in doc else None)  # rows: may give them all
-    if not isinstance(raw_components, list):
-        problems.add(("components",), "must be a list of components" if "components" in doc else
-                     "is missing (list them here, or give a spreadsheet with rows:)")
-    for p in problems:
-        report(p)
-    if header is INVALID or not isinstance(raw_components, list):
-        return None, errors
-    if "players" in header and header["players"][0] > header["players"][1]:
-        report(Problem(("players",), "must be [fewest, most]"))
-    seen_rules: set[str] = set()
-    for i, section in enumerate(header.get("rules", ())):
-        if section["id"] in seen_rules:
-            report(Problem(("rules", i, "id"), f"{section['id']!r} is used by an earlier section"))
-        seen_rules.add(section["id"])
-
-    problems = Problems()
-    look = build_look(header.get("look"), ("look",), problems, games.for_data(header["game"]).terms)
-    for p in problems:
-        report(p)
-    folder = os.path.abspath(os.path.dirname(filename) or ".")
-    raw_terms = (header.get("look") or {}).get("terms", {})
-    pictured = {name: replace(term, art=Art(raw_terms[name]["art"], os.path.join(folder, raw_terms[name]["art"]),
-                                            line_of(lines, ("look", "terms", name, "art"))))
-                for name, term in look.terms.items() if "art" in raw_terms.get(name, {})}
-    if pictured:  # a term drawn as a picture: its icon everywhere on the faces (the backs' emblem keeps shapes)
-        look = replace(look, terms=MappingProxyType({**look.terms, **pictured}))
-    problems = Problems()
-    design = layouts.build_design(header, folder, lambda path: line_of(lines, path), problems)
+    design = layouts.build_design(header, check.folder, check.line, problems)
     types = _declared_types(_component_types(header["game"]), header.get("fields") or {}, problems)
-    _report_layout_problems(problems, report)
+    _report_layout_problems(problems, check.report)
     sets = dict(header.get("sets") or {"base": Texts("Juego básico", "Base game")})
-    entries = [_Entry(raw, "", line_of(lines, ("components", i)), f"components[{i}]",
-                      lambda path, i=i: line_of(lines, ("components", i, *path)))
-               for i, raw in enumerate(raw_components)]
-    sources = [filename]
-    for i, given in enumerate(header.get("rows", ())):
-        shown_as = os.path.join(os.path.dirname(filename), given.partition("#")[0])
-        sources.append(shown_as)
-        given_at = f"{filename}:{line_of(lines, ('rows', i) if isinstance(doc['rows'], list) else ('rows',))}"
-        entries += _row_entries(given, folder, shown_as, given_at, types, errors)
-    if not entries and not errors:
-        report(Problem(("components",), "lists no component"))
-    components: list[Component] = []
-    seen: dict[str, tuple[str, int]] = {}
-    for entry in entries:
-        raw = entry.raw
-        label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) and raw["id"].strip() \
-            else entry.label  # an id that is not text, or empty, cannot name the entry
-        problems = Problems()
-        component = _check_component(raw, types, sets, header, entry.line, problems)
-        if isinstance(component, Component):
-            component = replace(component, source=entry.source)
-        if isinstance(component, Component) and "art" in raw and not problems:
-            component = replace(component, art=Art(raw["art"], os.path.join(folder, posixpath.normpath(raw["art"])),
-                                                   entry.line_of(("art",))))
-        raw_id = raw.get("id") if isinstance(raw, dict) else None
-        if isinstance(raw_id, str) and raw_id in seen:
-            where, line = seen[raw_id]
-            problems.add(("id",), f"{raw_id} is already used at " + (f"line {line}" if where == entry.source else
-                                                                      f"{where or filename}:{line}"))
-        elif isinstance(raw_id, str):
-            seen[raw_id] = (entry.source, entry.line)
-        if isinstance(component, Component) and not problems:
-            components.append(component)
-        for p in problems:
-            errors.append(f"{entry.source or filename}:{entry.line_of(p.path)}: {label}: "
-                          f"{fmt_path(p.path) or '-'}: {p.message}")
-
-    if (design.back_art or design.back_layout) and not any(c.kind == "back" for c in components):
-        components.append(_implicit_back(header, line_of(lines, ("back",))))
-    backs = {c.id: c for c in components if c.kind == "back"}
-    for c in components:
-        if c.back not in (None, "none") and c.back not in backs:
-            errors.append(f"{c.where(filename)}: {c.id}: back: no back component has the id {c.back!r}")
-    known = {c.id for c in components} | {c.type for c in components}
-    for i, section in enumerate(header.get("rules", ())):
-        for j, name in enumerate(section.get("cards", ())):
-            if name not in known:
-                report(Problem(("rules", i, "cards", j), f"{name!r} is neither a component id nor a type of this file"))
+    entries, sources = check.entries(doc, header, raw_components, types)
+    components = check.components(entries, types, sets, header)
+    backs = check.backs(components, design, header)
+    check.rule_cards(header, components)
     if design.layouts:
-        problems = Problems()
-        for c, message in _check_layouts(design, components, types, look, header["game"], problems):
-            errors.append(f"{c.where(filename)}: {c.id}: layout: {message}")
-        _report_layout_problems(problems, report)
-    plan = header.get("setup", {})
-    dealt = plan.get("hand_size", 0) * header["players"][1] + plan.get("market", 0)
-    cards_in_deck = sum(c.qty for c in components if c.kind == "card")
-    if dealt > cards_in_deck:
-        report(Problem(("setup",), f"{header['players'][1]} players need {dealt} cards; the deck has {cards_in_deck}"))
-    if errors:
-        return None, errors
+        check.component_layouts(design, components, types, look, header["game"])
+    check.setup(header, components)
+    if check.errors:
+        return None, check.errors
+    check.rules_for_players(header, components)
     components = [replace(c, back=_resolve_back(c, backs)) for c in components]
-    card_set = CardSet(
+    return CardSet(
         game=header["game"], path=filename, title=header["title"], prefix=header["prefix"],
         players=tuple(header["players"]), card_size=header.get("card_size", "poker"), sets=MappingProxyType(sets),
         labels=header.get("labels", MappingProxyType({})), notes=tuple(header.get("notes", ())),
         rules=tuple(header.get("rules", ())), components=tuple(components), look=look,
         needs=tuple(header.get("needs", ())),
         setup=header.get("setup", MappingProxyType({})), design=design, sources=tuple(sources),
-    )
-    return card_set, []
+        warnings=tuple(check.warnings),
+    ), []
+
+
+class _FileCheck:
+    """The checks of one data file (`check_text`), step by step, each adding its error lines to `errors` as
+    `file:line: card id: field: problem` (`-` where no card or field is at fault)."""
+
+    def __init__(self, filename: str, lines: Mapping[Path, int]):
+        self.filename, self.lines = filename, lines
+        self.folder = os.path.abspath(os.path.dirname(filename) or ".")
+        self.errors: list[str] = []
+        self.warnings: list[str] = []
+
+    def line(self, path: Path) -> int:
+        return line_of(self.lines, path)
+
+    def report(self, problem: Problem, label: str = "-", base: Path = ()) -> None:
+        line = self.line((*base, *problem.path))
+        self.errors.append(f"{self.filename}:{line}: {label}: {fmt_path(problem.path) or '-'}: {problem.message}")
+
+    def header(self, doc: Mapping) -> tuple[Mapping | None, list | None]:
+        """The checked header and the components as written (None, None when either cannot be read on); the
+        player counts' order and the rules sections' ids are checked here too."""
+        problems = Problems()
+        header = HEADER.check({k: v for k, v in doc.items() if k != "components"}, (), problems)
+        raw_components = doc.get("components", [] if "rows" in doc else None)  # rows: may give them all
+        if not isinstance(raw_components, list):
+            problems.add(("components",), "must be a list of components" if "components" in doc else
+                         "is missing (list them here, or give a spreadsheet with rows:)")
+        for p in problems:
+            self.report(p)
+        if header is INVALID or not isinstance(raw_components, list):
+            return None, None
+        if "players" in header and header["players"][0] > header["players"][1]:
+            self.report(Problem(("players",), "must be [fewest, most]"))
+        seen_rules: set[str] = set()
+        for i, section in enumerate(header.get("rules", ())):
+            if section["id"] in seen_rules:
+                self.report(Problem(("rules", i, "id"), f"{section['id']!r} is used by an earlier section"))
+            seen_rules.add(section["id"])
+        return header, raw_components
+
+    def look(self, header: Mapping) -> Look:
+        """The game's look, its terms drawn as pictures given their files."""
+        problems = Problems()
+        look = build_look(header.get("look"), ("look",), problems, games.for_data(header["game"]).terms)
+        for p in problems:
+            self.report(p)
+        raw_terms = (header.get("look") or {}).get("terms", {})
+        pictured = {name: replace(term, art=Art(given, os.path.join(self.folder, given),
+                                                self.line(("look", "terms", name, "art"))))
+                    for name, term in look.terms.items()
+                    if "art" in raw_terms.get(name, {}) for given in (raw_terms[name]["art"],)}
+        if pictured:  # a term drawn as a picture: its icon everywhere on the faces (the backs' emblem keeps shapes)
+            look = replace(look, terms=MappingProxyType({**look.terms, **pictured}))
+        return look
+
+    def entries(self, doc: Mapping, header: Mapping, raw_components: list,
+                types: Mapping[str, ComponentType]) -> tuple[list[_Entry], list[str]]:
+        """Every component as written: the file's own, then each spreadsheet's rows; and the files they come from."""
+        filename = self.filename
+        entries = [_Entry(raw, "", self.line(("components", i)), f"components[{i}]",
+                          lambda path, i=i: self.line(("components", i, *path)))
+                   for i, raw in enumerate(raw_components)]
+        sources = [filename]
+        for i, given in enumerate(header.get("rows", ())):
+            shown_as = os.path.join(os.path.dirname(filename), given.partition("#")[0])
+            sources.append(shown_as)
+            given_at = f"{filename}:{self.line(('rows', i) if isinstance(doc['rows'], list) else ('rows',))}"
+            entries += _row_entries(given, self.folder, shown_as, given_at, types, self.errors)
+        if not entries and not self.errors:
+            self.report(Problem(("components",), "lists no component"))
+        return entries, sources
+
+    def components(self, entries: list[_Entry], types: Mapping[str, ComponentType], sets: Mapping,
+                   header: Mapping) -> list[Component]:
+        """Each entry checked into a component, an id used twice named at its second use."""
+        components: list[Component] = []
+        seen: dict[str, tuple[str, int]] = {}
+        for entry in entries:
+            raw = entry.raw
+            label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) and raw["id"].strip() \
+                else entry.label  # an id that is not text, or empty, cannot name the entry
+            problems = Problems()
+            component = _check_component(raw, types, sets, header, entry.line, problems)
+            if isinstance(component, Component):
+                component = replace(component, source=entry.source)
+            if isinstance(component, Component) and "art" in raw and not problems:
+                path = os.path.join(self.folder, posixpath.normpath(raw["art"]))
+                component = replace(component, art=Art(raw["art"], path, entry.line_of(("art",))))
+            raw_id = raw.get("id") if isinstance(raw, dict) else None
+            if isinstance(raw_id, str) and raw_id in seen:
+                where, line = seen[raw_id]
+                problems.add(("id",), f"{raw_id} is already used at " + (f"line {line}" if where == entry.source else
+                                                                          f"{where or self.filename}:{line}"))
+            elif isinstance(raw_id, str):
+                seen[raw_id] = (entry.source, entry.line)
+            if isinstance(component, Component) and not problems:
+                components.append(component)
+            for p in problems:
+                self.errors.append(f"{entry.source or self.filename}:{entry.line_of(p.path)}: {label}: "
+                                   f"{fmt_path(p.path) or '-'}: {p.message}")
+        return components
+
+    def backs(self, components: list[Component], design: layouts.Design, header: Mapping) -> dict[str, Component]:
+        """The back components by id (one made from the file's `back:` when it draws one and lists none, added to
+        `components`); a component naming a back that is not there is an error."""
+        if (design.back_art or design.back_layout) and not any(c.kind == "back" for c in components):
+            components.append(_implicit_back(header, self.line(("back",))))
+        backs = {c.id: c for c in components if c.kind == "back"}
+        for c in components:
+            if c.back not in (None, "none") and c.back not in backs:
+                self.errors.append(f"{c.where(self.filename)}: {c.id}: back: no back component has the id {c.back!r}")
+        return backs
+
+    def rule_cards(self, header: Mapping, components: list[Component]) -> None:
+        """What a rules section's `cards:` names: a component id or a type of this file."""
+        known = {c.id for c in components} | {c.type for c in components}
+        for i, section in enumerate(header.get("rules", ())):
+            for j, name in enumerate(section.get("cards", ())):
+                if name not in known:
+                    self.report(Problem(("rules", i, "cards", j),
+                                        f"{name!r} is neither a component id nor a type of this file"))
+
+    def rules_for_players(self, header: Mapping, components: list[Component]) -> None:
+        """Warnings for a game with rules of its own: a section of REQUIRED_SECTIONS missing or short in a
+        language, and a printed type that no section names (its card pages then quote no rule)."""
+        if header["game"] not in games.GAMES:
+            return
+        sections = {s["id"]: (i, s) for i, s in enumerate(header.get("rules", ()))}
+        for needed in REQUIRED_SECTIONS:
+            if needed not in sections:
+                self.warnings.append(f"{self.filename}:{self.line(('rules',))}: -: rules: warning: no {needed!r} "
+                                     f"section; a game with rules of its own explains at least "
+                                     f"{', '.join(REQUIRED_SECTIONS)}")
+                continue
+            i, section = sections[needed]
+            for lang in LANGS:
+                if len(section["text"].get(lang)) <= SECTION_CHARS:
+                    self.warnings.append(f"{self.filename}:{self.line(('rules', i, 'text', lang))}: -: "
+                                         f"rules[{i}].text.{lang}: warning: the {needed!r} section says "
+                                         f"{len(section['text'].get(lang))} characters; explain it for players in "
+                                         f"more than {SECTION_CHARS}")
+        named = {name for s in header.get("rules", ()) for name in s.get("cards", ())}
+        unnamed: dict[str, Component] = {}
+        for c in components:
+            if c.kind != "back" and c.type not in named and c.id not in named:
+                unnamed.setdefault(c.type, c)
+        for kind, c in unnamed.items():
+            self.warnings.append(f"{c.where(self.filename)}: {c.id}: type: warning: no rules section names the "
+                                 f"type {kind!r} or this id in its cards:, so its card page quotes no rule")
+
+    def component_layouts(self, design: layouts.Design, components: list[Component],
+                          types: Mapping[str, ComponentType], look: Look, game: str) -> None:
+        """Each component against the layout it prints with (its fields there, what its elements need)."""
+        problems = Problems()
+        for c, message in _check_layouts(design, components, types, look, game, problems):
+            self.errors.append(f"{c.where(self.filename)}: {c.id}: layout: {message}")
+        _report_layout_problems(problems, self.report)
+
+    def setup(self, header: Mapping, components: list[Component]) -> None:
+        """A setup that deals more cards to the most players than the deck holds."""
+        plan = header.get("setup", {})
+        dealt = plan.get("hand_size", 0) * header["players"][1] + plan.get("market", 0)
+        cards_in_deck = sum(c.qty for c in components if c.kind == "card")
+        if dealt > cards_in_deck:
+            self.report(Problem(("setup",), f"{header['players'][1]} players need {dealt} cards; the deck has "
+                                            f"{cards_in_deck}"))
 
 
 @dataclass(frozen=True)
@@ -687,7 +782,7 @@ def check_file(path: str | FsPath, art: bool = True) -> tuple[CardSet | None, li
     if card_set is None or not art:
         return card_set, errors
     errors, warnings = check_art(card_set)
-    return (None, errors) if errors else (replace(card_set, warnings=tuple(warnings)), [])
+    return (None, errors) if errors else (replace(card_set, warnings=(*card_set.warnings, *warnings)), [])
 
 
 ASPECT_TOLERANCE = 1.1  # an art file this much wider or taller than its square window is warned about

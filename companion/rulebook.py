@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Mapping
 
-from .cards import CardSet, Component
+from .cards import REQUIRED_SECTIONS, CardSet, Component
 
-REQUIRED = ("setup", "turn", "end")  # every game with rules of its own explains at least these
+REQUIRED = REQUIRED_SECTIONS  # every game with rules of its own explains at least these (validate warns)
 Block = tuple[str, object]  # ("p", text) or ("ul", [item, ...])
 
 
