@@ -8,8 +8,9 @@ from ..components import SHAPES, ComponentType
 from ..i18n import N_
 from ..look import Face, Icon
 from ..rng import randbelow, shuffled
-from ..schema import Enum, InputError, Int, ListOf, Problems, Record, Word
-from .base import NAME, add_duplicate_names, checked, top
+from ..schema import Enum, Int, Path, Problems, Record, Word
+from . import rounds
+from .base import NAME, checked
 from .descriptor import Entry, Game, Reroll
 
 # [A] The 8 types were never published: one shape and one colour each (Okabe–Ito palette, so that
@@ -32,7 +33,7 @@ DECK_SIZE = 96
 
 _ENTRY = Record({"name": NAME, "won": Int(0, DECK_SIZE), "hand": Int(0, DECK_SIZE), "zone": Int(0, DECK_SIZE)},
                 required=("name", "won", "hand", "zone"))
-_REQUEST = Record({"rounds": ListOf(ListOf(_ENTRY, 2, 4), 1, 200), "target": Int(1, 10_000)}, required=("rounds",))
+_REQUEST = rounds.request(_ENTRY, (2, 4))
 
 
 def round_score(won: int, hand: int, zone: int) -> int:
@@ -41,47 +42,19 @@ def round_score(won: int, hand: int, zone: int) -> int:
 
 
 def score(request: Mapping, card_set=None) -> dict:
+    """Rounds to the target (100 unless the request gives another): see companion/games/rounds.py."""
     req = checked(_REQUEST, request)
-    target = req.get("target", TARGET)
-    problems = Problems()
-    names = [e["name"] for e in req["rounds"][0]]
-    totals = dict.fromkeys(names, 0)
-    rounds, finished_after = [], None
-    for r, entries in enumerate(req["rounds"]):
-        before = len(problems)
-        add_duplicate_names(entries, ("rounds", r), problems)
-        if len(problems) > before:
-            continue
-        if sorted(e["name"] for e in entries) != sorted(names):
-            problems.add(("rounds", r), "must list the same players as round 1: %(players)s",
-                         players=", ".join(dict.fromkeys(names)))
-            continue
-        for j, e in enumerate(entries):
-            if e["won"] % 2:
-                problems.add(("rounds", r, j, "won"), "cards are won in pairs: %(won)s is odd", won=e["won"])
-        if sum(e["won"] + e["hand"] + e["zone"] for e in entries) > DECK_SIZE:
-            problems.add(("rounds", r), "counts more than the %(cards)s cards of the deck", cards=DECK_SIZE)
-        if finished_after is not None:
-            problems.add(("rounds", r), "the game ended after round %(round)s: someone reached %(target)s",
-                         round=finished_after + 1, target=target)
-        parts = {e["name"]: round_score(e["won"], e["hand"], e["zone"]) for e in entries}
-        rounds.append(parts)
-        for name, points in parts.items():
-            totals[name] += points
-        if finished_after is None and max(totals.values()) >= target:
-            finished_after = r
-    if problems:
-        raise InputError(problems)
-    finished = finished_after is not None
-    board = [{"name": n, "total": t} for n, t in totals.items()]
-    return {"rounds": rounds, "totals": totals, "target": target, "finished": finished,
-            "winners": top(board, lambda p: p["total"]) if finished else [],
-            "leaders": top(board, lambda p: p["total"])}
+    return rounds.score(req["rounds"], req.get("target", TARGET),
+                        lambda e: round_score(e["won"], e["hand"], e["zone"]), _check_round)
 
 
-def sheet_points(result: Mapping) -> list[tuple[str, int]]:
-    """What scored rounds add to a saved sheet, seat by seat: each player's points."""
-    return list(result["totals"].items())
+def _check_round(entries, path: Path, problems: Problems) -> None:
+    """Cards are won in pairs, and a round counts no more cards than the deck has."""
+    for j, e in enumerate(entries):
+        if e["won"] % 2:
+            problems.add((*path, j, "won"), "cards are won in pairs: %(won)s is odd", won=e["won"])
+    if sum(e["won"] + e["hand"] + e["zone"] for e in entries) > DECK_SIZE:
+        problems.add(path, "counts more than the %(cards)s cards of the deck", cards=DECK_SIZE)
 
 
 def setup(card_set, rng: Random, players: int, options: Mapping) -> dict:
@@ -123,7 +96,7 @@ def face(c, s, lang: str) -> Face:
 
 GAME = Game(
     id="duplicon", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=2, score=score,
-    setup=setup, entry=Entry(Word("round"), N_("a round")), sheet_points=sheet_points, face=face, terms=COLOURS,
+    setup=setup, entry=Entry(Word("round"), N_("a round")), sheet_points=rounds.sheet_points, face=face, terms=COLOURS,
     # who starts follows the dealer: the two are dealt again together
     rerolls={"dealer": Reroll(lambda deal, rng: _seats(deal["players"], rng), ("dealer", "first_player"), N_("Dealer"))},
     web="companion.web.game_pages.duplicon",
