@@ -110,13 +110,14 @@ class Library:
     id; an added file's game may not take a shipped game's id, nor print an id another game prints."""
 
     def __init__(self, files: Iterable[str | os.PathLike] = (), *, shipped: Callable[[], Mapping[str, CardSet]] =
-                 cards.load_shipped, frozen: bool = False):
+                 cards.load_shipped, frozen: bool = False, eager: bool = True):
         self._shipped = shipped
         self._frozen = frozen
         self._added: dict[str, Added] = {}  # by the file's real path
         self._lock = threading.Lock()
-        if not frozen:
-            shipped()  # broken shipped data is a DataError now, before anything is served
+        if eager and not frozen:
+            shipped()  # broken shipped data is a DataError now, before anything is served (a command that never
+            # asks for a game, like validate, passes eager=False and reads no shipped file it does not name)
         for path in files:
             self.add(path)
 

@@ -81,7 +81,7 @@ def register_font(path: str, name: str) -> str:
         raise FontProblem("is not a regular file")
     if st.st_size > MAX_FONT_BYTES:
         raise FontProblem(f"is {st.st_size / 2**20:.1f} MB; a font file may be at most {MAX_FONT_BYTES // 2**20} MB")
-    version = (os.path.realpath(path), st.st_mtime_ns, st.st_size)
+    version = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)  # the file itself (a link followed), as it is now
     if _REGISTERED.get(name) == version and name in pdfmetrics.getRegisteredFontNames():
         return name
     try:
