@@ -69,6 +69,7 @@ def create_app(config: dict | None = None) -> Flask:
         raise instance.InstanceError(str(e)) from None
     errors.init_app(app)
     render.configure(app.jinja_env, scoring.has_score_page, locale.current)
+    app.jinja_env.bytecode_cache = render.compiled_templates()  # compiled once per process, not once per app
     app.jinja_env.globals["icon_svg_tag"] = icons.inline_svg
     app.context_processor(offline.page_context)
     if app.config.get("STATIC_SITE"):

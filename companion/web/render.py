@@ -53,6 +53,50 @@ def configure(env, has_score_page: Callable[[str], bool], lang_now: Callable[[],
                        label_of_component=rulebook.component_label)
 
 
+_compiled_templates = None
+
+
+def compiled_templates():
+    """One Jinja bytecode cache for every app of the process: a page template is compiled once, not once per app
+    (a new app spent about a quarter of a second compiling the pages it drew; the tests make hundreds of apps, and
+    `companion site` one per language). A template's code is kept under its name and its environment's compile
+    settings, so an environment set up otherwise never loads another's code; Jinja checks the source's checksum."""
+    global _compiled_templates
+    if _compiled_templates is None:
+        from jinja2 import BytecodeCache
+        from jinja2.bccache import Bucket
+
+        class Compiled(BytecodeCache):
+            def __init__(self):
+                self.codes: dict[str, bytes] = {}
+
+            def get_bucket(self, environment, name, filename, source):
+                autoescape = environment.autoescape
+                settings = (environment.block_start_string, environment.block_end_string,
+                            environment.variable_start_string, environment.variable_end_string,
+                            environment.comment_start_string, environment.comment_end_string,
+                            environment.line_statement_prefix, environment.line_comment_prefix,
+                            environment.trim_blocks, environment.lstrip_blocks, environment.newline_sequence,
+                            environment.keep_trailing_newline, sorted(environment.extensions), environment.optimized,
+                            environment.is_async, autoescape(name) if callable(autoescape) else autoescape,
+                            getattr(environment.finalize, "__qualname__", environment.finalize))
+                bucket = Bucket(environment, self.get_cache_key(f"{name}\x00{settings!r}", filename),
+                                self.get_source_checksum(source))
+                self.load_bytecode(bucket)
+                return bucket
+
+            def load_bytecode(self, bucket):
+                code = self.codes.get(bucket.key)
+                if code is not None:
+                    bucket.bytecode_from_string(code)
+
+            def dump_bytecode(self, bucket):
+                self.codes[bucket.key] = bucket.bytecode_to_string()
+
+        _compiled_templates = Compiled()
+    return _compiled_templates
+
+
 # A route's own part in an address template of the table (`/score/<game>` → `/deck/score/\x00game\x00/`).
 HOLE = "\x00"
 
