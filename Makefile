@@ -6,7 +6,7 @@ HOST   ?= 0.0.0.0# the table mode: phones on the same Wi-Fi join; HOST=127.0.0.1
 PORT   ?= 5000
 BASE_URL ?=# what the cards' QR codes open; empty: this machine's LAN address (companion address finds it)
 
-.PHONY: run test quick validate messages clean
+.PHONY: run test test-fast quick validate messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,14 +26,20 @@ run: $(VENV)/.installed
 	@echo "PDFs are in output/ (print at 100 %; see README). Starting the companion:"
 	$(BIN)/companion serve --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
+# The lanes (README, "Tests"). Both run on JOBS processes (pytest-xdist); an idle worker takes tests from a busy one's
+# queue (worksteal), so the few minute-long browser tests do not leave one worker alone at the end.
+JOBS ?= 2
 
-# The edit loop's fast lane: no real browser, static site or slow process tests (7 min here; make test: 18).
-quick: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q -x -m "not slow" --ignore-glob='tests/web/test_browser*' \
-		--ignore=tests/web/test_site.py --ignore=tests/web/test_accessibility.py --ignore=tests/web/test_tap_targets.py \
-		--ignore=tests/web/test_card_face.py --ignore=tests/test_output_folders.py
+# Everything, as CI runs it: the browser, PostgreSQL and slow tests, every property at its full count.
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal
+
+# The edit loop's lane: no browser, no PostgreSQL (SQLite only), no slow test; a tenth of each property's examples.
+test-fast: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -q -x -n $(JOBS) --dist worksteal -m "not browser and not postgres and not slow" \
+		--hypothesis-profile=fast
+
+quick: test-fast  # the lane's old name
 
 validate: $(VENV)/.installed
 	$(BIN)/companion validate

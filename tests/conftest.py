@@ -15,6 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 import postgres
 from companion import cards, games
@@ -24,6 +25,31 @@ from companion.web import create_app
 GAME_IDS = sorted(games.GAMES)
 # Every app and server the tests start keeps its database and secret in a throwaway instance folder.
 os.environ["COMPANION_INSTANCE_PATH"] = tempfile.mkdtemp(prefix="companion-tests-")
+
+# The fast lane (`make test-fast`) loads this profile: properties without a count of their own run 10 examples, and
+# those with one run a tenth of it through examples(). `make test` runs every property at its full count.
+settings.register_profile("fast", max_examples=10)
+
+
+def examples(full: int) -> int:
+    """A property's number of examples: `full` in `make test`, a tenth of it (at least 10) in the fast lane."""
+    return max(10, full // 10) if settings.get_current_profile_name() == "fast" else full
+
+
+# The lanes (README, "Tests"): `make test-fast` runs -m "not browser and not postgres and not slow". These two
+# markers are put on by the tests' own needs, so no test has to remember them.
+PLAYWRIGHT_WORDS = ("sync_playwright", "playwright_api")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        source = getattr(getattr(item, "function", None), "__code__", None)
+        if "chromium" in item.fixturenames or (source and any(w in source.co_names or w in source.co_varnames
+                                                             for w in PLAYWRIGHT_WORDS)):
+            item.add_marker(pytest.mark.browser)
+        params = getattr(item, "callspec", None) and item.callspec.params
+        if params and params.get("database") == "postgresql":
+            item.add_marker(pytest.mark.postgres)
 
 
 @pytest.fixture(scope="session")
@@ -45,9 +71,14 @@ def pytest_sessionfinish(session):
 
 
 def pytest_terminal_summary(terminalreporter):
-    if postgres._failure:
+    failure = postgres._failure
+    for report in terminalreporter.stats.get("skipped", []):  # under xdist the workers met it, not this process
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        if not failure and "NO POSTGRESQL: " in reason:
+            failure = reason.split("NO POSTGRESQL: ", 1)[1]
+    if failure:
         terminalreporter.section("PostgreSQL", sep="!", red=True, bold=True)
-        terminalreporter.line(f"NO POSTGRESQL: {postgres._failure}", red=True, bold=True)
+        terminalreporter.line(f"NO POSTGRESQL: {failure}", red=True, bold=True)
 
 
 @pytest.fixture
@@ -59,6 +90,75 @@ def app():
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def shipped_pdfs(tmp_path_factory):
+    """A shipped game's PDF, built once per session for each set of build settings, when a test first asks for it:
+    shipped_pdfs("gemas", paper="letter", bleed=2) is its path. Tests only read them (test_duplex and test_marks
+    measure the same paper × bleed builds; the fast lane asks for one game only)."""
+    from companion.pnp.build import build
+    from companion.pnp.document import BuildSettings
+
+    made = {}
+
+    def pdf(game: str, **settings) -> Path:
+        key = (game, tuple(sorted(settings.items())))
+        if key not in made:
+            folder = tmp_path_factory.mktemp("pdf")
+            build([game], folder, BuildSettings(**settings))
+            made[key] = folder / f"{game}.pdf"
+        return made[key]
+
+    return pdf
+
+
+# The per-game measurements of the printed files run on every game in `make test`; in the fast lane on this one
+# (cards, tokens of another size and a reference card: 15 pieces, the quickest to build and measure).
+FAST_GAME = "gemas"
+GAMES_ONE_FAST = [pytest.param(g, marks=() if g == FAST_GAME else pytest.mark.slow) for g in GAME_IDS]
+
+
+CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's chromium driven by Playwright, launched once per session (per xdist worker); each test opens its own
+    context (cookies, storage, service workers and cache of its own) and closes it. Skips loudly without one."""
+    playwright_api = pytest.importorskip("playwright.sync_api",
+                                         reason="the playwright package is missing: make test installs it")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"BROWSER TESTS SKIPPED: no chromium at {CHROMIUM}. Install Debian's: sudo apt-get install "
+                    "chromium (or set COMPANION_CHROMIUM to its path)")
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The static site with the phones' Python (`companion site`), built once per session and served by Python's
+    plain static file server on a free port: (base URL, the folder holding site/, the server process). Tests only
+    read it; one that stops a server starts its own (test_site.static_server)."""
+    from companion.cli import main
+
+    folder = tmp_path_factory.mktemp("site")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    assert main(["site", "--out", str(folder / "site"), "--base-url", base]) == 0
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+                            cwd=folder / "site", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(base + "/", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.05)
+    yield base, folder, proc
+    proc.terminate()
+    proc.wait(timeout=10)
 
 
 @pytest.fixture

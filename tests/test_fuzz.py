@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from companion import service
 from companion.schema import InputError
-from conftest import GAME_IDS
+from conftest import GAME_IDS, examples
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 leaves = st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False) | st.text(max_size=12)
@@ -27,7 +27,7 @@ def answers_or_names_a_field(game, request):
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(request=json_values)
 def test_arbitrary_json(game, request):
     answers_or_names_a_field(game, request)
@@ -55,7 +55,7 @@ def replaced(value, path, new):
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_examples_with_one_value_broken(game, data):
     example = json.loads((EXAMPLES / f"{game}-score.json").read_text())

@@ -19,10 +19,11 @@ from reportlab.pdfgen.canvas import Canvas
 from companion import cards
 from companion.look import Art
 from companion.pnp import art
+from conftest import examples as scaled
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "example-game" / "especias.yaml"
 def fast(examples: int):
-    return settings(max_examples=examples, deadline=None,
+    return settings(max_examples=scaled(examples), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 

@@ -53,6 +53,7 @@ def sheets_in(tmp_path: Path) -> int:
     return len(Store(f"sqlite:///{database}").sheet_ids()) if database.exists() else 0
 
 
+@pytest.mark.slow  # the import in a process of its own, with a memory cap and a timeout
 def test_import_refuses_a_link_to_dev_zero_unread(tmp_path):
     link = tmp_path / "backup.json"
     link.symlink_to("/dev/zero")
@@ -63,6 +64,7 @@ def test_import_refuses_a_link_to_dev_zero_unread(tmp_path):
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+@pytest.mark.slow  # the import in a process of its own, with a memory cap and a timeout
 def test_import_refuses_a_named_pipe_without_waiting_for_a_writer(tmp_path):
     pipe = tmp_path / "backup.csv"
     os.mkfifo(pipe)
@@ -115,6 +117,7 @@ def package_folder_unchanged():
     assert not made, f"the site was written into the package: {made}"
 
 
+@pytest.mark.slow  # builds the light site (each build freezes every page: seconds)
 def test_site_out_relative_and_dot_are_folders_of_the_current_folder(tmp_path, monkeypatch, capsys,
                                                                        package_folder_unchanged):
     monkeypatch.chdir(tmp_path)
@@ -175,6 +178,7 @@ def copy_of(site: Path, to: Path) -> Path:
     return to
 
 
+@pytest.mark.slow  # builds the light site (each build freezes every page: seconds)
 def test_a_site_rebuild_keeps_a_cname_git_and_notes_and_removes_only_what_the_last_build_made(light_site, tmp_path):
     out = copy_of(light_site, tmp_path / "site")
     (out / "CNAME").write_text("deck.example.org\n")
@@ -200,6 +204,7 @@ def test_a_site_rebuild_keeps_a_cname_git_and_notes_and_removes_only_what_the_la
     assert "c/retired/index.html" not in json.loads((out / ".companion-site").read_text())["files"]
 
 
+@pytest.mark.slow  # builds the light site (each build freezes every page: seconds)
 def test_a_site_made_by_an_older_companion_is_replaced_and_its_other_files_kept(light_site, tmp_path):
     out = copy_of(light_site, tmp_path / "site")
     (out / ".companion-site").write_text(json.dumps({"base_url": "https://you.github.io/deck"}))  # no list
@@ -208,6 +213,7 @@ def test_a_site_made_by_an_older_companion_is_replaced_and_its_other_files_kept(
     assert (out / "notes.txt").read_text() == "mine" and "files" in json.loads((out / ".companion-site").read_text())
 
 
+@pytest.mark.slow  # builds the light site (each build freezes every page: seconds)
 def test_site_out_dot_in_a_git_checkout_keeps_it_and_never_overwrites_its_files(tmp_path, monkeypatch, capsys):
     checkout = tmp_path / "deck"
     (checkout / ".git").mkdir(parents=True)
@@ -236,6 +242,7 @@ def test_a_folder_of_other_things_is_still_refused(tmp_path, capsys):
     assert tree(mine) == {"holiday.jpg": hashlib.sha256(b"precious").hexdigest()}
 
 
+@pytest.mark.slow  # builds the light site (each build freezes every page: seconds)
 def test_a_site_build_that_fails_leaves_the_folder_as_it_was(light_site, tmp_path, monkeypatch):
     from companion.web import site
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from companion import games, service, sheets
 from companion.schema import InputError
-from conftest import GAME_IDS
+from conftest import GAME_IDS, examples
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
@@ -185,7 +185,7 @@ def test_a_damaged_csv_names_the_row():
 actions = st.lists(st.tuples(st.sampled_from(sheets.ACTIONS), st.integers(1, 8), st.integers(-50, 50)), max_size=25)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(actions)
 def test_any_accepted_history_round_trips_through_both_formats(steps):
     """Build a log by applying random changes the way the store does (refused ones are skipped)."""

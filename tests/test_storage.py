@@ -131,6 +131,7 @@ def test_servers_starting_together_on_a_new_database_make_the_tables_once(databa
     assert sorted(stores[0].open(t).sheet_id for t in tokens) == list(range(1, 9))
 
 
+@pytest.mark.postgres
 def test_a_postgresql_restart_costs_no_request():
     """Connections the pool held die with a PostgreSQL restart; the next call gets a live one."""
     store = storage.Store(postgres.cluster().new_database())

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from companion import library, service
 from companion.games import duquesa as dq
 from companion.schema import InputError
+from conftest import examples
 
 
 def W(stone, count, florins):
@@ -169,7 +170,7 @@ base_cards = list(library.load_game("duquesa").catalogue().values())
 necklaces = st.lists(st.sampled_from(base_cards), min_size=5, max_size=5)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(necklaces, st.randoms(use_true_random=False))
 def test_score_does_not_depend_on_card_order(five, rnd):
     shuffled = list(five)
@@ -178,7 +179,7 @@ def test_score_does_not_depend_on_card_order(five, rnd):
     assert (a["florins"], a["wishes"]) == (b["florins"], b["wishes"])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(necklaces, st.integers(0, 4))
 def test_allowing_a_rainbow_choice_never_lowers_the_best_value(five, slot):
     five = list(five)
@@ -195,7 +196,7 @@ def test_allowing_a_rainbow_choice_never_lowers_the_best_value(five, slot):
         assert value <= best
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(st.text(min_size=1, max_size=20).filter(str.strip), st.sampled_from([1, 2]))
 def test_the_same_seed_gives_the_same_setup(seed, players):
     assert service.setup("duquesa", players, seed) == service.setup("duquesa", players, seed)

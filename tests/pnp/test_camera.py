@@ -2,6 +2,8 @@
 length in a dim room (tests/camera.py), decodes back to its own address at least 99 % of the time."""
 import random
 
+import pytest
+
 from camera import as_a_phone_sees_it, decode_rate, decodes, printed_cards
 from companion import library
 from companion.pnp.document import BuildSettings
@@ -10,6 +12,7 @@ from conftest import GAME_IDS
 LAN = "http://192.168.1.20:5000"
 
 
+@pytest.mark.slow  # every code of every game through the simulated camera; the control below stays in the fast lane
 def test_at_least_99_percent_of_all_codes_decode_through_the_phone_camera():
     ok = tried = 0
     failed = []

@@ -4,8 +4,12 @@ import secrets
 import threading
 import urllib.request
 
+import pytest
+
 import postgres
 from conftest import Api, start_server
+
+pytestmark = pytest.mark.postgres  # every test here runs its servers on the real PostgreSQL
 
 
 def fleet(tmp_path, key: str | None, n: int = 2) -> list[tuple[str, object]]:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from companion import storage
 from companion.web import create_app
+from conftest import examples
 
 leaves = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats() | st.text(max_size=20)
 json_values = st.recursive(leaves, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
@@ -40,7 +41,7 @@ junk = st.text(max_size=30) | st.sampled_from(["..%2F..", "' OR 1=1 --", "A" * 2
                                               "<script>", "ñ", "x" * 300, "²", "１"])
 
 
-@settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=examples(2500), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                    HealthCheck.too_slow])
 @given(data=st.data())
 def test_no_request_makes_the_server_fail(world, data):
@@ -86,7 +87,7 @@ near_valid = st.fixed_dictionaries({}, optional={
     "base": st.integers(-1, 40) | leaves})
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=examples(1000), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                    HealthCheck.too_slow])
 @given(where=st.sampled_from(["entries", "entries/1", "entries/2", "entries/1/undo", "entries/1/restore", "finish",
                               "reopen"]), body=near_valid)

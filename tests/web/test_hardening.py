@@ -16,7 +16,7 @@ from sqlalchemy import event
 from companion import browser, sheets
 from companion.schema import InputError
 from companion.web import create_app, instance, limits
-from conftest import Api, start_server
+from conftest import Api, examples, start_server
 
 DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -84,7 +84,7 @@ typed = st.builds(lambda start, rest: start + rest,
                   st.sampled_from(["", "'", "''", "'=", "' =", *DANGEROUS, *(f"'{d}" for d in DANGEROUS)]), texts)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(title=typed, names=st.lists(typed, min_size=2, max_size=4, unique=True), note=typed)
 def test_every_typed_text_survives_a_csv_export_and_import(title, names, note):
     try:
@@ -262,6 +262,7 @@ def test_bad_limits_stop_the_start_with_one_clear_line():
         create_app({"TESTING": True, "TRUST_PROXY": "yes"})
 
 
+@pytest.mark.slow  # a real server and 2,000 requests over HTTP (15-25 s here)
 def test_a_script_against_a_real_server_meets_the_default_limit(tmp_path):
     """The issue's script (2,000 changes in 0.14 s) against `companion serve` with its defaults."""
     base, proc = start_server(instance=tmp_path)

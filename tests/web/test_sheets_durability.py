@@ -6,6 +6,8 @@ import signal
 import threading
 import time
 
+import pytest
+
 from conftest import Api, free_port, start_server
 
 
@@ -14,6 +16,7 @@ def on(database: str) -> dict:
     return {} if database.startswith("sqlite") else {"COMPANION_DATABASE_URL": database}
 
 
+@pytest.mark.slow  # real servers started, written to and killed
 def test_concurrent_writers_through_the_server_lose_no_entry(tmp_path, database):
     base, proc = start_server(instance=tmp_path, env=on(database))
     try:
@@ -41,6 +44,7 @@ def test_concurrent_writers_through_the_server_lose_no_entry(tmp_path, database)
         proc.wait(timeout=10)
 
 
+@pytest.mark.slow  # real servers started, written to and killed
 def test_sigkill_mid_burst_loses_no_acknowledged_entry(tmp_path, database):
     port = free_port()
     base, proc = start_server(port, tmp_path, env=on(database))

@@ -40,7 +40,9 @@ def damage(kind, folder):
     return db
 
 
-@pytest.mark.parametrize("kind", ["garbage", "truncated", "folder", "read-only", "secret-folder"])
+# Each case starts `companion serve`: one of a kind in the fast lane, every one in make test.
+@pytest.mark.parametrize("kind", ["garbage", *(pytest.param(k, marks=pytest.mark.slow)
+                                               for k in ("truncated", "folder", "read-only", "secret-folder"))])
 def test_a_damaged_instance_is_one_clear_message_and_exit_2(tmp_path, kind):
     if kind == "read-only" and os.geteuid() == 0:
         pytest.skip("running as root: file permissions do not stop root, so a read-only file cannot be simulated")
@@ -66,8 +68,9 @@ def test_healthz_reports_the_database(tmp_path):
 
 @pytest.mark.parametrize("setting, value, named", [
     ("COMPANION_SECRET_KEY", "short", "COMPANION_SECRET_KEY: the key is too short"),
-    ("COMPANION_SECRET_KEY_FILE", "{tmp}/no-such-key", "no-such-key: COMPANION_SECRET_KEY_FILE names a file that"),
-    ("COMPANION_SECRET_KEY_FILE", "{tmp}", "is a folder, not the secret key file"),
+    pytest.param("COMPANION_SECRET_KEY_FILE", "{tmp}/no-such-key",
+                 "no-such-key: COMPANION_SECRET_KEY_FILE names a file that", marks=pytest.mark.slow),
+    pytest.param("COMPANION_SECRET_KEY_FILE", "{tmp}", "is a folder, not the secret key file", marks=pytest.mark.slow),
 ])
 def test_a_bad_shared_key_is_one_clear_message_and_exit_2(tmp_path, setting, value, named):
     result = serve(tmp_path / "inst", **{setting: value.format(tmp=tmp_path)})
@@ -75,6 +78,7 @@ def test_a_bad_shared_key_is_one_clear_message_and_exit_2(tmp_path, setting, val
     assert result.stderr.count("\n") == 1, result.stderr
 
 
+@pytest.mark.slow  # starts `companion serve`, which waits for the driver to give up
 def test_a_postgresql_that_does_not_answer_is_one_clear_message_and_exit_2(tmp_path):
     with socket.socket() as s:  # a port where nothing listens
         s.bind(("127.0.0.1", 0))
