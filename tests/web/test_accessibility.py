@@ -34,19 +34,19 @@ PAGES = ["/", "/sheets", *[f"/rules/{g}" for g in GAME_IDS], "/c/duquesa/DQ07", 
          "/solo/duquesa?florins:int=31", "/score/duquesa?_sets=rainbow&_sets=gold"]
 
 
+@pytest.mark.parametrize("lang", ["es", "en"])  # four tests of a minute, not two of two: xdist spreads them
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_no_serious_accessibility_violation_on_any_page(server, browser, scheme):
+def test_no_serious_accessibility_violation_on_any_page(server, browser, scheme, lang):
     axe = axe_api.Axe()
     context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme, bypass_csp=True)
     page = context.new_page()
     found = []
     try:
         for path in PAGES:
-            for lang in ("es", "en"):
-                page.goto(f"{server[0]}{path}{'&' if '?' in path else '?'}lang={lang}")
-                for v in axe.run(page).response["violations"]:
-                    if v["impact"] in ("serious", "critical"):
-                        found.append((path, lang, v["id"], [n["target"] for n in v["nodes"]][:3]))
+            page.goto(f"{server[0]}{path}{'&' if '?' in path else '?'}lang={lang}")
+            for v in axe.run(page).response["violations"]:
+                if v["impact"] in ("serious", "critical"):
+                    found.append((path, lang, v["id"], [n["target"] for n in v["nodes"]][:3]))
     finally:
         context.close()
     assert not found, found

@@ -21,11 +21,9 @@ if not Path(CHROMIUM).exists():
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
+def browser(chromium):
+    """The session's chromium (conftest): launched once, not once per module."""
+    return chromium
 
 
 @pytest.fixture

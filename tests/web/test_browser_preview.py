@@ -26,11 +26,9 @@ if not Path(CHROMIUM).exists():
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
+def browser(chromium):
+    """The session's chromium (conftest): launched once, not once per module."""
+    return chromium
 
 
 @pytest.fixture
@@ -63,9 +61,10 @@ def edit(path: Path, old: str, new: str) -> None:
 
 
 def shot(page, name: str) -> None:
-    for folder in filter(None, (SHOTS, Path("/tmp/companion-preview-shots"))):
-        folder.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+    """Kept in COMPANION_SCREENSHOTS when it is set (never in a fixed folder shared by runs and xdist workers)."""
+    if SHOTS:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def test_the_preview_reloads_by_itself_when_the_file_changes(served, browser):

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from companion import service
 from companion.games import duquesa
 from test_browser import PHONE, Taps, browser, phone, shot  # noqa: F401 (fixtures; the import skips without chromium)
-from test_site import _text, _wait_drawn, server_pages, site  # noqa: F401 (the static site and the server's pages)
+from test_site import _text, _wait_drawn, server_pages  # noqa: F401 (the server's pages; `site` is conftest's)
 
 SEED = "1"  # a deal where the helper keeps the card turned up twice and takes the hidden card three times
 

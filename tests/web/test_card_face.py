@@ -78,11 +78,9 @@ def test_only_named_files_are_served(served):
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"BROWSER TEST SKIPPED: no chromium at {CHROMIUM} "
                                                         "(apt-get install chromium)")
-def test_phone_and_print_agree(served, tmp_path):
+def test_phone_and_print_agree(served, tmp_path, chromium):
     """The print's PNG of a card (the print-service export, trimmed) against the phone's face in chromium at the
     same size: the mean difference per channel is small (anti-aliasing and font hinting only)."""
-    from playwright.sync_api import sync_playwright
-
     from companion.cli import main
 
     base, folder = served
@@ -91,9 +89,9 @@ def test_phone_and_print_agree(served, tmp_path):
     printed = Image.open(tmp_path / "cosecha-png" / "HV-PEAR-5.png").convert("RGB")
     bleed = round(printed.width * 3.175 / (63.5 + 2 * 3.175))  # the export's 1/8 inch bleed, in pixels
     printed = printed.crop((bleed, bleed, printed.width - bleed, printed.height - bleed))
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 500, "height": 900}, device_scale_factor=1)
+    context = chromium.new_context(viewport={"width": 500, "height": 900}, device_scale_factor=1)
+    try:
+        page = context.new_page()
         page.goto(f"{base}/c/cosecha/HV-PEAR-5?lang=es")
         page.wait_for_function("document.fonts.status === 'loaded'")
         page.evaluate(f"""() => {{  // the CSSOM, which the page's Content-Security-Policy allows
@@ -104,7 +102,8 @@ def test_phone_and_print_agree(served, tmp_path):
         }}""")
         page.wait_for_timeout(300)
         shot = Image.open(io.BytesIO(page.locator("svg.face-svg").screenshot())).convert("RGB")
-        browser.close()
+    finally:
+        context.close()
     shot = shot.resize(printed.size)
     diff = ImageStat.Stat(ImageChops.difference(printed, shot)).mean
     assert max(diff) < 12, diff  # an apple drawn for a heart, a missing band or font would be far more

@@ -116,35 +116,29 @@ def test_a_bad_part_seed_is_a_clear_400_problem(client, query, said):
     assert api.status_code == 400 and api.get_json()["field"] == "seed"
 
 
-def test_on_a_phone_the_reroll_button_is_44_px_and_changes_only_its_part(server):
+def test_on_a_phone_the_reroll_button_is_44_px_and_changes_only_its_part(server, chromium):
     """In chromium, light and dark: each ↻ is a labelled 44 px target; a tap deals that part again and nothing else."""
-    from test_browser import CHROMIUM, PHONE, playwright_api
+    from test_browser import PHONE, shot
 
-    from pathlib import Path
-    shots = Path("/tmp/shots-sheets")
-    shots.mkdir(parents=True, exist_ok=True)
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+    for scheme in ("light", "dark"):
+        context = chromium.new_context(**PHONE, locale="en-GB", color_scheme=scheme)
         try:
-            for scheme in ("light", "dark"):
-                context = chromium.new_context(**PHONE, locale="en-GB", color_scheme=scheme)
-                page = context.new_page()
-                page.goto(f"{server[0]}/setup/queens-necklace?players=3&seed=phone&lang=en"
-                          "&_names=Ana&_names=Bruno&_names=Carla")
-                page.screenshot(path=str(shots / f"setup-{scheme}.png"), full_page=True)
-                buttons = page.get_by_role("link", name=re.compile("Reroll only this"))
-                assert buttons.count() == 2
-                for b in buttons.all():
-                    box = b.bounding_box()
-                    assert box["width"] >= 44 and box["height"] >= 44 and box["x"] + box["width"] <= 390
-                market = page.locator("#part-market + *").inner_html()
-                fashion = page.locator("#part-fashion + *").inner_text()
-                starts = page.locator("#part-first_player + p").inner_text()
-                page.get_by_role("link", name="Reroll only this: Fashion tiles, +30 to 0").tap()
-                page.wait_for_url(re.compile(r"seed\.fashion="))
-                assert page.locator("#part-fashion + *").inner_text() != fashion
-                assert page.locator("#part-market + *").inner_html() == market
-                assert page.locator("#part-first_player + p").inner_text() == starts
-                context.close()
+            page = context.new_page()
+            page.goto(f"{server[0]}/setup/queens-necklace?players=3&seed=phone&lang=en"
+                      "&_names=Ana&_names=Bruno&_names=Carla")
+            shot(page, f"setup-{scheme}")
+            buttons = page.get_by_role("link", name=re.compile("Reroll only this"))
+            assert buttons.count() == 2
+            for b in buttons.all():
+                box = b.bounding_box()
+                assert box["width"] >= 44 and box["height"] >= 44 and box["x"] + box["width"] <= 390
+            market = page.locator("#part-market + *").inner_html()
+            fashion = page.locator("#part-fashion + *").inner_text()
+            starts = page.locator("#part-first_player + p").inner_text()
+            page.get_by_role("link", name="Reroll only this: Fashion tiles, +30 to 0").tap()
+            page.wait_for_url(re.compile(r"seed\.fashion="))
+            assert page.locator("#part-fashion + *").inner_text() != fashion
+            assert page.locator("#part-market + *").inner_html() == market
+            assert page.locator("#part-first_player + p").inner_text() == starts
         finally:
-            chromium.close()
+            context.close()

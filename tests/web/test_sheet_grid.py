@@ -3,14 +3,12 @@ and its edit / undo buttons; one column per player; the totals row with the lead
 through and said to be undone. Checked in HTML, then in Debian's chromium on a phone: 44 px buttons, nothing
 scrolling sideways at 320 px with 40-character names, light and dark, axe, and other phones' entries live."""
 import re
-from pathlib import Path
 
 import pytest
 
 from conftest import Api
-from test_browser import CHROMIUM, PHONE, browser  # noqa: F401 (the fixture; the import skips without chromium)
+from test_browser import CHROMIUM, PHONE, browser, shot  # noqa: F401 (the fixture; the import skips without chromium)
 
-SHOTS = Path("/tmp/shots-sheets")
 LONG = ["Bartolomé de las Casas y Fernández de Oviedo"[:40], "Ｗ" * 40, "María Auxiliadora Villanueva del Castillo"[:40]]
 
 
@@ -98,8 +96,7 @@ def test_on_a_phone_each_number_is_under_its_player_and_each_button_is_44_px(ser
         page = context.new_page()
         try:
             page.goto(f"{server[0]}/s/{token}")
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SHOTS / f"grid-{scheme}.png"), full_page=True)
+            shot(page, f"grid-{scheme}")  # kept in COMPANION_SCREENSHOTS when it is set
             heads = page.locator(".scores thead th[title]").all()
             for row in page.locator(".scores tbody tr:first-child").all():
                 cells = row.locator("td[data-points]").all()
@@ -135,7 +132,7 @@ def test_at_320_px_with_40_character_names_nothing_scrolls_sideways(server, brow
     try:
         for token in (long, many):
             page.goto(f"{server[0]}/s/{token}")
-            page.screenshot(path=str(SHOTS / f"grid-320-{'long' if token == long else 'many'}.png"), full_page=True)
+            shot(page, f"grid-320-{'long' if token == long else 'many'}")
             assert page.evaluate("document.documentElement.scrollWidth") <= 320, token
             first = page.locator(".scores tbody th.n").first.bounding_box()
             assert first["x"] >= 0 and first["x"] + first["width"] <= 320  # the row numbers stay on screen

@@ -16,26 +16,7 @@ from companion import library
 from companion.cli import main
 from conftest import GAME_IDS, free_port
 
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    """The site and the PDFs built with one base, served by Python's plain static file server."""
-    folder = tmp_path_factory.mktemp("site")
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    assert main(["site", "--out", str(folder / "site"), "--base-url", base]) == 0
-    assert main(["build", "--out", str(folder / "pdf"), "--base-url", base]) == 0
-    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-                            cwd=folder / "site", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(base + "/", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.05)
-    yield base, folder, proc
-    proc.terminate()
-    proc.wait(timeout=10)
+# `site` (conftest): the static site, built once per session and served on 127.0.0.1: (base URL, folder, server).
 
 
 def _until(page, check: str, seconds: float) -> None:
@@ -63,12 +44,13 @@ def fetch(url: str) -> str:
 
 
 @pytest.mark.slow
-def test_every_printed_code_opens_its_card_on_the_static_site(site):
-    base, folder, _ = site
+def test_every_printed_code_opens_its_card_on_the_static_site(site, tmp_path):
+    base = site[0]
+    assert main(["build", "--out", str(tmp_path), "--base-url", base]) == 0  # the PDFs printed for this site
     opened = 0
     for game in GAME_IDS:
         card_set = library.load_game(game)
-        pdf = pdfium.PdfDocument(str(folder / "pdf" / f"{game}.pdf"))
+        pdf = pdfium.PdfDocument(str(tmp_path / f"{game}.pdf"))
         for i in range(2, len(pdf)):
             for code in zxingcpp.read_barcodes(pdf[i].render(scale=150 / 72).to_pil(),
                                                formats=zxingcpp.BarcodeFormat.QRCode):
@@ -83,6 +65,7 @@ def test_every_printed_code_opens_its_card_on_the_static_site(site):
     assert opened >= 150
 
 
+@pytest.mark.slow  # the session's site with the phones' Python (built once, about 10 s)
 def test_every_page_links_only_to_files_of_the_site_or_the_companion_page(site):
     base, folder, _ = site
     page = fetch(f"{base}/en/rules/duquesa/")
@@ -92,6 +75,7 @@ def test_every_page_links_only_to_files_of_the_site_or_the_companion_page(site):
     assert "/en/score/duquesa/" in page and "companion-needed" not in page  # the phone scores on the site
 
 
+@pytest.mark.slow  # builds the light site (every page frozen: seconds)
 def test_the_light_site_says_scoring_needs_the_companion(tmp_path):
     """`--no-scoring`: no Python for the phones, and the scoring and sheet links say the companion is needed."""
     out = tmp_path / "light"
@@ -113,9 +97,11 @@ def test_bad_arguments_exit_2_and_never_touch_a_folder_that_is_not_a_site(tmp_pa
     assert main(["site", "--out", str(tmp_path / "s")]) == 2  # --base-url is required
 
 
-def test_a_second_build_replaces_a_previous_site(tmp_path):
-    out = tmp_path / "s"
-    assert main(["site", "--out", str(out), "--base-url", "https://you.github.io/deck"]) == 0
+@pytest.mark.slow  # builds the whole site with the phones' Python (about 10 s)
+def test_a_second_build_replaces_a_previous_site(site, tmp_path):
+    import shutil
+
+    out = shutil.copytree(site[1] / "site", tmp_path / "s")  # a previous site (the session's, at another base)
     (out / "notes.html").write_text("mine")
     assert main(["site", "--out", str(out), "--base-url", "https://you.github.io/deck",
                  "--companion-url", "https://companion.example.org"]) == 0
@@ -127,37 +113,29 @@ def test_a_second_build_replaces_a_previous_site(tmp_path):
     assert "companion.example.org/score" not in page
 
 
-CHROMIUM = "/usr/bin/chromium"
-
-
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="BROWSER TEST SKIPPED: no chromium at /usr/bin/chromium. "
-                                                       "Install Debian's: sudo apt-get install chromium")
-def test_after_one_visit_a_card_page_never_opened_still_opens_offline(site):
-    from playwright.sync_api import sync_playwright
-
+def test_after_one_visit_a_card_page_never_opened_still_opens_offline(site, chromium):
     base, proc = static_server(site[1] / "site")
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, locale="es-ES")
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="es-ES").new_page()
-            for _ in range(100):
-                try:
-                    phone.goto(f"{base}/rules/gemas/")
-                    break
-                except Exception:
-                    time.sleep(0.05)
-            phone.evaluate("() => navigator.serviceWorker.ready")
-            _until(phone, "async () => (await caches.keys()).length > 0 && "
-                          "(await (await caches.open((await caches.keys())[0])).keys()).length > 600", 20)
-            proc.terminate()
-            proc.wait(timeout=10)
-            phone.goto(f"{base}/C/NB-QH")  # a printed code never opened, with the server stopped
-            phone.wait_for_load_state()
-            assert "NB-QH" in phone.locator("h1").inner_text()
-            phone.wait_for_url(re.compile(r".*/c/nobles/NB-QH/$"))
-            assert "NB-QH" in phone.locator("h1").inner_text()
-            browser.close()
+        phone = context.new_page()
+        for _ in range(100):
+            try:
+                phone.goto(f"{base}/rules/gemas/")
+                break
+            except Exception:
+                time.sleep(0.05)
+        phone.evaluate("() => navigator.serviceWorker.ready")
+        _until(phone, "async () => (await caches.keys()).length > 0 && "
+                      "(await (await caches.open((await caches.keys())[0])).keys()).length > 600", 20)
+        proc.terminate()
+        proc.wait(timeout=10)
+        phone.goto(f"{base}/C/NB-QH")  # a printed code never opened, with the server stopped
+        phone.wait_for_load_state()
+        assert "NB-QH" in phone.locator("h1").inner_text()
+        phone.wait_for_url(re.compile(r".*/c/nobles/NB-QH/$"))
+        assert "NB-QH" in phone.locator("h1").inner_text()
     finally:
+        context.close()
         proc.kill()
 
 
@@ -167,10 +145,10 @@ EXAMPLES = Path(__file__).parents[2] / "docs" / "examples"
 GOLDEN = Path(__file__).parents[1] / "golden"
 
 
-def test_the_phone_runs_the_same_rules_as_the_server(site):
+def test_the_phone_runs_the_same_rules_as_the_server(site, chromium):
     """Every example scored and every golden setup dealt in chromium, by the site's own worker, equals what the
     server's service answers for the same request and seed; a bad request is refused with the same problems."""
-    from test_browser import CHROMIUM, PHONE, playwright_api
+    from test_browser import PHONE
 
     import json as _json
     from companion import browser, service
@@ -183,9 +161,9 @@ def test_the_phone_runs_the_same_rules_as_the_server(site):
     calls += [("score_form", {"game": f.stem, "fields": [list(p) for p in parse_qsl(f.read_text().strip())]})
               for f in sorted(forms.glob("*.txt"))]  # each page's example form, read by the same glue
     calls += [("score", {"game": "gemas", "request": {"players": [{"name": "A", "gems": {"ruby": 1}}]}})]
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = chromium.new_context(**PHONE).new_page()
+    context = chromium.new_context(**PHONE)
+    try:
+        page = context.new_page()
         page.goto(base + "/")
         answers = page.evaluate("""async (calls) => {
             const worker = new Worker("/py/worker.js", { type: "module" });
@@ -203,7 +181,8 @@ def test_the_phone_runs_the_same_rules_as_the_server(site):
             }
             return { ready, out };
         }""", calls)
-        chromium.close()
+    finally:
+        context.close()
     assert "failure" not in answers, answers.get("failure")
     for (call, args), answer in zip(calls, answers["out"]):
         assert "failure" not in answer, (call, args["game"], answer)
@@ -278,147 +257,176 @@ def server_pages(tmp_path_factory):
     return app.test_client()
 
 
-def test_the_static_sites_pages_score_and_deal_as_the_servers_pages(site, server_pages):
+@pytest.fixture(scope="module")
+def site_phone(site, chromium):
+    """One phone on the static site for the page tests below, its service worker and cache kept from page to page
+    as on a phone: (page, the page errors seen; each test empties it first and finds it empty at its end)."""
+    from test_browser import PHONE
+
+    context = chromium.new_context(**PHONE, locale="es-ES")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page, errors
+    context.close()
+
+
+def _in_language(site_phone, base: str, lang: str):
+    page, errors = site_phone
+    errors.clear()
+    page.goto(f"{base}/")
+    page.evaluate("(lang) => localStorage.setItem('companion-lang', lang)", lang)  # as the switch does
+    return page, errors
+
+
+FORMS = sorted((Path(__file__).parent / "forms").glob("*.txt"))  # each game's example form
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("form", FORMS, ids=[f.stem for f in FORMS])
+def test_a_score_page_of_the_static_site_shows_the_servers_result(site, site_phone, server_pages, form, lang):
     """Each game's example form, opened on the static site, is scored by the phone's Python and shows the same
-    result, word for word, as the server's page; in English too; a seeded setup deals what the server deals; the
-    form is sent without leaving the page, and a refused form names its problem as the server does."""
-    from test_browser import CHROMIUM, PHONE, playwright_api
-
+    result, word for word, as the server's page; in English too."""
     base = site[0]
-    forms = sorted((Path(__file__).parent / "forms").glob("*.txt"))
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = chromium.new_context(**PHONE, locale="es-ES").new_page()
-        errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        for lang, tree in (("es", ""), ("en", "/en")):
-            page.goto(f"{base}/")
-            page.evaluate("(lang) => localStorage.setItem('companion-lang', lang)", lang)  # as the switch does
-            for form in forms:
-                query = form.read_text().strip()
-                page.goto(f"{base}{tree}/score/{form.stem}/?{query}")
-                _wait_drawn(page)
-                assert page.url.endswith(query)
-                server = server_pages.get(f"/score/{form.stem}?{query}&lang={lang}").get_data(as_text=True)
-                assert _text(page, "#result") == _text(server, "#result"), (lang, form.stem)
-                assert _text(page, "#result")  # (a result, not two empty pages)
-        page.evaluate("localStorage.setItem('companion-lang', 'es')")
-        for game in GAME_IDS:
-            page.goto(f"{base}/setup/{game}/?seed=golden-42")
-            _wait_drawn(page)
-            server = server_pages.get(f"/setup/{game}?seed=golden-42&lang=es").get_data(as_text=True)
-            assert _text(page, "#result", ".share") == _text(server, "#result", ".share"), game
-            assert page.locator(".share a").inner_text() == f"{base}/setup/{game}/?seed=golden-42"
-        # A setup opened bare gets its seed in the address first, so the link deals the same game elsewhere.
-        page.goto(f"{base}/setup/gemas/")
-        _wait_drawn(page)
-        seed = re.search(r"seed=([0-9a-f]{8})", page.url).group(1)
-        assert page.locator("[data-seed]").inner_text() == seed
-        # The form is sent without leaving the page; the answer is drawn in place, and the address keeps it.
-        page.goto(f"{base}/score/gemas/")
-        page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=60000)
-        page.fill("input[name='players.0.name']", "Ana")
-        page.fill("input[name='players.0.gems.green:int']", "3")
-        page.click("form.form .go button[type=submit]")
-        _wait_drawn(page)
-        assert "players.0.gems.green%3Aint=3" in page.url and "Ana" in _text(page, "#result")
-        assert page.locator("#result td[data-points]").first.inner_text() == "12"  # 3 green × 4
-        page.goto(f"{base}/score/gemas/?players.0.name=Ana&players.0.gems.green:int=9&players.1.name=Bo")
-        _wait_drawn(page)
-        assert page.evaluate("document.documentElement.dataset.drawnStatus") == "400"
-        server = server_pages.get("/score/gemas?players.0.name=Ana&players.0.gems.green:int=9&players.1.name=Bo"
-                                  "&lang=es").get_data(as_text=True)
-        assert _text(page, ".problems") == _text(server.replace('class="problems"', 'id="problems"'), "#problems")
-        assert not errors, errors
-        chromium.close()
+    page, errors = _in_language(site_phone, base, lang)
+    query = form.read_text().strip()
+    page.goto(f"{base}{'' if lang == 'es' else '/en'}/score/{form.stem}/?{query}")
+    _wait_drawn(page)
+    assert page.url.endswith(query)
+    server = server_pages.get(f"/score/{form.stem}?{query}&lang={lang}").get_data(as_text=True)
+    assert _text(page, "#result") == _text(server, "#result"), (lang, form.stem)
+    assert _text(page, "#result")  # (a result, not two empty pages)
+    assert not errors, errors
 
 
-def test_a_sheet_kept_on_the_phone_survives_a_reload_and_imports_into_a_companion(site, tmp_path):
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_seeded_setup_of_the_static_site_deals_what_the_server_deals(site, site_phone, server_pages, game):
+    base = site[0]
+    page, errors = _in_language(site_phone, base, "es")
+    page.goto(f"{base}/setup/{game}/?seed=golden-42")
+    _wait_drawn(page)
+    server = server_pages.get(f"/setup/{game}?seed=golden-42&lang=es").get_data(as_text=True)
+    assert _text(page, "#result", ".share") == _text(server, "#result", ".share"), game
+    assert page.locator(".share a").inner_text() == f"{base}/setup/{game}/?seed=golden-42"
+    assert not errors, errors
+
+
+def test_a_setup_opened_bare_on_the_static_site_gets_its_seed_in_the_address_first(site, site_phone):
+    """So the link deals the same game elsewhere."""
+    page, errors = _in_language(site_phone, site[0], "es")
+    page.goto(f"{site[0]}/setup/gemas/")
+    _wait_drawn(page)
+    seed = re.search(r"seed=([0-9a-f]{8})", page.url).group(1)
+    assert page.locator("[data-seed]").inner_text() == seed
+    assert not errors, errors
+
+
+def test_the_static_sites_form_is_sent_in_place_and_a_refused_one_names_its_problem(site, site_phone, server_pages):
+    """The form is sent without leaving the page; the answer is drawn in place, and the address keeps it. A refused
+    form names its problem as the server does."""
+    base = site[0]
+    page, errors = _in_language(site_phone, base, "es")
+    page.goto(f"{base}/score/gemas/")
+    page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=60000)
+    page.fill("input[name='players.0.name']", "Ana")
+    page.fill("input[name='players.0.gems.green:int']", "3")
+    page.click("form.form .go button[type=submit]")
+    _wait_drawn(page)
+    assert "players.0.gems.green%3Aint=3" in page.url and "Ana" in _text(page, "#result")
+    assert page.locator("#result td[data-points]").first.inner_text() == "12"  # 3 green × 4
+    page.goto(f"{base}/score/gemas/?players.0.name=Ana&players.0.gems.green:int=9&players.1.name=Bo")
+    _wait_drawn(page)
+    assert page.evaluate("document.documentElement.dataset.drawnStatus") == "400"
+    server = server_pages.get("/score/gemas?players.0.name=Ana&players.0.gems.green:int=9&players.1.name=Bo"
+                              "&lang=es").get_data(as_text=True)
+    assert _text(page, ".problems") == _text(server.replace('class="problems"', 'id="problems"'), "#problems")
+    assert not errors, errors
+
+
+def test_a_sheet_kept_on_the_phone_survives_a_reload_and_imports_into_a_companion(site, tmp_path, chromium):
     """No server: a two-entry sheet kept in the phone's storage, reloaded, refused bad points, exported in the
     server's format, and imported into a running `companion serve` with the same totals."""
     from conftest import start_server
-    from test_browser import CHROMIUM, PHONE, playwright_api
+    from test_browser import PHONE
 
     base = site[0]
     companion, proc = start_server(instance=tmp_path / "instance")
+    context = chromium.new_context(**PHONE, locale="es-ES", accept_downloads=True)
     try:
-        with playwright_api.sync_playwright() as p:
-            chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            page = chromium.new_context(**PHONE, locale="es-ES", accept_downloads=True).new_page()
-            page.goto(f"{base}/")
-            page.click("header a.home.sub")  # "Hojas": this phone's sheets on a static site
-            _wait_drawn(page)
-            assert "solo en este móvil" in page.locator("[data-kept=phone]").inner_text()
-            page.select_option("select[name=game]", "duplicon")
-            page.fill("input[name='players.0']", "Ana")
-            page.fill("input[name='players.1']", "Bruno")
-            page.click("form[data-phone=new] button[type=submit]")
-            _wait_drawn(page, 2)
-            for drawn, (a, b) in enumerate(((5, 3), (2, 7)), start=3):
-                page.fill("input[data-player=Ana]", str(a))
-                page.fill("input[data-player=Bruno]", str(b))
-                page.click("form[data-phone=add] button[type=submit]")
-                _wait_drawn(page, drawn)
-            page.reload()
-            _wait_drawn(page)
-            shown = dict(page.eval_on_selector_all("#totals td[data-total]",
-                                                   "els => els.map((e) => [e.dataset.player, Number(e.dataset.total)])"))
-            assert shown == {"Ana": 7, "Bruno": 10}
-            page.eval_on_selector("input[data-player=Ana]", "e => { e.value = '1e3'; }")
+        page = context.new_page()
+        page.goto(f"{base}/")
+        page.click("header a.home.sub")  # "Hojas": this phone's sheets on a static site
+        _wait_drawn(page)
+        assert "solo en este móvil" in page.locator("[data-kept=phone]").inner_text()
+        page.select_option("select[name=game]", "duplicon")
+        page.fill("input[name='players.0']", "Ana")
+        page.fill("input[name='players.1']", "Bruno")
+        page.click("form[data-phone=new] button[type=submit]")
+        _wait_drawn(page, 2)
+        for drawn, (a, b) in enumerate(((5, 3), (2, 7)), start=3):
+            page.fill("input[data-player=Ana]", str(a))
+            page.fill("input[data-player=Bruno]", str(b))
             page.click("form[data-phone=add] button[type=submit]")
-            _wait_drawn(page, 2)
-            refused = page.locator(".problems").inner_text()  # in plain words: whose points, and what was typed
-            assert "Ana" in refused and "1e3" in refused and "points.Ana" not in refused
-            with page.expect_download() as download:
-                page.click("button[data-phone=export]")
-            exported = download.value.path()
-            page.goto(f"{companion}/sheets")
-            page.set_input_files("input[type=file][name=file]", exported)
-            page.click("form[enctype] button[type=submit]")
-            page.wait_for_url(re.compile(r".*/s/.*"))
-            on_server = dict(page.eval_on_selector_all(
-                "#totals td[data-total]", "els => els.map((e) => [e.dataset.player, Number(e.dataset.total)])"))
-            assert on_server == {"Ana": 7, "Bruno": 10}
-            assert page.locator("tbody[data-seq]").count() == 2  # two rows on the sheet's grid
-            chromium.close()
+            _wait_drawn(page, drawn)
+        page.reload()
+        _wait_drawn(page)
+        shown = dict(page.eval_on_selector_all("#totals td[data-total]",
+                                               "els => els.map((e) => [e.dataset.player, Number(e.dataset.total)])"))
+        assert shown == {"Ana": 7, "Bruno": 10}
+        page.eval_on_selector("input[data-player=Ana]", "e => { e.value = '1e3'; }")
+        page.click("form[data-phone=add] button[type=submit]")
+        _wait_drawn(page, 2)
+        refused = page.locator(".problems").inner_text()  # in plain words: whose points, and what was typed
+        assert "Ana" in refused and "1e3" in refused and "points.Ana" not in refused
+        with page.expect_download() as download:
+            page.click("button[data-phone=export]")
+        exported = download.value.path()
+        page.goto(f"{companion}/sheets")
+        page.set_input_files("input[type=file][name=file]", exported)
+        page.click("form[enctype] button[type=submit]")
+        page.wait_for_url(re.compile(r".*/s/.*"))
+        on_server = dict(page.eval_on_selector_all(
+            "#totals td[data-total]", "els => els.map((e) => [e.dataset.player, Number(e.dataset.total)])"))
+        assert on_server == {"Ana": 7, "Bruno": 10}
+        assert page.locator("tbody[data-seq]").count() == 2  # two rows on the sheet's grid
     finally:
+        context.close()
         proc.terminate()
         proc.wait(timeout=10)
 
 
-def test_after_one_visit_a_scoring_page_scores_with_the_server_stopped(site):
+def test_after_one_visit_a_scoring_page_scores_with_the_server_stopped(site, chromium):
     """One visit to a scoring page keeps the phone's Python; with the file server stopped, another game's page
     (never opened) still scores."""
-    from test_browser import CHROMIUM, PHONE, playwright_api
+    from test_browser import PHONE
 
     base, proc = static_server(site[1] / "site")
+    context = chromium.new_context(**PHONE, locale="es-ES")
     try:
-        with playwright_api.sync_playwright() as p:
-            chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            page = chromium.new_context(**PHONE, locale="es-ES").new_page()
-            for _ in range(100):
-                try:
-                    page.goto(f"{base}/score/duquesa/")
-                    break
-                except Exception:
-                    time.sleep(0.05)
-            page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=60000)
-            _until(page, """async () => {
-                const runtime = await caches.open("companion-runtime");
-                const kept = (await runtime.keys()).map((r) => r.url);
-                const site = (await caches.keys()).find((k) => k.startsWith("companion-site-"));
-                const asked = JSON.parse(document.documentElement.dataset.pythonFiles || "[]");
-                return kept.some((u) => u.includes("companion.zip")) && kept.some((u) => u.endsWith(".wasm"))
-                    && kept.some((u) => u.endsWith("worker.js")) && site
-                    && asked.filter((u) => u.includes("/py/")).every((u) => kept.includes(u))
-                    && (await (await caches.open(site)).keys()).length > 600;
-            }""", 180)
-            proc.terminate()
-            proc.wait(timeout=10)
-            query = (Path(__file__).parent / "forms" / "nobles.txt").read_text().strip()
-            page.goto(f"{base}/en/score/nobles/?{query}")
-            _wait_drawn(page)
-            assert page.locator("#result").count() == 1 and page.locator(".problems").count() == 0
-            chromium.close()
+        page = context.new_page()
+        for _ in range(100):
+            try:
+                page.goto(f"{base}/score/duquesa/")
+                break
+            except Exception:
+                time.sleep(0.05)
+        page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=60000)
+        _until(page, """async () => {
+            const runtime = await caches.open("companion-runtime");
+            const kept = (await runtime.keys()).map((r) => r.url);
+            const site = (await caches.keys()).find((k) => k.startsWith("companion-site-"));
+            const asked = JSON.parse(document.documentElement.dataset.pythonFiles || "[]");
+            return kept.some((u) => u.includes("companion.zip")) && kept.some((u) => u.endsWith(".wasm"))
+                && kept.some((u) => u.endsWith("worker.js")) && site
+                && asked.filter((u) => u.includes("/py/")).every((u) => kept.includes(u))
+                && (await (await caches.open(site)).keys()).length > 600;
+        }""", 180)
+        proc.terminate()
+        proc.wait(timeout=10)
+        query = (Path(__file__).parent / "forms" / "nobles.txt").read_text().strip()
+        page.goto(f"{base}/en/score/nobles/?{query}")
+        _wait_drawn(page)
+        assert page.locator("#result").count() == 1 and page.locator(".problems").count() == 0
     finally:
+        context.close()
         proc.kill()
