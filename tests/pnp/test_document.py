@@ -15,7 +15,7 @@ from companion.pnp.build import build
 from companion.pnp import draw
 from companion.pnp.document import BACK_BLEED, BuildSettings, card_url, qr_version
 from companion.pnp.geometry import MM, SIZES
-from conftest import GAME_IDS
+from conftest import GAME_IDS, GAMES_ONE_FAST
 
 BASE = "http://127.0.0.1:5000"
 PAGE_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
@@ -112,7 +112,7 @@ def forms_at(page):
     return [(o.get_matrix().e, o.get_matrix().f) for o in page.get_objects(filter=[raw.FPDF_PAGEOBJ_FORM], max_depth=1)]
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("game", GAMES_ONE_FAST)
 def test_one_face_per_physical_component_and_every_qr_opens_its_card(built, game):
     card_set = library.load_game(game)
     expected = Counter({c.id: c.qty for c in card_set.components if c.kind != "back"})
@@ -138,7 +138,7 @@ def test_qr_urls_are_short_and_use_the_alphanumeric_mode():
     assert card_url("https://example.org/games", "DQ07") == "HTTPS://EXAMPLE.ORG/games/C/DQ07"
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("game", GAMES_ONE_FAST)
 def test_qr_modules_are_at_least_half_a_millimetre_with_a_4_module_quiet_zone(built, game):
     pdf, ps = pages(built / f"{game}.pdf")
     dpi = 300

@@ -15,7 +15,7 @@ from companion.pnp.layout import draw as layout_draw
 from companion.pnp.build import build
 from companion.pnp.document import BuildSettings
 from companion.pnp.geometry import MM, SIZES, layout
-from conftest import GAME_IDS
+from conftest import GAMES_ONE_FAST
 
 ID = re.compile(r"\b[A-Z]{2}[A-Z0-9]*(?:-[A-Z0-9]+)*\b")
 
@@ -32,18 +32,17 @@ def is_booklet(page):
 
 @pytest.fixture(scope="module", params=[("a4", 0), ("a4", 2), ("letter", 0), ("letter", 2)],
                 ids=lambda p: f"{p[0]}-bleed{p[1]}")
-def builds(request, tmp_path_factory):
+def builds(request, shipped_pdfs):
+    """(the PDF of a game built on this paper with this bleed, the bleed): built once for here and test_marks."""
     paper, bleed = request.param
-    out = tmp_path_factory.mktemp(f"{paper}{bleed}")
-    build(GAME_IDS, out, BuildSettings(paper=paper, bleed=bleed, lang="en"))
-    return out, bleed
+    return (lambda game: shipped_pdfs(game, paper=paper, bleed=bleed, lang="en")), bleed
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("game", GAMES_ONE_FAST)
 def test_every_page_of_fronts_is_followed_by_its_backs_or_a_blank(builds, game):
-    folder, bleed = builds
+    pdf_of, bleed = builds
     card_set = library.load_game(game)
-    pdf = pdfium.PdfDocument(str(folder / f"{game}.pdf"))
+    pdf = pdfium.PdfDocument(str(pdf_of(game)))
     pages = [pdf[i] for i in range(len(pdf))]
     booklet = [i for i, p in enumerate(pages) if is_booklet(p)]
     assert booklet and booklet[0] % 2 == 0  # the rules start on the front of a sheet, behind no cards
@@ -95,9 +94,9 @@ def printed_id(page, x, y, card_set) -> str:
     raise AssertionError(f"no {card_set.prefix} id printed on the component at {x / MM:.1f}, {y / MM:.1f} mm")
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("game", GAMES_ONE_FAST)
 def test_the_pdf_asks_for_long_edge_duplex(builds, game):
-    data = (builds[0] / f"{game}.pdf").read_bytes()
+    data = builds[0](game).read_bytes()
     assert b"/Duplex /DuplexFlipLongEdge" in data
 
 
@@ -177,7 +176,7 @@ def starting_in_band(image, band_px):
     return out
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("game", GAMES_ONE_FAST)
 def test_nothing_but_the_background_in_the_eighth_inch_safe_zone_of_a_front(game):
     """Uneven cutting must not show: frames keep inside the 1/8 inch safe zone (3.175 mm), or bleed. A face drawn
     by code shows only its background there; one drawn from a layout only what runs to the cut (its paper, a band
@@ -204,7 +203,7 @@ def test_nothing_but_the_background_in_the_eighth_inch_safe_zone_of_a_front(game
         assert not off, (comp.id, off[:5])
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("game", GAMES_ONE_FAST)
 def test_no_frame_near_the_edge_of_a_back(game):
     """A back is its pattern out to the cut and beyond: 6 mm in from the trim show only the accent and its
     pattern (a back drawn as a picture: no line along an edge), so a back landing 2 mm off shows no lopsided

@@ -18,7 +18,7 @@ from companion.games.gemas import GEM_POINTS
 from companion.pnp import draw, faces
 from companion.pnp.document import BuildSettings, printed_size, qr_text, qr_version
 from companion.pnp.geometry import MM, SIZES
-from conftest import GAME_IDS
+from conftest import GAME_IDS, GAMES_ONE_FAST
 
 LAN = BuildSettings(base_url="http://192.168.1.20:5000", lang="en")
 
@@ -62,7 +62,7 @@ def id_chars(page, comp_id):
     return [(raw.FPDFText_GetFontSize(text.raw, start + j), *text.get_charbox(start + j)) for j in range(count)]
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("game", GAMES_ONE_FAST)
 def test_printed_ids_are_small_and_a_tokens_stays_inside_its_ring(game):
     for comp in components(game):
         page, w, h = drawn(game, comp.id)
@@ -96,7 +96,7 @@ def quiet_ground(comp, card_set) -> tuple[int, int, int]:
     return tuple(int(ground[i:i + 2], 16) for i in (1, 3, 5))
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("game", GAMES_ONE_FAST)
 def test_the_qr_code_sits_on_the_face_with_no_white_square(game):
     """Its quiet zone is the face's own cream, not a white plate, and it still decodes; a face drawn from a layout
     puts its code on the layout's white plate (companion/pnp/layout.py), which must be even white all round."""

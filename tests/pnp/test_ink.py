@@ -5,9 +5,7 @@ import pypdfium2.raw as raw
 import pytest
 
 from companion.cli import main
-from companion.pnp.build import build
-from companion.pnp.document import BuildSettings
-from conftest import GAME_IDS
+from conftest import GAMES_ONE_FAST
 from test_duplex import is_booklet
 
 DPI = 30
@@ -36,20 +34,16 @@ def sides(path):
 
 
 @pytest.fixture(scope="module")
-def both(tmp_path_factory):
-    out = {}
-    for ink in ("normal", "low"):
-        folder = tmp_path_factory.mktemp(ink)
-        build(GAME_IDS, folder, BuildSettings(ink=ink))
-        out[ink] = folder
-    return out
+def both(shipped_pdfs):
+    """{ink: the PDF of a game printed with it}, each built once, when first asked for."""
+    return {ink: (lambda game, ink=ink: shipped_pdfs(game, ink=ink)) for ink in ("normal", "low")}
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("game", GAMES_ONE_FAST)
 def test_low_ink_backs_are_light(both, game):
     measured = {}
-    for ink, folder in both.items():
-        pdf, fronts, backs = sides(folder / f"{game}.pdf")
+    for ink, pdf_of in both.items():
+        pdf, fronts, backs = sides(pdf_of(game))
         assert backs
         values = [coverage(p) for p in backs]
         measured[ink] = (sum(v[0] for v in values) / len(values), sum(v[1] for v in values) / len(values))
@@ -59,11 +53,11 @@ def test_low_ink_backs_are_light(both, game):
     assert ink_low <= ink_normal * 0.3, measured  # and under a third of the ink
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("game", GAMES_ONE_FAST)
 def test_low_ink_fronts_use_less_ink(both, game):
     spent = {}
-    for ink, folder in both.items():
-        pdf, fronts, backs = sides(folder / f"{game}.pdf")
+    for ink, pdf_of in both.items():
+        pdf, fronts, backs = sides(pdf_of(game))
         spent[ink] = sum(coverage(p)[1] for p in fronts)
     assert spent["low"] < spent["normal"], spent
 

@@ -10,7 +10,7 @@ from companion.pnp.build import build
 from companion.pnp.document import BuildSettings
 from companion.pnp.export import SERVICE_BLEED_MM
 from companion.pnp.geometry import MM, SIZES
-from conftest import GAME_IDS
+from conftest import GAMES_ONE_FAST
 from test_duplex import builds, is_booklet, origins  # noqa: F401  (the module's builds fixture)
 
 
@@ -25,11 +25,11 @@ def card_pages(pdf):
     return [p for p in pages[2:end] if marks(p)]
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("game", GAMES_ONE_FAST)
 def test_crop_marks_are_5_mm_from_every_page_edge_and_in_line_with_every_cut(builds, game):
-    folder, bleed = builds
+    pdf_of, bleed = builds
     card_set = library.load_game(game)
-    pdf = pdfium.PdfDocument(str(folder / f"{game}.pdf"))
+    pdf = pdfium.PdfDocument(str(pdf_of(game)))
     pages = card_pages(pdf)
     assert pages
     nearest = float("inf")
