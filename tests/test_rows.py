@@ -278,9 +278,9 @@ def test_too_many_rows_ods_repeated_row_is_not_made_a_million_times(tmp_path):
         t.addElement(row)
     doc.spreadsheet.addElement(t)
     doc.save(str(tmp_path / "big.ods"))
-    start = time.perf_counter()
+    start = time.process_time()
     e = error(tmp_path / "big.ods")
-    assert time.perf_counter() - start < 1
+    assert time.process_time() - start < 1
     assert e.line == 5002 and "5,000 rows" in e.message
 
 
@@ -305,9 +305,9 @@ def test_a_zip_bomb_is_refused_unread(tmp_path, name):
             for _ in range(100):  # 100 MiB of zeros
                 member.write(chunk)
     assert path.stat().st_size < 1024 * 1024
-    start = time.perf_counter()
+    start = time.process_time()
     e = error(path)
-    assert time.perf_counter() - start < 0.5
+    assert time.process_time() - start < 0.5
     assert e.line == 0 and "zip bomb" in e.message and "64 MiB" in e.message
 
 
@@ -430,9 +430,9 @@ def test_ods_rows_inside_groups_and_after_repeated_blank_rows(tmp_path):
 
 def test_ods_with_a_million_repeated_empty_rows_and_columns_reads_at_once(tmp_path):
     path = write_ods(tmp_path / "cards.ods", {"Deck": TABLE}, empty_rows=1048576, empty_columns=16384)
-    start = time.perf_counter()
+    start = time.process_time()
     assert read_rows(str(path)) == EXPECTED
-    assert time.perf_counter() - start < 1
+    assert time.process_time() - start < 1
 
 
 # --- speed -----------------------------------------------------------------------------------------------------------
@@ -450,10 +450,12 @@ def test_a_hundred_rows_of_twelve_columns_read_quickly_in_every_format(tmp_path)
         assert len(read_rows(str(path)).rows) == 100
 
 
+# Every time bound in this file is on CPU time (time.process_time): the work the read does, which a busy machine
+# or a second xdist worker beside it does not stretch the way it stretches the wall clock.
 def timed(path):
-    start = time.perf_counter()
+    start = time.process_time()
     read_rows(str(path))
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def test_row_errors_say_where(tmp_path):
@@ -486,9 +488,9 @@ def test_xlsx_that_claims_a_million_rows_and_every_column_is_read_as_it_is(tmp_p
         parts["xl/worksheets/sheet1.xml"] = sheet.replace(b'ref="A1:B2001"', b'ref="A1:XFD1048576"')
 
     rewritten(path, claim)
-    start = time.perf_counter()
+    start = time.process_time()
     got = read_rows(str(path))
-    assert time.perf_counter() - start < 1
+    assert time.process_time() - start < 1
     assert got.columns == ("id", "qty") and len(got.rows) == 2000 and got.rows[-1] == (2001, {"id": "C-1999", "qty": "1999"})
 
 
@@ -502,9 +504,9 @@ def test_xlsx_row_of_a_million_empty_cells_is_refused_before_openpyxl_holds_it(t
 
     rewritten(path, widen)
     assert path.stat().st_size < 100_000
-    start = time.perf_counter()
+    start = time.process_time()
     e = error(path)
-    assert time.perf_counter() - start < 1
+    assert time.process_time() - start < 1
     assert e.line == 2 and "50,000 XML elements" in e.message
 
 
@@ -521,9 +523,9 @@ def test_xml_parts_with_too_many_elements_are_refused_unparsed(tmp_path, part):
         parts[part] = xml[:closing] + b"<x/>" * 1_100_000 + xml[closing:]
 
     rewritten(path, bloat)
-    start = time.perf_counter()
+    start = time.process_time()
     e = error(path)
-    assert time.perf_counter() - start < 1
+    assert time.process_time() - start < 1
     assert e.line == 0 and "XML elements" in e.message and (part in e.message or "content.xml" in e.message)
 
 

@@ -114,10 +114,10 @@ def test_looking_for_changes_costs_little(game):
     own = library.Library([game])
     assert len(own.added()[0].watched) >= 10  # the data file, its pictures and its fonts
     own.refresh()
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time (stat calls included): a busy machine does not stretch it
     for _ in range(200):
         own.refresh()
-    assert (time.perf_counter() - start) / 200 < 0.001
+    assert (time.process_time() - start) / 200 < 0.001
 
 
 @pytest.mark.slow
