@@ -29,15 +29,17 @@ run: $(VENV)/.installed
 # The lanes (README, "Tests"). Both run on JOBS processes (pytest-xdist); an idle worker takes tests from a busy one's
 # queue (worksteal), so the few minute-long browser tests do not leave one worker alone at the end.
 JOBS ?= 2
+# Compiled modules (pytest's rewritten tests among them) are kept in .venv/pycache, not beside the sources, even
+# where PYTHONDONTWRITEBYTECODE is set: without them each worker and each server a test starts compiles anew.
+PYTEST := PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache $(BIN)/python -m pytest
 
 # Everything, as CI runs it: the browser, PostgreSQL and slow tests, every property at its full count.
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal
+	$(PYTEST) -n $(JOBS) --dist worksteal
 
 # The edit loop's lane: no browser, no PostgreSQL (SQLite only), no slow test; a tenth of each property's examples.
 test-fast: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q -x -n $(JOBS) --dist worksteal -m "not browser and not postgres and not slow" \
-		--hypothesis-profile=fast
+	$(PYTEST) -q -x -n $(JOBS) --dist worksteal -m "not browser and not postgres and not slow" --hypothesis-profile=fast
 
 quick: test-fast  # the lane's old name
 

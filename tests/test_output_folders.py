@@ -259,6 +259,7 @@ def test_a_site_build_that_fails_leaves_the_folder_as_it_was(light_site, tmp_pat
     assert tree(out) == before
 
 
+@pytest.mark.slow  # exports every Duquesa card as a PNG twice (the fast lane's PNG export: test_document)
 def test_png_rebuild_keeps_an_order_form_and_removes_the_pngs_of_cards_gone(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     folder = tmp_path / "duquesa-png"

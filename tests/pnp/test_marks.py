@@ -61,6 +61,7 @@ def test_crop_marks_are_5_mm_from_every_page_edge_and_in_line_with_every_cut(bui
     assert nearest >= 5 * MM - 0.01, f"{game}: a crop mark {nearest / MM:.2f} mm from the page edge"
 
 
+@pytest.mark.slow  # exports every Nobles card, PNGs and the print service's PDF
 def test_the_print_service_file_has_one_card_a_page_with_honest_boxes(tmp_path):
     build(["nobles"], tmp_path, BuildSettings(), png=True)
     card_set = library.load_game("nobles")
