@@ -320,8 +320,8 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
     """Check one data file's text; return the card set (None if any error) and every error line. The checks run in
     this order, which is the order of the error lines: the YAML; the header; the look; the layouts and declared
     fields; each component, from the file, then from its spreadsheets (`rows:`); the backs; the cards the rules
-    sections name; each component against its layout; what the setup deals. (Warnings, which do not stop it: a game
-    with rules of its own whose rules sections miss what its players need.)"""
+    sections name; each component against its layout; what the setup deals. (Warnings, which do not stop it: what a
+    game with rules of its own lacks that its tests require, see `_FileCheck.rules_game`.)"""
     try:
         doc, lines = read_yaml(text)
     except YamlProblem as e:
@@ -347,7 +347,7 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
     check.setup(header, components)
     if check.errors:
         return None, check.errors
-    check.rules_for_players(header, components)
+    check.rules_game(header, components, design)
     components = [replace(c, back=_resolve_back(c, backs)) for c in components]
     return CardSet(
         game=header["game"], path=filename, title=header["title"], prefix=header["prefix"],
@@ -481,11 +481,39 @@ class _FileCheck:
                     self.report(Problem(("rules", i, "cards", j),
                                         f"{name!r} is neither a component id nor a type of this file"))
 
-    def rules_for_players(self, header: Mapping, components: list[Component]) -> None:
-        """Warnings for a game with rules of its own: a section of REQUIRED_SECTIONS missing or short in a
-        language, and a printed type that no section names (its card pages then quote no rule)."""
+    def rules_game(self, header: Mapping, components: list[Component], design: layouts.Design) -> None:
+        """Warnings for a game with rules of its own, of what its tests require of its data: its faces drawn from
+        `layouts:`, every field its rules read declared in `fields:` (on the types that carry it, with the rules'
+        choices), and rules sections for its players."""
         if header["game"] not in games.GAMES:
             return
+        if not design.layouts:
+            self.warnings.append(f"{self.filename}:1: -: layouts: warning: a game with rules of its own draws every "
+                                 f"face and back from the layouts: of its card data; this file has none")
+        self.declared_fields(header)
+        self.rules_for_players(header, components)
+
+    def declared_fields(self, header: Mapping) -> None:
+        """Each field its rules read, declared in `fields:` on the types that carry it (a choice with the rules'
+        choices, in their order): as a designer's file declares its own, so its layouts and validate know it."""
+        declared = header.get("fields") or {}
+        carried: dict[str, list[str]] = {}
+        for type_name, ctype in games.component_types(header["game"]).items():
+            for name in ctype.fields:
+                carried.setdefault(name, []).append(type_name)
+        for name, types in carried.items():
+            where = f"{self.filename}:{self.line(('fields', name))}: -: fields.{name}: warning:"
+            rules = games.component_types(header["game"])[types[0]].fields[name]
+            if name not in declared:
+                self.warnings.append(f"{where} the rules read {name!r} on {', '.join(types)}: declare it in fields:")
+            elif set(declared[name].get("types") or ()) != set(types):
+                self.warnings.append(f"{where} the rules read it on {', '.join(types)}: give exactly these types:")
+            elif isinstance(rules, Enum) and tuple(declared[name].get("choices") or ()) != rules.values:
+                self.warnings.append(f"{where} the rules' choices are {', '.join(rules.values)}, in this order")
+
+    def rules_for_players(self, header: Mapping, components: list[Component]) -> None:
+        """A section of REQUIRED_SECTIONS missing or short in a language, and a printed type that no section names
+        (its card pages then quote no rule)."""
         sections = {s["id"]: (i, s) for i, s in enumerate(header.get("rules", ()))}
         for needed in REQUIRED_SECTIONS:
             if needed not in sections:

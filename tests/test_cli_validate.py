@@ -1,4 +1,5 @@
 """`companion validate`: 0 on the shipped data; every kind of broken file is exit 2 with file:line, no traceback."""
+import re
 import shutil
 import subprocess
 import sys
@@ -152,14 +153,17 @@ def test_a_data_only_setup_must_fit_its_deck(capsys, tmp_path):
     assert code == 2 and (str(path), 5, "-", "setup", "4 players need 12 cards; the deck has 10") in error_lines(err)
 
 
-def test_a_game_with_rules_is_warned_of_what_its_players_lack_in_its_rules_sections(capsys, broken_copy):
-    """The three sections every game with rules of its own has (setup, turn, end), each in more than 150
-    characters in every language, and a section naming each printed type: warnings, the file still prints."""
+def test_a_game_with_rules_is_warned_of_what_its_tests_require_of_its_data(capsys, broken_copy):
+    """Every field its rules read declared in fields:, the three sections every game with rules of its own has
+    (setup, turn, end; each in more than 150 characters in every language), and a section naming each printed
+    type: warnings, the file still prints."""
     path, _ = broken_copy("duplicon", "  - id: end\n", "  - id: the-end\n")
-    path.write_text(path.read_text(encoding="utf-8").replace("    cards: [pair-card]\n", ""), encoding="utf-8")
+    text = path.read_text(encoding="utf-8").replace("    cards: [pair-card]\n", "")
+    path.write_text(re.sub(r"\n  shape: \{choices: [^\n]*", "", text, count=1), encoding="utf-8")
     shutil.copytree(cards_dir() / "art", path.parent / "art")
     code, out, err = run_validate(capsys, path)
-    assert code == 0 and ": ok" in out and "2 warnings" in out, err
+    assert code == 0 and ": ok" in out and "3 warnings" in out, err
     warned = error_lines(err)
-    assert [(e[2], e[3]) for e in warned] == [("-", "rules"), ("DP-CIRCLE", "type")]
-    assert "no 'end' section" in warned[0][4] and "'pair-card'" in warned[1][4]
+    assert [(e[2], e[3]) for e in warned] == [("-", "fields.shape"), ("-", "rules"), ("DP-CIRCLE", "type")]
+    assert "declare it in fields:" in warned[0][4] and "no 'end' section" in warned[1][4]
+    assert "'pair-card'" in warned[2][4]
