@@ -29,11 +29,14 @@ def fast(examples: int):
 
 # --- YAML ------------------------------------------------------------------------------------------------------
 
+YAML_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
 def checked(text: str, name: str = "especias.yaml"):
     """check_text never raises, and each error names the file and a line of it."""
     card_set, errors = cards.check_text(text, name)
     assert (card_set is None) == bool(errors)
-    last = text.count("\n") + 2
+    last = len(YAML_BREAKS.findall(text)) + 2  # a lone \r (or NEL, LS, PS) starts a line for YAML and editors
     for line in errors:
         m = re.match(rf"{re.escape(name)}:(\d+): .+?: .+?: .", line)
         assert m and 0 <= int(m[1]) <= last, line

@@ -110,7 +110,8 @@ function live(form) {
     const query = new URLSearchParams([...new FormData(form)].filter(([, v]) => typeof v === "string")).toString();
     let html = null;
     try { html = await pageFor(form, query); } catch {}
-    if (html === null || mine !== asked) return;  // offline, or a newer change is on its way
+    if (mine !== asked) return;  // a newer change is on its way
+    if (html === null) { delete root.dataset.livePending; return; }  // offline: the Score button will do
     const doc = new DOMParser().parseFromString(html, "text/html");
     const fresh = doc.getElementById("result");
     form.dispatchEvent(new CustomEvent("companion:redrawn", { detail: doc, bubbles: true }));
@@ -130,9 +131,10 @@ function live(form) {
     history.replaceState(history.state, "", `${location.pathname}?${query}`);
     root.dataset.liveIn = String(Math.round(performance.now() - started));
     root.dataset.live = String(Number(root.dataset.live || 0) + 1);
+    delete root.dataset.livePending;  // the answer shown is the form's as it is now
   };
   // a change makes any answer still on its way stale: it would redraw the form's parts as they were before it
-  const soon = () => { asked++; clearTimeout(timer); timer = setTimeout(redraw, 120); };
+  const soon = () => { asked++; root.dataset.livePending = "1"; clearTimeout(timer); timer = setTimeout(redraw, 120); };
   form.addEventListener("change", soon);
   form.addEventListener("input", (event) => { if (event.target.type !== "checkbox" && event.target.type !== "radio") soon(); });
 }
