@@ -15,8 +15,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen import canvas
 
 from companion import cards, library
-from companion.pnp.build import build
 from companion.pnp import draw
+from companion.pnp.build import build
 from companion.pnp.document import BuildSettings, card_url
 
 

@@ -10,12 +10,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITS = ("apple", "pear", "grape", "plum")
-NAMES = {"apple": ("Manzana", "Apple"), "pear": ("Pera", "Pear"), "grape": ("Uva", "Grape"), "plum": ("Ciruela", "Plum")}
+NAMES = {"apple": ("Manzana", "Apple"), "pear": ("Pera", "Pear"), "grape": ("Uva", "Grape"),
+         "plum": ("Ciruela", "Plum")}
 
 
 def deck(folder: Path) -> Path:
@@ -27,8 +27,9 @@ def deck(folder: Path) -> Path:
     for suit in SUITS:
         es, en = NAMES[suit]
         for rank in range(1, 11):
-            lines.append(f"  - {{id: HV-{suit[:2].upper()}-{rank}, type: card, layout: fruit, suit: {suit}, rank: {rank}, "
-                         f"name: {{es: {es}, en: {en}}}, text: {{es: \"Vale **{rank}**.\", en: \"Worth **{rank}**.\"}}}}")
+            lines.append(f"  - {{id: HV-{suit[:2].upper()}-{rank}, type: card, layout: fruit, suit: {suit}, "
+                         f"rank: {rank}, name: {{es: {es}, en: {en}}}, "
+                         f"text: {{es: \"Vale **{rank}**.\", en: \"Worth **{rank}**.\"}}}}")
     (folder / "cosecha.yaml").write_text(head + "\n".join(lines) + "\n", encoding="utf-8")
     return folder / "cosecha.yaml"
 

@@ -11,7 +11,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from camera import decode_rate  # noqa: E402
-
 from companion import games, library  # noqa: E402
 from companion.pnp import draw  # noqa: E402
 from companion.pnp.document import BuildSettings, qr_version  # noqa: E402

@@ -16,7 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 SUITS = ("apple", "pear", "grape", "plum")
-NAMES = {"apple": ("Manzana", "Apple"), "pear": ("Pera", "Pear"), "grape": ("Uva", "Grape"), "plum": ("Ciruela", "Plum")}
+NAMES = {"apple": ("Manzana", "Apple"), "pear": ("Pera", "Pear"), "grape": ("Uva", "Grape"),
+         "plum": ("Ciruela", "Plum")}
 COLUMNS = ["id", "type", "layout", "qty", "suit", "rank", "name.es", "name.en", "text.es", "text.en", "flavour.es",
            "flavour.en"]
 

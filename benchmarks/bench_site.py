@@ -65,7 +65,7 @@ class Compressing(http.server.SimpleHTTPRequestHandler):
         return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _gzipped(path: str, _mtime: float) -> bytes:
     return gzip.compress(Path(path).read_bytes(), 9)
 
@@ -140,8 +140,9 @@ def main() -> None:
                           f"Python ready {r['first_ready_ms'] / 1000:.2f} s; from cache ready "
                           f"{r['cached_ready_ms'] / 1000:.2f} s ({r['second_visit_bytes'] / 1e3:.0f} KB sent); "
                           f"tap to total median {r['tap_median_ms']} ms (max {r['tap_max_ms']}); longest main-thread "
-                          f"task {r['first_long_ms']:.0f} ms first visit, {r['cached_long_ms']:.0f} ms from cache; from cache, "
-                          f"runtime up at {r['cached_phases']['runtime']} ms, our code at {r['cached_phases']['code']}, "
+                          f"task {r['first_long_ms']:.0f} ms first visit, {r['cached_long_ms']:.0f} ms from cache; "
+                          f"from cache, runtime up at {r['cached_phases']['runtime']} ms, "
+                          f"our code at {r['cached_phases']['code']}, "
                           f"entry imported at {r['cached_phases']['imported']}; first answer drawn "
                           f"{r['first_answer_ms']} ms after that")
                 browser.close()

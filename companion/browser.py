@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import inspect
 import json
+from collections.abc import Callable
 from functools import cache
-from typing import Any, Callable
+from typing import Any
 
 from . import service, sheets
 from .schema import LANGS, InputError, Problem

@@ -4,23 +4,38 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cache
 from pathlib import Path as FsPath
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 
-from . import games, resources
+from . import games, layouts, resources
 from .components import BACK, CARD_SIZES, DEFAULT_SIZE, SIZES, ComponentType
-from . import layouts
 from .i18n import LANGS
 from .look import ART_DPI, DRAWN_SHAPES, LOOK, Art, ArtPath, Look, art_window_mm, build_look
 from .schema import (
-    INVALID, Bool, Enum, Field, Int, ListOf, MapOf, Path, Problem, Problems, Record, Str, Texts, TextsField,
-    closest, fmt_path, whole_number,
+    INVALID,
+    Bool,
+    Enum,
+    Field,
+    Int,
+    ListOf,
+    MapOf,
+    Path,
+    Problem,
+    Problems,
+    Record,
+    Str,
+    Texts,
+    TextsField,
+    closest,
+    fmt_path,
+    whole_number,
 )
 
 ID_PATTERN = r"[A-Z0-9]+(?:-[A-Z0-9]+)*"
@@ -79,7 +94,8 @@ HEADER = Record(
                                required=("id", "title", "text"))),
         "look": LOOK,  # accent colour, back emblem, and the shape and colour of each term
         # how a data-only game is dealt (a game with rules deals by its own code)
-        "setup": Record({"hand_size": Int(1, 60), "market": Int(1, 60), "steps": ListOf(TextsField(max_len=300), 1, 12)}),
+        "setup": Record({"hand_size": Int(1, 60), "market": Int(1, 60),
+                         "steps": ListOf(TextsField(max_len=300), 1, 12)}),
         **layouts.SECTIONS,  # fields, colours, fonts, layouts, back: faces as data (companion/layouts.py)
         "rows": ROWS,  # spreadsheets beside the file, one component a row
     },
@@ -619,20 +635,20 @@ def _known_columns(types: Mapping[str, ComponentType]) -> list[str]:
     mapping field as `field.key`."""
     names: dict[str, None] = {}
 
-    def add(name: str, field: Field) -> None:
-        if isinstance(field, Record):
-            for key, sub in field.fields.items():
+    def add(name: str, spec: Field) -> None:
+        if isinstance(spec, Record):
+            for key, sub in spec.fields.items():
                 add(f"{name}.{key}", sub)
             return
         names[name] = None
-        if isinstance(field, TextsField):
+        if isinstance(spec, TextsField):
             names.update({f"{name}.es": None, f"{name}.en": None})
 
-    for name, field in COMMON_FIELDS.items():
-        add(name, field)
+    for name, spec in COMMON_FIELDS.items():
+        add(name, spec)
     for ctype in types.values():
-        for name, field in ctype.fields.items():
-            add(name, field)
+        for name, spec in ctype.fields.items():
+            add(name, spec)
     return list(names)
 
 
@@ -889,7 +905,7 @@ def shipped_files() -> list[FsPath]:
     return sorted(resources.cards_dir().glob("*.yaml"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_shipped() -> Mapping[str, CardSet]:
     """Every shipped card set by game id (loaded once per process); printed ids must be unique across games."""
     loaded: dict[str, CardSet] = {}

@@ -6,7 +6,7 @@ import json
 import logging
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from . import __version__, cards, games, i18n, library, network, service, settings
 from .schema import InputError
@@ -33,7 +33,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
             for line in card_set.warnings:  # worth a look, but the file prints (exit 0)
                 print(line, file=sys.stderr)
             printed = sum(c.qty for c in card_set.components if c.kind != "back")
-            warned = f", {len(card_set.warnings)} warning{'s' * (len(card_set.warnings) != 1)}" if card_set.warnings else ""
+            warned = (f", {len(card_set.warnings)} warning{'s' * (len(card_set.warnings) != 1)}"
+                      if card_set.warnings else "")
             print(f"{name}: ok — {len(card_set.components)} entries, {printed} printed components{warned}")
         failed |= bool(errors)
     return EXIT_BAD_INPUT if failed else EXIT_OK
@@ -169,7 +170,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError("--port must be from 1 to 65535")
     on_every_interface = args.host in ("0.0.0.0", "")
     address = network.lan_address() if on_every_interface else None
-    own = f"http://{address or ('127.0.0.1' if on_every_interface or args.host == 'localhost' else args.host)}:{args.port}"
+    own = (f"http://{address or ('127.0.0.1' if on_every_interface or args.host == 'localhost' else args.host)}"
+           f":{args.port}")
     config = {"BASE_URL": args.base_url or settings.environment()["BASE_URL"] or own}  # share links, never Host
     if args.cards:
         config["CARD_FILES"] = args.cards
@@ -331,7 +333,8 @@ def _build_command(sub) -> None:
     p.add_argument("--lang", default="es", help="es or en")
     p.add_argument("--card-size", help="poker, bridge or mini (default: the game's)")
     p.add_argument("--layout", default="duplex", help="duplex (backs on the following page) or gutterfold")
-    p.add_argument("--offset-x", type=float, default=0.0, metavar="MM", help="move the backs left as seen from the front (duplex)")
+    p.add_argument("--offset-x", type=float, default=0.0, metavar="MM",
+                   help="move the backs left as seen from the front (duplex)")
     p.add_argument("--offset-y", type=float, default=0.0, metavar="MM", help="move the backs up (duplex)")
     p.add_argument("--no-crop-marks", action="store_true")
     p.add_argument("--no-backs", action="store_true")
@@ -340,7 +343,8 @@ def _build_command(sub) -> None:
     p.add_argument("--ink", default="normal", metavar="normal|low",
                    help="low: light backs and outlined bands, for home printers")
     p.add_argument("--png", action="store_true",
-                   help="also write OUT/<game>-png/<id>.png: each card at 300 DPI with 1/8 inch bleed, for print services")
+                   help="also write OUT/<game>-png/<id>.png: each card at 300 DPI with 1/8 inch bleed, "
+                        "for print services")
     p.add_argument("--watch", action="store_true",
                    help="build, then build again whenever a game's data file, spreadsheet, art or fonts change (a "
                         "broken save prints its errors and keeps the last good PDF); Ctrl+C stops")
@@ -388,7 +392,8 @@ def _sheets_command(sub) -> None:
     q.add_argument("--all", action="store_true", required=True, help="every saved sheet")
     q.add_argument("folder", metavar="FOLDER")
     q.set_defaults(func=cmd_sheets_export)
-    q = sheets_sub.add_parser("import", help="restore sheets from export files (all of them, or none if one is damaged)")
+    q = sheets_sub.add_parser("import",
+                              help="restore sheets from export files (all of them, or none if one is damaged)")
     q.add_argument("files", nargs="+", metavar="FILE")
     q.set_defaults(func=cmd_sheets_import)
 

@@ -1,18 +1,20 @@
 """What a printed component can be: kinds, sizes, and the per-game component types declared on them."""
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from itertools import pairwise
 
 from .schema import Enum, Field, ListOf, Path, Problems
 
 # Print categories: how a component is laid out and backed.
 KINDS = ("card", "reference", "tile", "token", "back")
 # Physical sizes by name: trim width × height in millimetres.
-SIZES = {"poker": (63.5, 88.9), "bridge": (57.2, 88.9), "mini": (44.5, 63.5), "tile": (50.0, 50.0), "token": (25.0, 25.0),
-         "marker": (8.0, 8.0)}  # a marker sits on one 9 mm step of a price track
+SIZES = {"poker": (63.5, 88.9), "bridge": (57.2, 88.9), "mini": (44.5, 63.5), "tile": (50.0, 50.0),
+         "token": (25.0, 25.0), "marker": (8.0, 8.0)}  # a marker sits on one 9 mm step of a price track
 CARD_SIZES = ("poker", "bridge", "mini")  # what a whole game's cards may be printed at
-DEFAULT_SIZE = {"card": None, "reference": None, "back": None, "tile": "tile", "token": "token"}  # None: file's card_size
+# None: file's card_size
+DEFAULT_SIZE = {"card": None, "reference": None, "back": None, "tile": "tile", "token": "token"}
 
 # Simple vector shapes every layout can draw; Duplicon's types and generic games use them.
 SHAPES = ("circle", "square", "triangle", "diamond", "star", "heart", "hexagon", "cross")
@@ -35,5 +37,5 @@ BACK = ComponentType("back", {"for": ListOf(Enum(KINDS[:-1], "kind"), 1)}, requi
 
 def check_descending(values, path: Path, problems: Problems) -> None:
     """A price track must go down from its first to its last step."""
-    if any(a <= b for a, b in zip(values, values[1:])):
+    if any(a <= b for a, b in pairwise(values)):
         problems.add(path, "must go down step by step, got %(got)s", got=str(list(values)))

@@ -31,9 +31,9 @@ import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
-from typing import Iterator, Mapping
 
 from .schema import InputError, Problem, problem
 

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from gettext import NullTranslations
+
     from babel.messages.catalog import Catalog
 
 LANGS = ("es", "en")  # every text a player reads comes in each of these

@@ -9,13 +9,27 @@ import math
 import os
 import posixpath
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from .schema import (
-    INVALID, Bool, Enum, Field, Int, ListOf, MapOf, Path, Problems, Record, Str, Texts, TextsField, Value,
+    INVALID,
+    Bool,
+    Enum,
+    Field,
+    Int,
+    ListOf,
+    MapOf,
+    Path,
+    Problems,
+    Record,
+    Str,
+    Texts,
+    TextsField,
+    Value,
 )
 
 # Each element is one of these kinds, named by the key it carries (`text: "{name}"`, `qr: true`...).

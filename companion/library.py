@@ -24,11 +24,11 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Callable, Iterable, Iterator, Mapping
 
 from . import cards
 from .cards import CardSet, Component, DataError
@@ -193,8 +193,8 @@ class Library:
         return read
 
     def _reload(self, real: str, entry: Added) -> None:
-        before = dict(zip(entry.watched, map(_signature, entry.watched)))  # before reading: a write during the
-        card_set, errors = cards.check_file(entry.path, art=False)        # read shows as a change next time
+        before = dict(zip(entry.watched, map(_signature, entry.watched), strict=True))  # before reading: a write
+        card_set, errors = cards.check_file(entry.path, art=False)        # during the read shows as a change next time
         if errors:
             card_set = None
         if card_set is not None:

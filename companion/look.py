@@ -5,9 +5,10 @@ Pure data, no drawing: `companion/pnp` draws these on paper and `companion/web/i
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from .schema import Bool, Enum, Field, ListOf, MapOf, Path, Problems, Record, Str, describe
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import random
 import secrets
-from typing import Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 T = TypeVar("T")
 MAX_SEED_LEN = 64

@@ -31,13 +31,13 @@ import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from .files import NotReadable, read_regular
+
 # OpenDocument's namespaces (ODF 1.2, part 1, 3.2): the names odfpy gives them
 DRAWNS = "urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"
 OFFICENS = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
 TABLENS = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
 TEXTNS = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
-
-from .files import NotReadable, read_regular
 
 FILE_LIMIT = 4 * 2**20  # bytes of the file, whatever its format
 UNPACKED_LIMIT = 64 * 2**20  # bytes an .xlsx's or .ods's members may unpack to, all together
@@ -238,7 +238,8 @@ def _csv_rows(data: bytes) -> Iterator[tuple[int, dict[int, str]]]:
                         f"is not UTF-8 text (the byte 0x{data[e.start]:02X} at byte offset {e.start + skipped:,} is "
                         "not UTF-8: an older Windows or Mac encoding?); save it as CSV UTF-8") from None
     if "\0" in text:
-        raise RowsError(_line_at(data, data.index(b"\0")), "has a NUL byte: it is not a text file; save it as CSV UTF-8")
+        raise RowsError(_line_at(data, data.index(b"\0")),
+                        "has a NUL byte: it is not a text file; save it as CSV UTF-8")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     declared = _SEP_LINE.match(text)  # Excel's 'sep=;' first line names the separator and is no row
     if declared:
@@ -515,9 +516,11 @@ ROW, ROWS_REPEATED = _name(TABLENS, "table-row"), _name(TABLENS, "number-rows-re
 CELL, COVERED_CELL = _name(TABLENS, "table-cell"), _name(TABLENS, "covered-table-cell")
 COLUMNS_REPEATED = _name(TABLENS, "number-columns-repeated")
 PARAGRAPHS = {_name(TEXTNS, "p"), _name(TEXTNS, "h")}
-SPACE, SPACES, TAB, LINE_BREAK = _name(TEXTNS, "s"), _name(TEXTNS, "c"), _name(TEXTNS, "tab"), _name(TEXTNS, "line-break")
+SPACE, SPACES, TAB, LINE_BREAK = (_name(TEXTNS, "s"), _name(TEXTNS, "c"), _name(TEXTNS, "tab"),
+                                  _name(TEXTNS, "line-break"))
 SKIPPED = {_name(OFFICENS, "annotation"), _name(OFFICENS, "annotation-end"), _name(TEXTNS, "note"), TABLE}
-VALUE_TYPE, VALUE, STRING_VALUE = _name(OFFICENS, "value-type"), _name(OFFICENS, "value"), _name(OFFICENS, "string-value")
+VALUE_TYPE, VALUE, STRING_VALUE = (_name(OFFICENS, "value-type"), _name(OFFICENS, "value"),
+                                   _name(OFFICENS, "string-value"))
 BOOLEAN_VALUE, DATE_VALUE, TIME_VALUE = (_name(OFFICENS, "boolean-value"), _name(OFFICENS, "date-value"),
                                          _name(OFFICENS, "time-value"))
 SHAPES = DRAWNS + " "  # a shape anchored in a cell: not its text

@@ -3,7 +3,7 @@ lists, the component inventory counted from the card data, and which sections ap
 from __future__ import annotations
 
 from collections import Counter
-from typing import Mapping
+from collections.abc import Mapping
 
 from .cards import REQUIRED_SECTIONS, CardSet, Component
 

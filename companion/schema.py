@@ -4,9 +4,10 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from .i18n import LANGS, _, translations
 

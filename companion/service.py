@@ -3,7 +3,8 @@ Pure: importing it loads neither Flask nor reportlab (the PDF build lives in `co
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from . import cards, games, library
 from .games import Game

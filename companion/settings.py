@@ -8,12 +8,16 @@ take their settings from it; where an app's config names the same key, the confi
 
 | setting | unset | what it is |
 |---|---|---|
-| BASE_URL | `serve`: this machine's address | the address phones open: share links (and the session cookie's `Secure`, for https) come from it, never from a request's Host header |
+| BASE_URL | `serve`: this machine's address | the address phones open: share links (and the session cookie's |
+| | | `Secure`, for https) come from it, never from a request's Host header |
 | INSTANCE_PATH | Flask's instance folder | the folder holding `companion.sqlite` and `secret_key` |
-| DATABASE_URL | SQLite in the instance folder | the saved sheets' database, any SQLAlchemy URL (`postgresql+psycopg://…`) |
-| SECRET_KEY | the instance folder's own key | the key sessions and form tokens are signed with, the same on every server of a fleet; 32 characters or more |
+| DATABASE_URL | SQLite in the instance folder | the saved sheets' database, any SQLAlchemy URL |
+| | | (`postgresql+psycopg://…`) |
+| SECRET_KEY | the instance folder's own key | the key sessions and form tokens are signed with, the same on every |
+| | | server of a fleet; 32 characters or more |
 | SECRET_KEY_FILE | — | a file holding that key (read when SECRET_KEY is unset) |
-| WRITE_LIMIT | `sheets=30/1h changes=600/10m` (a TESTING app: none) | writes per client address (companion/web/limits.py), or `off` |
+| WRITE_LIMIT | `sheets=30/1h changes=600/10m` (a TESTING app: none) | writes per client address |
+| | | (companion/web/limits.py), or `off` |
 | TRUST_PROXY | 0 | how many proxies in front set `X-Forwarded-For` (0: the header is never believed) |
 | CACHE | `~/.cache/companion` | where `companion site` keeps the Pyodide it fetched |
 
@@ -23,7 +27,7 @@ take their settings from it; where an app's config names the same key, the confi
 from __future__ import annotations
 
 import os
-from typing import Mapping
+from collections.abc import Mapping
 
 PREFIX = "COMPANION_"
 SETTINGS = ("BASE_URL", "INSTANCE_PATH", "DATABASE_URL", "SECRET_KEY", "SECRET_KEY_FILE", "WRITE_LIMIT",

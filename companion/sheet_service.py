@@ -6,8 +6,9 @@ import json
 import os
 import stat
 import tempfile
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from . import service, sheets
 from .schema import InputError, Problem, Problems, fmt_path, problem
@@ -100,7 +101,7 @@ def import_files(store: Store, paths: Iterable[str | Path]) -> list[tuple[Path, 
             problems.extend(Problem((str(name),), f"{fmt_path(p.path) or 'file'}: {p.message}") for p in e.problems)
     if problems:
         raise InputError(problems)
-    return list(zip(map(Path, paths), store.create_many(read)))
+    return list(zip(map(Path, paths), store.create_many(read), strict=True))
 
 
 def read_file(name: Path) -> bytes:

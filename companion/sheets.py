@@ -11,13 +11,28 @@ import csv
 import io
 import json
 import time
+from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from . import games, library, service
 from .games.base import NAME, checked
-from .schema import (INVALID, Enum, InputError, Int, ListOf, MapOf, Problem, Problems, Record, Str, Text, Word, problem,
-                     whole_number)
+from .schema import (
+    INVALID,
+    Enum,
+    InputError,
+    Int,
+    ListOf,
+    MapOf,
+    Problem,
+    Problems,
+    Record,
+    Str,
+    Text,
+    Word,
+    problem,
+    whole_number,
+)
 
 ACTIONS = ("add", "edit", "undo", "restore", "finish", "reopen")
 TARGETED = ("edit", "undo", "restore")  # actions that name an earlier `add`
@@ -118,7 +133,7 @@ def entry_body(game: str, players: list[str], data: Any) -> dict:
         if problems:
             raise InputError(problems)
         points = dict.fromkeys(players, 0)
-        points.update(zip(seats, values))
+        points.update(zip(seats, values, strict=True))
         body = {"request": request, "seats": seats, "points": points, **_note(body)}
     else:
         for name in body["points"]:
@@ -463,14 +478,15 @@ def import_csv(text: str) -> tuple[dict, list[dict]]:
         raise InputError([problem(("row 2",), "must be the sheet's own row (action create) with its game and title")])
     data: dict[str, Any] = {"format": FORMAT, "version": 1, "game": csv_untext(rows[1][0]),
                             "title": csv_untext(rows[1][1]), "players": players, "log": []}
-    for number, row in zip(lines[2:], rows[2:]):
+    for number, row in zip(lines[2:], rows[2:], strict=True):
         if len(row) != len(rows[0]):
             raise InputError([problem((f"row {number}",), "has %(n)s columns; the first row has %(first)s",
                                       n=len(row), first=len(rows[0]))])
-        cells = dict(zip(CSV_HEAD, row))  # the fixed columns by position: a player may be called "note" or "seq"
+        # the fixed columns by position: a player may be called "note" or "seq"
+        cells = dict(zip(CSV_HEAD, row, strict=False))
         for key in ("client_id", "note", "request", "seats"):  # the text columns (`csv_text`)
             cells[key] = csv_untext(cells[key])
-        points_cells = dict(zip(players, row[len(CSV_HEAD):]))
+        points_cells = dict(zip(players, row[len(CSV_HEAD):], strict=True))
         record: dict[str, Any] = {"action": cells["action"], "at": cells["at"]}
         for key in ("seq", "target"):
             if cells[key].strip():

@@ -15,11 +15,30 @@ import re
 import secrets
 import sqlite3
 import time
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
-from sqlalchemy import (Boolean, Column, ForeignKey, Index, Integer, MetaData, String, Table, Text, UniqueConstraint,
-                        create_engine, event, exc, func, insert, select, text, update)
+from sqlalchemy import (
+    Boolean,
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    exc,
+    func,
+    insert,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Connection, Engine
 
 from . import sheets

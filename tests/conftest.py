@@ -137,6 +137,44 @@ def chromium():
         browser.close()
 
 
+@pytest.fixture(scope="module", params=[("a4", 0), ("a4", 2), ("letter", 0), ("letter", 2)],
+                ids=lambda p: f"{p[0]}-bleed{p[1]}")
+def builds(request, shipped_pdfs):
+    """(the PDF of a game built on this paper with this bleed, the bleed): built once (shipped_pdfs) for test_duplex
+    and test_marks."""
+    paper, bleed = request.param
+    return (lambda game: shipped_pdfs(game, paper=paper, bleed=bleed, lang="en")), bleed
+
+
+# A phone's screen as the browser tests open every page: 390 × 844 CSS px at 2×, touch.
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture(scope="session")
+def browser(chromium):
+    """The browser tests' name for the session's chromium."""
+    return chromium
+
+
+@pytest.fixture
+def phone(browser):
+    """A fresh phone (a context of its own, English) that must fetch nothing beyond the local server."""
+    context = browser.new_context(**PHONE, locale="en-GB")
+    page = context.new_page()
+    outside = []
+    page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(("http://127.0.0.1", "data:")) else None)
+    yield page
+    context.close()
+    assert not outside, f"pages must need no network beyond the companion: {outside}"
+
+
+@pytest.fixture(scope="module")
+def server_pages(tmp_path_factory):
+    """The server's own pages (the app as `companion serve` runs it), to hold the phone's drawing against."""
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path_factory.mktemp("instance"))})
+    return app.test_client()
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory):
     """The static site with the phones' Python (`companion site`), built once per session and served by Python's

@@ -10,9 +10,9 @@ import pytest
 import yaml
 
 from companion import cards
-from companion.pnp.design_check import validate_file
 from companion.cli import main
 from companion.pnp.build import build
+from companion.pnp.design_check import validate_file
 from companion.pnp.document import BuildSettings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -148,7 +148,8 @@ def broken(game, tmp_path, edit, fmt="csv", reference=None):
     path = copy / f"cards.{fmt}"
     {"csv": write_csv, "xlsx": write_xlsx, "ods": write_ods}[fmt](path, columns, rows)
     data = copy / "cosecha-csv.yaml"
-    data.write_text(files["csv"].read_text(encoding="utf-8").replace("rows: cards.csv", f"rows: {reference or path.name}"),
+    data.write_text(files["csv"].read_text(encoding="utf-8").replace("rows: cards.csv",
+                                                                     f"rows: {reference or path.name}"),
                     encoding="utf-8")
     return validate_file(data)[1]
 

@@ -25,13 +25,16 @@ def test_score_reads_standard_input(capsys, monkeypatch):
 
 def test_score_reads_a_file(capsys, monkeypatch, tmp_path):
     path = tmp_path / "r.json"
-    path.write_text('{"rounds": [[{"name": "A", "won": 28, "hand": 3, "zone": 1}, {"name": "B", "won": 0, "hand": 0, "zone": 0}]]}')
+    path.write_text('{"rounds": [[{"name": "A", "won": 28, "hand": 3, "zone": 1}, '
+                    '{"name": "B", "won": 0, "hand": 0, "zone": 0}]]}')
     code, out, _ = run(capsys, monkeypatch, ["score", "duplicon", str(path)])
     assert code == 0 and json.loads(out)["totals"]["A"] == 19
 
 
 @pytest.mark.parametrize("argv,stdin,words", [
-    (["score", "duquesa"], '{"common": "DQ01", "players": [{"name": "A", "hand": ["DQ02", "DQ03", {"stones": ["amber", "jet", "ruby", "pearl"], "wish": {"stone": "ruby", "count": 5, "florins": 3}}, "DQ05"]}]}',
+    (["score", "duquesa"], '{"common": "DQ01", "players": [{"name": "A", "hand": ["DQ02", "DQ03", '
+                           '{"stones": ["amber", "jet", "ruby", "pearl"], '
+                           '"wish": {"stone": "ruby", "count": 5, "florins": 3}}, "DQ05"]}]}',
      "players[0].hand[2].wish.count: must be 2, 3 or 4"),
     (["score", "duquesa"], "{not json", "request: not valid JSON"),
     (["score", "duquesa"], "", "request: not valid JSON"),

@@ -6,7 +6,6 @@ import os
 import pytest
 
 import postgres
-
 from companion import sheet_service, sheets
 from companion.cli import main
 from companion.storage import Store

@@ -12,7 +12,8 @@ from conftest import GAME_IDS, error_lines
 
 BROKEN = [
     # (name, game, old text, new text, card id, field, words in the problem)
-    ("yaml syntax", "duquesa", "stones: [amber, amethyst, pearl, ruby]", "stones: [amber, amethyst", "-", "yaml", "expected"),
+    ("yaml syntax", "duquesa", "stones: [amber, amethyst, pearl, ruby]", "stones: [amber, amethyst", "-", "yaml",
+     "expected"),
     ("unknown stone", "duquesa", "stones: [jet, pearl, ruby, diamond]", "stones: [jet, perl, ruby, diamond]",
      "DQ02", "stones[1]", "unknown stone 'perl'"),
     ("non-numeric count", "duquesa", "wish: {stone: jet, count: 3, florins: 10}",

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from companion import cards, games, i18n, library, service
+from companion.cli import main
 from companion.components import ComponentType
 from companion.games import Game, Option
-from companion.cli import main
 from companion.schema import InputError
 from conftest import GAME_IDS
 

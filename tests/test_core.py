@@ -43,10 +43,12 @@ def test_the_phones_zip_runs_alone(tmp_path):
             "  browser.call('setup', json.dumps({'game': 'gemas', 'players': 4, 'seed': 'x'})),\n"
             "  browser.call('score_form', json.dumps({'game': 'gemas', 'fields': [['players.0.name', 'A'], "
             "['players.1.name', 'B']]})),\n"
-            "  browser.call('page', json.dumps({'endpoint': 'scoring.score', 'values': {'game': 'gemas'}, 'lang': 'es', "
+            "  browser.call('page', json.dumps({'endpoint': 'scoring.score', "
+            "'values': {'game': 'gemas'}, 'lang': 'es', "
             "'fields': [['players.0.name', 'Ana'], ['players.1.name', 'Bruno'], ['players.1.gems.blue:int', '2']]}))]\n"
             "browser.warm()\n"
-            "print(json.dumps({'answers': answers, 'files': sorted({m.__file__ or '' for m in list(sys.modules.values()) "
+            "print(json.dumps({'answers': answers, "
+            "'files': sorted({m.__file__ or '' for m in list(sys.modules.values()) "
             "if getattr(m, '__file__', None) and not m.__file__.startswith(sys.base_prefix)}), "
             "'loaded': sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names))}))")
     done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, cwd=tmp_path)

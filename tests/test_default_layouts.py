@@ -142,7 +142,8 @@ def test_a_reference_card_is_a_list_at_8_pt_or_more():
     tp = page.get_textpage()
     text = tp.get_text_bounded()
     assert text.count("•") == 2  # one item a sentence
-    sizes = [pdfium.raw.FPDFText_GetFontSize(tp.raw, i) for i in range(tp.count_chars()) if tp.get_text_range(i, 1).strip()]
+    sizes = [pdfium.raw.FPDFText_GetFontSize(tp.raw, i) for i in range(tp.count_chars())
+             if tp.get_text_range(i, 1).strip()]
     assert min(s for s in sizes if s > 5.5) >= 8 - 0.01  # all but the quiet id (5 pt)
 
 
@@ -174,4 +175,5 @@ def test_validate_names_a_text_no_default_layout_can_hold(tmp_path, capsys):
     assert main(["validate", str(long_game(tmp_path, text, "mini"))]) == 2
     err = capsys.readouterr().err
     assert re.search(r"long\.yaml:7: LG-1: text \(in the default card-mini-long layout\): the es text of LG-1 cannot "
-                     r"fit in [\d.]+ × [\d.]+ mm even at 6 pt: shorten it or give the file layouts: of its own", err), err
+                     r"fit in [\d.]+ × [\d.]+ mm even at 6 pt: shorten it or give the file layouts: of its own",
+                     err), err

@@ -14,7 +14,7 @@ def test_every_used_text_is_translated():
     used = template()
     assert len(used) > 150
     missing = [m.id for m in used if m.id and not (es.get(m.id) and all(
-        (es.get(m.id).string if isinstance(es.get(m.id).string, tuple) else (es.get(m.id).string,))))]
+        es.get(m.id).string if isinstance(es.get(m.id).string, tuple) else (es.get(m.id).string,)))]
     assert not missing, f"run `make messages` and translate: {missing[:5]}"
 
 

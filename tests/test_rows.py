@@ -185,9 +185,11 @@ def test_csv_separator_is_chosen_from_the_header_outside_quotes(tmp_path):
     semicolons = 'id;name.es\nA;"uno, dos, tres"\n'
     assert read_rows(str(write(tmp_path, "a.csv", semicolons))).rows == ((2, {"id": "A", "name.es": "uno, dos, tres"}),)
     commas = '"a;b;c",d\n1;2,3\n'  # two ';' in the header, but inside quotes
-    assert read_rows(str(write(tmp_path, "b.csv", commas))) == Sheet(("a;b;c", "d"), ((2, {"a;b;c": "1;2", "d": "3"}),), 1)
+    assert read_rows(str(write(tmp_path, "b.csv", commas))) == Sheet(("a;b;c", "d"),
+                                                                     ((2, {"a;b;c": "1;2", "d": "3"}),), 1)
     one_column = "\n;;;\nid\nA\n\nB\n"  # a blank line of separators first: the header is line 3
-    assert read_rows(str(write(tmp_path, "c.csv", one_column))) == Sheet(("id",), ((4, {"id": "A"}), (6, {"id": "B"})), 3)
+    assert read_rows(str(write(tmp_path, "c.csv", one_column))) == Sheet(("id",),
+                                                                         ((4, {"id": "A"}), (6, {"id": "B"})), 3)
     declared = "sep=;\nid;name.es\nA;Pera, verde\n"  # Excel's first line naming the separator
     assert read_rows(str(write(tmp_path, "d.csv", declared))).rows == ((3, {"id": "A", "name.es": "Pera, verde"}),)
 
@@ -254,7 +256,8 @@ def test_too_many_columns(tmp_path, kind):
 def test_a_cell_too_long(tmp_path, kind):
     e = error(WRITERS[kind](tmp_path, [["id", "text.es"], ["A", "x"], ["B", "y" * 5001]]))
     assert e.line == 3 and "column B (2)" in e.message and "5,001 characters" in e.message and "5,000" in e.message
-    assert read_rows(str(WRITERS[kind](tmp_path, [["id", "text.es"], ["B", "y" * 5000]]))).rows[0][1]["text.es"] == "y" * 5000
+    assert (read_rows(str(WRITERS[kind](tmp_path, [["id", "text.es"], ["B", "y" * 5000]]))).rows[0][1]["text.es"]
+            == "y" * 5000)
 
 
 def test_too_many_rows_csv(tmp_path):
@@ -425,7 +428,8 @@ def test_ods_rows_inside_groups_and_after_repeated_blank_rows(tmp_path):
     t.addElement(last)
     doc.spreadsheet.addElement(t)
     doc.save(str(tmp_path / "g.ods"))
-    assert read_rows(str(tmp_path / "g.ods")) == Sheet(("id",), ((5, {"id": "A"}), (6, {"id": "B"}), (7, {"id": "C"})), 4)
+    assert read_rows(str(tmp_path / "g.ods")) == Sheet(("id",),
+                                                       ((5, {"id": "A"}), (6, {"id": "B"}), (7, {"id": "C"})), 4)
 
 
 def test_ods_with_a_million_repeated_empty_rows_and_columns_reads_at_once(tmp_path):
@@ -491,7 +495,8 @@ def test_xlsx_that_claims_a_million_rows_and_every_column_is_read_as_it_is(tmp_p
     start = time.process_time()
     got = read_rows(str(path))
     assert time.process_time() - start < 1
-    assert got.columns == ("id", "qty") and len(got.rows) == 2000 and got.rows[-1] == (2001, {"id": "C-1999", "qty": "1999"})
+    assert (got.columns == ("id", "qty") and len(got.rows) == 2000
+            and got.rows[-1] == (2001, {"id": "C-1999", "qty": "1999"}))
 
 
 def test_xlsx_row_of_a_million_empty_cells_is_refused_before_openpyxl_holds_it(tmp_path):

@@ -32,7 +32,8 @@ def test_player_pages_carry_no_developer_words(client, game):
     card_set = library.load_game(game)
     for lang in ("es", "en"):
         text = " ".join([*(n.get(lang) for n in card_set.notes),
-                         *(s["text"].get(lang) + s["title"].get(lang) + (s["reading"].get(lang) if "reading" in s else "")
+                         *(s["text"].get(lang) + s["title"].get(lang)
+                           + (s["reading"].get(lang) if "reading" in s else "")
                            for s in card_set.rules)])
         assert not DEVELOPER_WORDS.search(text), (game, lang, DEVELOPER_WORDS.search(text).group(0))
         page = re.sub(r"<[^>]+>", " ", client.get(f"/rules/{game}?lang={lang}").get_data(as_text=True))

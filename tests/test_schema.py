@@ -133,7 +133,8 @@ def test_values_words_and_alternatives():
     assert [Value(v).say("es") for v in (None, False, [1], {}, "a", 3, 1.5)] == [
         "un valor vacío", "falso", "una lista", "un grupo de campos", "el texto 'a'", "3", "1.5"]
     assert str(Either((0, 2, 3))) == "0 or 2 or 3" and Either((0, 2, 3)).say("es") == "0 o 2 o 3"
-    duel = {"attacker": {"noble": "queen", "suit": "hearts", "weapon": 4}, "defender": {"noble": "joker", "suit": "clubs"}}
+    duel = {"attacker": {"noble": "queen", "suit": "hearts", "weapon": 4},
+            "defender": {"noble": "joker", "suit": "clubs"}}
     attacker, joker = problems_of(service.score, "nobles", duel)
     assert (attacker.message, attacker.say("es")) == ("must be 0 or 2 or 3", "debe ser 0 o 2 o 3")
     assert (joker.message, joker.say("es")) == ("a Joker has no suit", "un Comodín no tiene palo")

@@ -7,7 +7,8 @@ from companion import settings
 from companion.web import create_app
 
 PACKAGE = Path(__file__).resolve().parents[1] / "companion"
-NOT_VARIABLES = {"COMPANION_URL"}  # a static site's app config key (companion site --companion-url), not the environment
+# a static site's app config key (companion site --companion-url), not the environment
+NOT_VARIABLES = {"COMPANION_URL"}
 
 
 def _reads_of_the_environment(tree: ast.AST):

@@ -4,7 +4,8 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion import games, service, sheets
 from companion.schema import InputError
@@ -45,7 +46,7 @@ def test_a_scored_entry_gives_each_seat_the_points_its_rules_give(game):
     seats = names_in(game)
     players = [f"P{i}" for i in range(len(seats))] + ["Spare"]
     body = sheets.entry_body(game, players, {"request": example(game), "seats": list(reversed(players[:-1]))})
-    expected = dict(zip(reversed(players[:-1]), [p for _, p in games.get(game).sheet_points(result)]))
+    expected = dict(zip(reversed(players[:-1]), [p for _, p in games.get(game).sheet_points(result)], strict=True))
     assert body["points"] == {**expected, "Spare": 0}
     assert body["request"] == example(game) and body["seats"] == list(reversed(players[:-1]))
 
@@ -87,7 +88,8 @@ def test_new_sheets_are_checked():
     assert sheets.new_sheet({"game": "gemas", "players": ["A", "B"]})["title"] == ""
     for data, field in [({"game": "chess", "players": ["A"]}, "game"), ({"game": "gemas", "players": []}, "players"),
                         ({"game": "gemas", "players": ["A", "A"]}, "players[1]"), ({"game": "gemas"}, "players"),
-                        ({"game": "gemas", "players": ["A"]}, "players"), ({"game": "duquesa", "players": list("ABC")}, "players")]:
+                        ({"game": "gemas", "players": ["A"]}, "players"),
+                        ({"game": "duquesa", "players": list("ABC")}, "players")]:
         with pytest.raises(InputError) as e:
             sheets.new_sheet(data)
         assert e.value.field == field

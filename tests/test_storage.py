@@ -6,7 +6,6 @@ import pytest
 import sqlalchemy
 
 import postgres
-
 from companion import sheets, storage
 
 SHEET = {"game": "gemas", "title": "", "players": ["A", "B", "C"]}

@@ -4,8 +4,8 @@ Each rules module declares one `Game`; a game with card data and no rules module
 generic descriptor (see `generic.py`)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Mapping
 
 from ..components import ComponentType
 from . import duplicon, duquesa, gemas, generic, nobles, queens_necklace

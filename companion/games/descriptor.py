@@ -2,16 +2,17 @@
 companion asks (the command line, the PDF builder, the web app, saved sheets and the tests)."""
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..components import ComponentType
+from ..i18n import N_
 from ..look import Face
+from ..rng import randbelow
 from ..schema import Bool, Enum, Field, ListOf, Record, Word
 from .base import checked
-from ..i18n import N_
-from ..rng import randbelow
 
 # companion.cards.CardSet and .Component, named here without importing the loader (the rules never need it).
 CardSet = Component = Any

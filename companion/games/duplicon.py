@@ -1,8 +1,8 @@
 """Duplicon: eight card types, each its own colour and its own shape, and the turn-summary card."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from random import Random
-from typing import Mapping
 
 from ..components import SHAPES, ComponentType
 from ..i18n import N_
@@ -98,6 +98,7 @@ GAME = Game(
     id="duplicon", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=2, score=score,
     setup=setup, entry=Entry(Word("round"), N_("a round")), sheet_points=rounds.sheet_points, face=face, terms=COLOURS,
     # who starts follows the dealer: the two are dealt again together
-    rerolls={"dealer": Reroll(lambda deal, rng: _seats(deal["players"], rng), ("dealer", "first_player"), N_("Dealer"))},
+    rerolls={"dealer": Reroll(lambda deal, rng: _seats(deal["players"], rng), ("dealer", "first_player"),
+                              N_("Dealer"))},
     web="companion.web.game_pages.duplicon",
 )

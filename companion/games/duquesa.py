@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from itertools import combinations_with_replacement, product
 from random import Random
-from typing import Mapping, Sequence
 
 from ..components import ComponentType
 from ..i18n import N_, _
@@ -14,7 +14,10 @@ from ..rng import randbelow, shuffled
 from ..schema import Enum, InputError, Int, ListOf, Path, Problems, Record, Term, Word, problem
 from .base import NAME, CardRef, check_copies, check_unique_names, checked, top
 from .descriptor import Entry, Game, Option
-from .duquesa_solo_florins import FLORINS as SOLO_FLORINS, GAMES as SOLO_GAMES  # (imported here: the phone's zip holds it)
+
+# (imported here: the phone's zip holds it)
+from .duquesa_solo_florins import FLORINS as SOLO_FLORINS
+from .duquesa_solo_florins import GAMES as SOLO_GAMES
 
 STONES = ("amber", "jet", "amethyst", "pearl", "emerald", "ruby", "sapphire", "diamond")
 RAINBOW, GOLD = "rainbow", "gold"
@@ -91,7 +94,7 @@ def compile_card(card: Mapping) -> Compiled:
 def _evaluate(cards: Sequence[Compiled], vecs: Sequence[int], used: int) -> tuple[int, int]:
     total = sum(vecs)
     value = wishes = 0
-    for (_, shift, count, florins, _, _), vec in zip(cards, vecs):
+    for (_vec, shift, count, florins, _rainbow, _gold), vec in zip(cards, vecs, strict=True):
         if shift >= 0:
             if ((total - vec) >> shift) & _MASK == count:
                 value += florins
@@ -125,14 +128,14 @@ def best_choice(cards: Sequence[Compiled]) -> tuple[int, int, dict[int, str]]:
     best = None
     for combo in combos:
         vecs = list(base)
-        for i, use in zip(rainbows, combo):
+        for i, use in zip(rainbows, combo, strict=True):
             if isinstance(use, int):
                 vecs[i] += 1 << use
         value, wishes = _evaluate(cards, vecs, sum(use != UNUSED for use in combo))
         if best is None or (value, wishes) > best[:2]:
             best = (value, wishes, combo)
     value, wishes, combo = best
-    uses = {i: (STONES[use // _BITS] if isinstance(use, int) else use) for i, use in zip(rainbows, combo)}
+    uses = {i: (STONES[use // _BITS] if isinstance(use, int) else use) for i, use in zip(rainbows, combo, strict=True)}
     return value + gold, wishes, uses
 
 
@@ -143,7 +146,7 @@ def necklace(cards: Sequence[Mapping]) -> dict:
     vecs = [c[0] + (1 << SHIFT[uses[i]] if uses.get(i) in SHIFT else 0) for i, c in enumerate(compiled)]
     total, used = sum(vecs), sum(use != UNUSED for use in uses.values())
     details = []
-    for i, (card, (_, shift, count, worth, _, _)) in enumerate(zip(cards, compiled)):
+    for i, (card, (_vec, shift, count, worth, _rainbow, _gold)) in enumerate(zip(cards, compiled, strict=True)):
         if shift == NO_WISH:
             continue
         have = used if shift == RAINBOW_WISH else ((total - vecs[i]) >> shift) & _MASK
@@ -292,7 +295,8 @@ def solo_turn(request: Mapping, card_set) -> dict:
     req = checked(Record({"hand": ListOf(card_id, HAND_SIZE, HAND_SIZE), "common": card_id, "seen": card_id,
                           "gone": ListOf(card_id, 0, len(ids)), "drawn": card_id, "turn": Int(1, SOLO_TURNS)},
                          required=("hand", "common", "seen")), request)
-    placed = [(("hand", i), c) for i, c in enumerate(req["hand"])] + [(("common",), req["common"]), (("seen",), req["seen"])]
+    placed = [(("hand", i), c) for i, c in enumerate(req["hand"])] + [(("common",), req["common"]),
+                                                                      (("seen",), req["seen"])]
     placed += [(("gone", i), c) for i, c in enumerate(req.get("gone", ()))]
     placed += [(("drawn",), req["drawn"])] if "drawn" in req else []
     printed = Counter(ids)

@@ -1,10 +1,10 @@
 """Gemas: gem colours, card kinds and tokens, and the component types its card data uses."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from copy import deepcopy
 from dataclasses import replace
 from random import Random
-from typing import Mapping
 
 from ..components import ComponentType
 from ..i18n import N_, _
@@ -294,7 +294,8 @@ def _reserve_rows(players: tuple[int, int], lang: str) -> list[tuple[str, dict[s
 GAME = Game(
     id="gemas", component_types=COMPONENT_TYPES, vocabulary=VOCABULARY, default_players=4, score=score,
     setup=setup, entry=Entry(Word("round"), N_("a round")), sheet_points=sheet_points, face=face,
-    terms=(*COLOURS, *ART), face_values=face_values, face_fields=("points", "worth", "shade", "initial", "items", "reserve"),
+    terms=(*COLOURS, *ART), face_values=face_values,
+    face_fields=("points", "worth", "shade", "initial", "items", "reserve"),
     # the teams are drawn from the seats, not the cards: drawn again, no card moves
     rerolls={"first_player": FIRST_PLAYER,
              "teams": Reroll(lambda deal, rng: {"teams": _teams(deal["players"], rng)}, ("teams",), N_("Teams"))},

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 from random import Random
-from typing import Any, Mapping
+from typing import Any
 
 from ..components import SHAPES, ComponentType
 from ..i18n import N_
@@ -127,7 +128,7 @@ GAME = Game(
 )
 
 
-@lru_cache(maxsize=None)
+@cache
 def game(game_id: str) -> Game:
     """The descriptor of a data-only game."""
     return replace(GAME, id=game_id)

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from random import Random
-from typing import Mapping, Sequence
 
 from ..components import ComponentType
 from ..i18n import N_, _
@@ -88,7 +88,8 @@ def _check_side(noble: Mapping, side: str, variants: Mapping, problems: Problems
     if variants.get("suit_only"):
         for i, card in enumerate(played):
             if card["suit"] != noble.get("suit"):
-                problems.add((side, "cards", i, "suit"), "with the suit-only variant, cards must match the noble's suit")
+                problems.add((side, "cards", i, "suit"),
+                             "with the suit-only variant, cards must match the noble's suit")
 
 
 def strength(noble: Mapping, dice: Sequence[int], defending: bool, variants: Mapping) -> dict:
@@ -225,7 +226,8 @@ def court_duel(request: Mapping) -> dict:
     variants = req.get("variants", {})
     for side in sides:
         _check_side(sides[side], side, variants, problems,
-                    lambda part, side=side: ("versions", sides[side]["noble"]) if part == "version" else (*rows[side], part))
+                    lambda part, side=side: (("versions", sides[side]["noble"]) if part == "version"
+                                             else (*rows[side], part)))
     if problems:
         raise InputError(problems)
     duel = _duel({**sides, "variants": variants, **({"seed": req["seed"]} if "seed" in req else {})})

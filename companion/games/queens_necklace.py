@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from random import Random
-from typing import Mapping
 
 from ..components import ComponentType, check_descending
 from ..i18n import N_, _
@@ -154,7 +154,7 @@ def _check_deck(sales: list[Mapping], paths: list[Path], card_set) -> None:
         used[key] += n
         return bool(n) and used[key] > printed[key]
 
-    for path, sale_ in zip(paths, sales):
+    for path, sale_ in zip(paths, sales, strict=True):
         for i, p in enumerate(sale_["players"]):
             at = (*path, "players", i)
             for gem, gem_cards in p["shown"].items():
@@ -187,7 +187,7 @@ def sale(request: Mapping) -> dict:
 def _score_sale(req: Mapping, path: Path) -> dict:
     """Score one sale whose fields are already checked; problems are named below `path`."""
     _check_sale(req, path)
-    fashion_value = dict(zip(req["fashion"], TILE_VALUES))
+    fashion_value = dict(zip(req["fashion"], TILE_VALUES, strict=True))
     shown = {p["name"]: {gem: list(req_cards) for gem, req_cards in p["shown"].items()} for p in req["players"]}
     for p in req["players"]:  # the Alchemist moves one card before rarity is counted [R]
         move = p.get("alchemist")
@@ -199,7 +199,7 @@ def _score_sale(req: Mapping, path: Path) -> dict:
     totals = {gem: sum(g[gem] for g in gems.values()) for gem in GEMS}
     # Rarest first: fewest gems shown; on a tie the more fashionable type counts as rarer [R].
     order = sorted(GEMS, key=lambda gem: (totals[gem], req["fashion"].index(gem)))
-    rarity = dict(zip(order, TILE_VALUES))
+    rarity = dict(zip(order, TILE_VALUES, strict=True))
     prices = {gem: fashion_value[gem] + rarity[gem] for gem in GEMS}
     necklace_on = {p.get("necklace"): p["name"] for p in req["players"] if p.get("necklace")}
     earned = {p["name"]: 0 for p in req["players"]}
@@ -290,7 +290,7 @@ def setup(card_set, rng: Random, players: int, options: Mapping) -> dict:
     n = len(deck)
     # [A] "about" 1/3 and 2/3: within two cards of those points; the last one among the final five.
     spots = [n // 3 + randbelow(rng, 5) - 2, 2 * n // 3 + randbelow(rng, 5) - 2, n - randbelow(rng, 5)]
-    for offset, (spot, merchant) in enumerate(zip(spots, merchants)):
+    for offset, (spot, merchant) in enumerate(zip(spots, merchants, strict=False)):
         deck.insert(spot + offset, merchant)
     return {
         "players": players,

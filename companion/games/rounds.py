@@ -4,7 +4,7 @@ player by player, and the game ends at the end of the round in which someone rea
 (before that, its leaders). A game gives what an entry is, how many points one makes, and its own checks."""
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ..schema import InputError, Int, ListOf, Path, Problems, Record
 from .base import add_duplicate_names, top

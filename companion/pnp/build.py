@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from .. import cards, service
 from ..files import folder_problems, shown
@@ -15,8 +15,9 @@ from .document import BuildSettings, render
 
 def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings, png: bool = False,
           warn: Callable[[str], None] | None = None) -> list[tuple[Path, int]]:
-    """Write one PDF per game (a known game's id, or a card data file's path) into `out_dir`. Every setting and the folder are checked before anything is
-    written; each PDF is rendered to a temporary file and all are renamed only when every one succeeded."""
+    """Write one PDF per game (a known game's id, or a card data file's path) into `out_dir`. Every setting and the
+    folder are checked before anything is written; each PDF is rendered to a temporary file and all are renamed only
+    when every one succeeded."""
     problems = settings.problems()
     if problems:
         raise InputError(problems)
@@ -53,7 +54,7 @@ def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings, png
                 results.append((out / f"{card_set.game}.pdf", render(card_set, settings, f)))
         umask = os.umask(0)
         os.umask(umask)
-        for tmp, (final, _) in zip(temps, results):
+        for tmp, (final, _) in zip(temps, results, strict=True):
             os.chmod(tmp, 0o666 & ~umask)  # a temporary file is private; the PDF is not
             os.replace(tmp, final)
     except BaseException:

@@ -3,10 +3,11 @@ else you need, where the codes lead, the ruler and the duplex crosses) and the r
 from the same rules sections as the phone pages."""
 from __future__ import annotations
 
+from xml.sax.saxutils import escape
+
 from reportlab.lib.colors import HexColor, white
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Frame, Paragraph, Spacer
-from xml.sax.saxutils import escape
 
 from .. import __version__, network, rulebook
 from ..cards import CardSet
@@ -160,10 +161,11 @@ def _styles(accent) -> dict[str, ParagraphStyle]:
                           textColor=draw.INK, spaceAfter=3)
     return {
         "body": body,
-        "item": ParagraphStyle("item", parent=body, leftIndent=9, bulletIndent=1, spaceAfter=1.5, bulletFontName=draw.FONT,
-                               bulletFontSize=BOOKLET_SIZE),
-        "reading": ParagraphStyle("reading", parent=body, fontName=draw.ITALIC, leftIndent=6, borderPadding=(2, 0, 2, 4),
-                                  borderColor=HexColor("#c99a2e"), borderWidth=0, spaceBefore=2, spaceAfter=5),
+        "item": ParagraphStyle("item", parent=body, leftIndent=9, bulletIndent=1, spaceAfter=1.5,
+                               bulletFontName=draw.FONT, bulletFontSize=BOOKLET_SIZE),
+        "reading": ParagraphStyle("reading", parent=body, fontName=draw.ITALIC, leftIndent=6,
+                                  borderPadding=(2, 0, 2, 4), borderColor=HexColor("#c99a2e"), borderWidth=0,
+                                  spaceBefore=2, spaceAfter=5),
         "h2": ParagraphStyle("h2", parent=body, fontName=draw.BOLD, fontSize=12, leading=15, textColor=accent,
                              spaceBefore=6, spaceAfter=3, keepWithNext=1),
         "h1": ParagraphStyle("h1", parent=body, fontName=draw.BOLD, fontSize=18, leading=22, textColor=accent,

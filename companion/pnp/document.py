@@ -79,7 +79,8 @@ def qr_text(card_set: CardSet, c: Component, settings: BuildSettings) -> str | N
 
 def qr_version(card_set: CardSet, settings: BuildSettings) -> int:
     """One QR version for the whole game: the lowest that holds its longest card address."""
-    return draw.qr_version(filter(None, (qr_text(card_set, c, settings) for c in card_set.components if c.kind != "back")))
+    return draw.qr_version(filter(None, (qr_text(card_set, c, settings)
+                                         for c in card_set.components if c.kind != "back")))
 
 
 @dataclass
@@ -174,7 +175,7 @@ class _Document:
     def sheet(self, batch: list[Component], size: str, s: Layout) -> None:
         """One sheet of fronts (in gutterfold, with their backs beside them) and, in duplex, the page behind it."""
         c, settings, card_set = self.c, self.settings, self.card_set
-        for comp, rect in zip(batch, s.fronts):
+        for comp, rect in zip(batch, s.fronts, strict=False):
             self.place(_form_name("F", comp.id, size), *_points(rect),
                        lambda x, y, w, h, comp=comp: faces.paint_front(
                            c, comp, card_set, settings.lang, x, y, w, h, self.bleed,

@@ -136,7 +136,7 @@ def _pips(c, icons, x, y, w, h) -> None:
     r = min(w / 7.5, h / (9.5 if n >= 9 else 8.0))
     left, right = x + w / 2 - min(w / 2 - r * 1.3, r * 3.2), x + w / 2 + min(w / 2 - r * 1.3, r * 3.2)
     top, bottom = y + h - r * 1.15, y + r * 1.15
-    for icon, (col, row) in zip(icons, PIPS[n]):
+    for icon, (col, row) in zip(icons, PIPS[n], strict=True):
         px = (left, x + w / 2, right)[col]
         py = top - row * (top - bottom)
         if row > 0.5:  # the lower half reversed

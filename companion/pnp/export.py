@@ -5,9 +5,9 @@ from __future__ import annotations
 import io
 import multiprocessing
 import os
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Iterable
 
 import pypdfium2 as pdfium
 from PIL import Image
@@ -46,12 +46,12 @@ def many_card_pngs(games: list[tuple[CardSet, Path]], settings: BuildSettings) -
     updates = [Update(folder, RECORD, {"game": card_set.game}, unrecorded="replace") for card_set, folder in games]
     with all_written_over(updates) as stagings:
         jobs = []
-        for g, (staging, (data, plan)) in enumerate(zip(stagings, drawn)):
+        for g, (staging, (data, plan)) in enumerate(zip(stagings, drawn, strict=True)):
             (staging / "cards.pdf").write_bytes(data)  # the same cards as one PDF, a card a page
             jobs += [(g, i, str(staging / name), (_pixels(w + 2 * bleed), _pixels(h + 2 * bleed)))
                      for i, (name, w, h) in enumerate(plan)]
         _rasterise([data for data, _ in drawn], jobs)
-    return [[Path(folder) / name for name, _, _ in plan] for (_, folder), (_, plan) in zip(games, drawn)]
+    return [[Path(folder) / name for name, _, _ in plan] for (_, folder), (_, plan) in zip(games, drawn, strict=True)]
 
 
 def _card_pages(card_set: CardSet, settings: BuildSettings, components: Iterable[Component] | None = None,

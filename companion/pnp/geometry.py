@@ -24,10 +24,10 @@ class Rect:
     w: float
     h: float
 
-    def grow(self, d: float) -> "Rect":
+    def grow(self, d: float) -> Rect:
         return Rect(self.x - d, self.y - d, self.w + 2 * d, self.h + 2 * d)
 
-    def overlaps(self, other: "Rect") -> bool:
+    def overlaps(self, other: Rect) -> bool:
         return (self.x < other.x + other.w and other.x < self.x + self.w and
                 self.y < other.y + other.h and other.y < self.y + self.h)
 
@@ -81,9 +81,11 @@ def crop_marks(rects: list[Rect], bleed: float, page_w: float, page_h: float) ->
     lo_x = block.x - bleed - gap(block.x - bleed)
     hi_x = right + bleed + gap(page_w - right - bleed)
     for x in xs:
-        marks += [(x, max(MARK_START, lo_y - MAX_MARK), x, lo_y), (x, hi_y, x, min(page_h - MARK_START, hi_y + MAX_MARK))]
+        marks += [(x, max(MARK_START, lo_y - MAX_MARK), x, lo_y),
+                  (x, hi_y, x, min(page_h - MARK_START, hi_y + MAX_MARK))]
     for y in ys:
-        marks += [(max(MARK_START, lo_x - MAX_MARK), y, lo_x, y), (hi_x, y, min(page_w - MARK_START, hi_x + MAX_MARK), y)]
+        marks += [(max(MARK_START, lo_x - MAX_MARK), y, lo_x, y),
+                  (hi_x, y, min(page_w - MARK_START, hi_x + MAX_MARK), y)]
     return marks
 
 
@@ -131,7 +133,8 @@ def layout(paper: str, size: str, bleed: float = 0.0, gutter: float = 0.0, offse
     else:
         fold = None
         x0 = (pw - (cols * tw + (cols - 1) * gap)) / 2
-    fronts = [Rect(x0 + c * (tw + gap), y_top - (r + 1) * th - r * gap, tw, th) for r in range(rows) for c in range(cols)]
+    fronts = [Rect(x0 + c * (tw + gap), y_top - (r + 1) * th - r * gap, tw, th)
+              for r in range(rows) for c in range(cols)]
     dx, dy = offset
     # Mirror about the page's vertical centre (long-edge flip) or the fold line: the same formula.
     backs = [Rect(pw - f.x - tw + (0 if gutterfold else dx), f.y + (0 if gutterfold else dy), tw, th) for f in fronts]

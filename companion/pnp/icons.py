@@ -174,7 +174,8 @@ def _cut(c, icon: Icon, cx: float, cy: float, r: float):
     return lighter
 
 
-def draw_icon(c, icon: Icon, cx: float, cy: float, r: float, font: str = "NotoSerif-Bold", outline_only: bool = False) -> None:
+def draw_icon(c, icon: Icon, cx: float, cy: float, r: float, font: str = "NotoSerif-Bold",
+              outline_only: bool = False) -> None:
     """Draw one icon centred at (cx, cy), about 2r wide, in points; outline_only draws its shape in a line of its
     colour (or dark, for a light colour) with no fill, to save ink. Each different icon (and size) is drawn once
     per document as a form XObject and placed wherever it recurs: a deck's pips and gems are a few dozen forms."""
@@ -197,9 +198,9 @@ def paint_icon(c, icon: Icon, cx: float, cy: float, r: float, font: str = "NotoS
     """Draw one icon's paths and letter centred at (cx, cy) (draw_icon places it as a form instead); an icon with
     a picture draws it fitted in a square 2.3 r wide (in outline, to save ink, its shape)."""
     if icon.art and not outline_only:
+        from ..look import ART_WINDOW_MM
         from . import art
         from .geometry import MM
-        from ..look import ART_WINDOW_MM
 
         side = 2.3 * r
         art.place(c, icon.art, cx - side / 2, cy - side / 2, side, side, window_pt=ART_WINDOW_MM * MM)

@@ -7,14 +7,27 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from ..layouts import DEFAULT_FONT, MIN_TEXT_PT, QUIET_MIN_PT, QUIET_PT, Design, Element, FontFamily, Missing, fill, fill_list, markup
+from ..layouts import (
+    DEFAULT_FONT,
+    MIN_TEXT_PT,
+    QUIET_MIN_PT,
+    QUIET_PT,
+    Design,
+    Element,
+    FontFamily,
+    Missing,
+    fill,
+    fill_list,
+    markup,
+)
 from ..look import DRAWN_SHAPES, Icon, Look
 from . import art, textfit
 from .geometry import MM
@@ -127,7 +140,8 @@ def draw(c, elements: tuple[Element, ...], shown: Shown, x: float, y: float, w: 
     """Every element of a layout in order; an element whose fields the component lacks is not drawn."""
     for element in elements:
         try:
-            if "when" in element.props and not _truthy(fill(element.props["when"], shown.values, shown.lang, shown.design)):
+            if "when" in element.props and not _truthy(fill(element.props["when"], shown.values, shown.lang,
+                                                            shown.design)):
                 continue
             if "unless" in element.props and _unless(element.props["unless"], shown):
                 continue
@@ -209,7 +223,7 @@ def _text(c, element: Element, shown: Shown, box, trim, bleed) -> None:
     block = laid.leading * (len(laid.lines) - 1) + laid.size
     top = by + bh if valign == "top" else by + (bh + block) / 2 if valign == "middle" else by + block
     align = props.get("align", "left")
-    for n, (line, width) in enumerate(zip(laid.lines, laid.widths)):
+    for n, (line, width) in enumerate(zip(laid.lines, laid.widths, strict=True)):
         baseline = top - ascent - n * laid.leading
         start = bx if align == "left" else bx + (bw - width) / 2 if align == "center" else bx + bw - width
         for piece in line:

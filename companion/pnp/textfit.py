@@ -4,8 +4,8 @@ no canvas, so `validate` asks the same question the build does."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 

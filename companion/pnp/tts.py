@@ -28,10 +28,10 @@ import mmap
 import multiprocessing
 import os
 import re
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 from urllib.parse import quote, urlsplit
 
 import pypdfium2 as pdfium  # (imported here, before the workers fork: they start with them)

@@ -128,8 +128,9 @@ def watch(game_ids_or_files: list[str], out_dir: str | Path, settings: BuildSett
     builds = 0
     first = True
     try:
-        for changes in watchfiles.watch(*folders, watch_filter=wanted, step=quiet_ms, debounce=max(LONGEST_MS, quiet_ms),
-                                        rust_timeout=TICK_MS, yield_on_timeout=True, stop_event=stop_event, ignore_permission_denied=True,
+        for changes in watchfiles.watch(*folders, watch_filter=wanted, step=quiet_ms,
+                                        debounce=max(LONGEST_MS, quiet_ms), rust_timeout=TICK_MS,
+                                        yield_on_timeout=True, stop_event=stop_event, ignore_permission_denied=True,
                                         raise_interrupt=True):
             if first:  # the watcher runs from here on: nothing saved during the first build is missed
                 first = False

@@ -7,8 +7,8 @@ from __future__ import annotations
 from io import BytesIO
 from pathlib import Path
 
-from babel.messages.extract import extract_from_dir
 from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -290,7 +290,7 @@ def font_files(card_set) -> dict[str, str]:
 def font_faces(card_set, url) -> str:
     """@font-face rules naming each of the game's fonts as the faces' SVG names it (its registered name)."""
     rules = []
-    for name, path in font_files(card_set).items():
+    for name in font_files(card_set):
         family, _, style = name.rpartition(".")[0].rpartition("-")
         rules.append(f"@font-face{{font-family:'{card_set.game}-{family}-{style}';src:url({url(name)});"
                      f"font-display:swap}}\n")

@@ -9,7 +9,8 @@ type asks for are passed on unchanged, so the rules' own checks name the field, 
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any, Protocol
 from urllib.parse import urlencode
 
 from ..schema import whole_number
@@ -145,7 +146,8 @@ def named_rows(names: list[str], rows: Any, **defaults: Any) -> list[dict]:
     filled in; a row nobody filled in is all defaults."""
     rows = rows if isinstance(rows, list) else []
     rows = rows + [None] * (len(names) - len(rows))
-    return [{"name": name, **defaults, **(row if isinstance(row, dict) else {})} for name, row in zip(names, rows)]
+    return [{"name": name, **defaults, **(row if isinstance(row, dict) else {})}
+            for name, row in zip(names, rows, strict=False)]
 
 
 def carried(form: MultiDict, drop: Callable[[str], bool] = lambda _name: False,

@@ -7,13 +7,13 @@ is, so a glue module that is missing, misnamed or declares no `PAGES` stops the 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Mapping
 
 from .. import games
 from . import views
-from .game_pages import GENERIC, GamePages, Page, View
 from .forms import MultiDict
+from .game_pages import GENERIC, GamePages, Page, View
 
 
 class GlueError(LookupError):

@@ -58,8 +58,8 @@ def service_worker():
 def manifest():
     response = jsonify(
         name="companion", short_name="companion", description=_("Scoring, setup and rules for your card games"),
-        start_url=url_for("pages.index"), scope=f"{request.script_root}/", display="standalone", background_color="#fbf7ee",
-        theme_color="#5b2a6e", icons=[
+        start_url=url_for("pages.index"), scope=f"{request.script_root}/", display="standalone",
+        background_color="#fbf7ee", theme_color="#5b2a6e", icons=[
             {"src": url_for("static", filename="icon.svg"), "sizes": "any", "type": "image/svg+xml"},
             {"src": url_for("static", filename="icon-192.png"), "sizes": "192x192", "type": "image/png"},
             {"src": url_for("static", filename="icon-512.png"), "sizes": "512x512", "type": "image/png"}])

@@ -2,8 +2,9 @@
 what, in the page's language, never a field path. The JSON API keeps its `field` and English messages."""
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .. import i18n
 from ..i18n import N_

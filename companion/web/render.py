@@ -9,7 +9,8 @@ route's address on that site), translations from the same catalogue.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 from urllib.parse import quote, urlencode
 
 from markupsafe import Markup

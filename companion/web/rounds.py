@@ -3,7 +3,8 @@ with the names typed once at the top; what its page shows beside the answer, eac
 glue takes these, and its scoring template the parts in templates/_rounds.html."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..i18n import N_
 from . import forms

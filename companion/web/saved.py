@@ -106,4 +106,4 @@ class TokenConverter(BaseConverter):
     regex = TOKEN.pattern
 
 
-SEQ = "int(min=1, max=%d)" % sheets.MAX_LOG  # an entry number in a URL; anything else is a 404
+SEQ = f"int(min=1, max={sheets.MAX_LOG})"  # an entry number in a URL; anything else is a 404

@@ -4,7 +4,7 @@ is worked out in `views` (no Flask there: the static site's phones render the sa
 own (`glue.OWN`) are served here too, each game's in a blueprint of the name its endpoints give."""
 from __future__ import annotations
 
-from flask import abort, Blueprint, current_app, render_template, request
+from flask import Blueprint, abort, current_app, render_template, request
 
 from . import glue, locale, scan, sheet_pages, views
 

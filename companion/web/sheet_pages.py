@@ -12,8 +12,8 @@ from .. import library, service, sheet_service, sheets
 from ..schema import InputError, Problem, Problems, whole_number
 from . import errors, saved, sheets_api, views
 from .errors import wants_json as _wants_json
-from .locale import with_query
 from .instance import store
+from .locale import with_query
 
 bp = Blueprint("sheet_pages", __name__)
 SAVING_TO = "saving_to"  # session key: the sheet a scoring page saves to
@@ -151,8 +151,8 @@ def _change(token: str, action: str, target: int | None = None, edit_form: bool 
     except sheets.Conflict as e:
         if _wants_json():
             return errors.conflict_json(e, CONFLICTS[e.kind])
-        return _render(token, access, "sheets/conflict.html", 409, message=CONFLICTS[e.kind], action=action, target=target,
-                       theirs=sheets.entry_view(e.entry) if e.entry else None, mine=request.form,
+        return _render(token, access, "sheets/conflict.html", 409, message=CONFLICTS[e.kind], action=action,
+                       target=target, theirs=sheets.entry_view(e.entry) if e.entry else None, mine=request.form,
                        heading=HEADINGS.get(e.kind))
     except sheets.NotFound:
         abort(404)
@@ -231,6 +231,6 @@ def save_box(game: str, req: dict | None, result: dict | None) -> dict | None:
             default = sheets.default_seats(labels, meta["players"])
         except InputError:
             default = meta["players"][: len(labels)]
-        box.update(request=req, seats=list(zip(labels, default + [""] * (len(labels) - len(default)))),
+        box.update(request=req, seats=list(zip(labels, default + [""] * (len(labels) - len(default)), strict=True)),
                    points=points)
     return box

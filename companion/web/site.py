@@ -17,10 +17,10 @@ from flask import current_app, url_for
 from flask_frozen import Freezer, MissingURLGeneratorWarning
 
 from .. import i18n, service
-from . import face_svg, glue, render, views
-from .site_urls import site_url_for
 from ..files import folder_problems, shown, written_over
 from ..schema import InputError, Problem
+from . import face_svg, glue, render, views
+from .site_urls import site_url_for
 
 MARKER = ".companion-site"  # a folder holding this file is a site made here; it lists the files the build wrote
 
@@ -36,7 +36,8 @@ def _check(out: Path, base_url: str, companion_url: str | None) -> None:
         parts = urlsplit(url or "")
         if url is not None and (parts.scheme not in ("http", "https") or not parts.netloc or parts.query
                                 or parts.fragment):
-            problems.append(Problem((name,), f"must be an http(s) address like https://you.github.io/deck, got {url!r}"))
+            problems.append(Problem((name,),
+                                    f"must be an http(s) address like https://you.github.io/deck, got {url!r}"))
     problems += folder_problems(out)
     if not problems and out.is_dir() and any(out.iterdir()) and not os.path.lexists(out / MARKER) \
             and not os.path.lexists(out / ".git"):

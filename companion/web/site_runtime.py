@@ -11,11 +11,9 @@ import gzip
 import hashlib
 import io
 import json
-import shutil
 import subprocess
 import sys
 import tarfile
-import tempfile
 import urllib.error
 import urllib.request
 import zipfile
@@ -92,7 +90,8 @@ def write(folder: Path, site: dict) -> dict:
     transfer = sum(len(gzip.compress(p.read_bytes(), 6)) for p in files) + len(code)
     worker = (WORKER.read_text(encoding="utf-8").replace("__CODE_VERSION__", version)
               .replace("__PYODIDE_DIR__", runtime.name).replace("__RUNTIME_BYTES__", str(unpacked))
-              .replace("__TRANSFER_MB__", f"{transfer / 1e6:.1f}").replace("__RUNTIME_FILES__", json.dumps(RUNTIME_FILES)))
+              .replace("__TRANSFER_MB__", f"{transfer / 1e6:.1f}")
+              .replace("__RUNTIME_FILES__", json.dumps(RUNTIME_FILES)))
     (py / "worker.js").write_text(worker, encoding="utf-8")
     return {"pyodide": PYODIDE["version"], "code_bytes": len(code), "code_version": version}
 

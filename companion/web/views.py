@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import Counter
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlencode
 
 from .. import cards, games, i18n, library, service
@@ -147,13 +148,14 @@ def _card_faces(card_set: cards.CardSet, lang: str) -> dict[str, tuple[tuple[str
     listed = card_set.select(("card",))
     faces = {c.id: rules.face(c, card_set, lang) for c in listed}
     words = {c.id: faces[c.id].title or c.name_in(lang, c.id) for c in listed}
-    for disambiguate in (lambda cid: f"{faces[cid].corner} · {words[cid]}" if faces[cid].corner else words[cid],
-                         lambda cid: f"{words[cid]} ({cid})"):
+    for disambiguate in (lambda cid, text: f"{faces[cid].corner} · {text}" if faces[cid].corner else text,
+                         lambda cid, text: f"{text} ({cid})"):
         counts = Counter(words.values())
-        words = {cid: disambiguate(cid) if counts[text] > 1 else text for cid, text in words.items()}
+        words = {cid: disambiguate(cid, text) if counts[text] > 1 else text for cid, text in words.items()}
     out = {}
     for c in listed:
-        terms = [t for v in c.data.values() for t in ((v,) if isinstance(v, str) else v if isinstance(v, tuple) else ())]
+        terms = [t for v in c.data.values()
+                 for t in ((v,) if isinstance(v, str) else v if isinstance(v, tuple) else ())]
         out[c.id] = (tuple(dict.fromkeys(t for t in terms if isinstance(t, str) and t in icons)), words[c.id])
     return out
 

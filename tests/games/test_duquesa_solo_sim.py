@@ -5,7 +5,8 @@ from collections import Counter
 import pytest
 
 from companion import library, service
-from companion.games import duquesa, duquesa_sim, duquesa_solo_florins as stored
+from companion.games import duquesa, duquesa_sim
+from companion.games import duquesa_solo_florins as stored
 from companion.rng import make_rng, shuffled
 
 
@@ -63,7 +64,8 @@ def play_through_the_helper(seed: str) -> int:
             after = service.solo_turn("duquesa", {**req, "drawn": hidden})["after_drawn"]
             assert seen in after["gone"] and after["discard"] in after["gone"]
         hand, gone = after["hand"], after["gone"]
-    return service.score("duquesa", {"common": common, "players": [{"name": "Sol", "hand": hand}]})["players"][0]["florins"]
+    return service.score("duquesa",
+                         {"common": common, "players": [{"name": "Sol", "hand": hand}]})["players"][0]["florins"]
 
 
 def test_following_the_turn_helper_plays_the_simulated_strategy():

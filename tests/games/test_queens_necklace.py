@@ -16,7 +16,8 @@ def earned(result):
 
 
 def test_rarity_fewest_gems_first_and_a_tie_goes_to_the_more_fashionable():
-    r = sale({"name": "A", "shown": {"diamond": [2], "emerald": [2], "ruby": [3], "amber": [1]}}, {"name": "B", "shown": {}})
+    r = sale({"name": "A", "shown": {"diamond": [2], "emerald": [2], "ruby": [3], "amber": [1]}},
+             {"name": "B", "shown": {}})
     # amber 1 < diamond 2 = emerald 2 (diamond is more fashionable: rarer) < ruby 3
     assert r["rarity"] == {"amber": 30, "diamond": 20, "emerald": 10, "ruby": 0}
     assert r["prices"] == {"diamond": 50, "emerald": 30, "ruby": 10, "amber": 30}
@@ -42,7 +43,8 @@ def test_rings_sell_extra_jewels_and_bankers_add_10_each():
 
 
 def test_a_ring_on_a_lost_majority_is_wasted():
-    r = sale({"name": "A", "shown": {"emerald": [1]}, "rings": {"emerald": 1}}, {"name": "B", "shown": {"emerald": [2]}})
+    r = sale({"name": "A", "shown": {"emerald": [1]}, "rings": {"emerald": 1}},
+             {"name": "B", "shown": {"emerald": [2]}})
     assert earned(r)["A"] == 0
 
 
@@ -64,7 +66,8 @@ def test_the_necklace_beats_kings_and_each_king_pays_it_50():
 
 
 def test_no_tribute_from_the_necklace_owner_to_itself():
-    r = sale({"name": "A", "shown": {"ruby": [3]}, "necklace": "ruby", "king": "ruby"}, {"name": "B", "shown": {"ruby": [1]}})
+    r = sale({"name": "A", "shown": {"ruby": [3]}, "necklace": "ruby", "king": "ruby"},
+             {"name": "B", "shown": {"ruby": [1]}})
     assert r["tributes"] == [] and earned(r)["A"] == r["prices"]["ruby"]
 
 
@@ -93,7 +96,8 @@ def test_scores_can_go_negative_and_a_game_of_three_sales_totals_them():
 @pytest.mark.parametrize("players,field,words", [
     ([{"name": "A", "shown": {"ruby": [1]}, "rings": {"diamond": 1}}], "rings.diamond", "with at least one diamond"),
     ([{"name": "A", "shown": {"ruby": [1]}, "king": "emerald"}], "king", "at least one emerald"),
-    ([{"name": "A", "shown": {"ruby": [1]}, "necklace": "ruby"}, {"name": "B", "shown": {"ruby": [1]}, "necklace": "ruby"}],
+    ([{"name": "A", "shown": {"ruby": [1]}, "necklace": "ruby"},
+      {"name": "B", "shown": {"ruby": [1]}, "necklace": "ruby"}],
      "players", "only one player can hold the Necklace"),
     ([{"name": "A", "shown": {"ruby": [4]}}], "shown.ruby[0]", "from 1 to 3"),
     ([{"name": "A", "shown": {"amber": [2]}}], "shown.amber", "1 gem each"),

@@ -3,6 +3,7 @@ per physical component, every QR decoded back to its card's URL, byte-identical 
 import hashlib
 import re
 from collections import Counter
+from itertools import pairwise
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
@@ -11,8 +12,8 @@ import zxingcpp
 
 from companion import cards, library
 from companion.cli import main
-from companion.pnp.build import build
 from companion.pnp import draw
+from companion.pnp.build import build
 from companion.pnp.document import BACK_BLEED, BuildSettings, card_url, qr_version
 from companion.pnp.geometry import MM, SIZES
 from conftest import GAME_IDS, GAMES_ONE_FAST
@@ -74,8 +75,8 @@ def test_page_size_and_card_trim_size_measured_from_the_pdf(tmp_path, paper, ble
         assert page.get_size() == pytest.approx(PAGE_PT[paper], abs=0.01)
         xs, ys = crop_mark_cuts(page)
         # Cuts come in pairs (left/right edge of each column): widths alternate with the gaps between bleeds.
-        spans_x = [b - a for a, b in zip(xs, xs[1:])]
-        spans_y = [b - a for a, b in zip(ys, ys[1:])]
+        spans_x = [b - a for a, b in pairwise(xs)]
+        spans_y = [b - a for a, b in pairwise(ys)]
         card_w = [s / MM for s in spans_x if s / MM > 10]
         card_h = [s / MM for s in spans_y if s / MM > 10]
         assert card_w and all(abs(w - width) <= 0.1 for w in card_w), card_w
@@ -91,7 +92,7 @@ def test_backs_line_up_with_fronts_when_the_sheet_is_flipped(tmp_path, offset):
     build(["gemas"], tmp_path, BuildSettings(bleed=2, offset=offset))
     pdf, ps = pages(tmp_path / "gemas.pdf")
     checked = 0
-    for front, back in zip(ps[2::2], ps[3::2]):
+    for front, back in zip(ps[2::2], ps[3::2], strict=True):
         if not ids_on(front, "GM") or ids_on(back, "GM"):  # a back page shows no ids
             continue
         if not list(back.get_objects(filter=[raw.FPDF_PAGEOBJ_FORM], max_depth=1)):  # the blank side of the tokens
@@ -155,7 +156,8 @@ def test_qr_modules_are_at_least_half_a_millimetre_with_a_4_module_quiet_zone(bu
         q = round(4 * 0.5 / 25.4 * dpi)
         x0, y0 = r.position.top_left.x, r.position.top_left.y
         x1, y1 = r.position.bottom_right.x, r.position.bottom_right.y
-        for box in ((x0 - q, y0, x0 - 2, y1), (x1 + 2, y0, x1 + q, y1), (x0, y0 - q, x1, y0 - 2), (x0, y1 + 2, x1, y1 + q)):
+        for box in ((x0 - q, y0, x0 - 2, y1), (x1 + 2, y0, x1 + q, y1), (x0, y0 - q, x1, y0 - 2),
+                    (x0, y1 + 2, x1, y1 + q)):
             assert image.crop(box).getextrema()[0] > 200, (game, box)
 
 
@@ -356,7 +358,7 @@ def test_several_notes_on_the_calibration_page_do_not_overlap(tmp_path):
         boxes = [text.get_charbox(start + j) for j in range(count)]
         tops.append((min(b[1] for b in boxes), max(b[3] for b in boxes)))
     tops.sort()
-    assert all(upper[0] > lower[1] for lower, upper in zip(tops, tops[1:])), tops  # stacked, not overprinted
+    assert all(upper[0] > lower[1] for lower, upper in pairwise(tops)), tops  # stacked, not overprinted
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

@@ -3,18 +3,18 @@ behind its own card) or by a blank, never by another section; backs run past the
 the cut; the PDF asks for long-edge duplex; the calibration sheet has a millimetre scale and says which way the
 offsets move."""
 import re
+from itertools import pairwise
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 import pytest
-from PIL import Image
 
-from companion import cards, library
+from companion import library
 from companion.pnp import draw, faces
-from companion.pnp.layout import draw as layout_draw
 from companion.pnp.build import build
 from companion.pnp.document import BuildSettings
 from companion.pnp.geometry import MM, SIZES, layout
+from companion.pnp.layout import draw as layout_draw
 from conftest import GAMES_ONE_FAST
 
 ID = re.compile(r"\b[A-Z]{2}[A-Z0-9]*(?:-[A-Z0-9]+)*\b")
@@ -30,14 +30,6 @@ def is_booklet(page):
     return "· Rules ·" in text or "· Reglas ·" in text
 
 
-@pytest.fixture(scope="module", params=[("a4", 0), ("a4", 2), ("letter", 0), ("letter", 2)],
-                ids=lambda p: f"{p[0]}-bleed{p[1]}")
-def builds(request, shipped_pdfs):
-    """(the PDF of a game built on this paper with this bleed, the bleed): built once for here and test_marks."""
-    paper, bleed = request.param
-    return (lambda game: shipped_pdfs(game, paper=paper, bleed=bleed, lang="en")), bleed
-
-
 @pytest.mark.parametrize("game", GAMES_ONE_FAST)
 def test_every_page_of_fronts_is_followed_by_its_backs_or_a_blank(builds, game):
     pdf_of, bleed = builds
@@ -49,7 +41,7 @@ def test_every_page_of_fronts_is_followed_by_its_backs_or_a_blank(builds, game):
     card_pages = pages[2:booklet[0]]
     assert len(card_pages) % 2 == 0
     checked = blanks = 0
-    for front, back in zip(card_pages[::2], card_pages[1::2]):
+    for front, back in zip(card_pages[::2], card_pages[1::2], strict=True):
         placed = origins(front)
         assert placed, "a page of fronts shows no components"
         width = front.get_size()[0]
@@ -60,7 +52,8 @@ def test_every_page_of_fronts_is_followed_by_its_backs_or_a_blank(builds, game):
             cid = comp.id
             w, h = (v * MM for v in SIZES[comp.size if comp.kind not in ("card", "reference") else card_set.card_size])
             mx = width - x - w  # where its back's trim corner lands
-            behind = [(bx, by) for bx, by in origins(back) if mx - 6 * MM <= bx <= mx + 0.1 and y - 6 * MM <= by <= y + 0.1]
+            behind = [(bx, by) for bx, by in origins(back)
+                      if mx - 6 * MM <= bx <= mx + 0.1 and y - 6 * MM <= by <= y + 0.1]
             if comp.back:
                 expected_backs += 1
                 back_comp = card_set.component(comp.back)
@@ -152,10 +145,10 @@ def hexrgb(value):
 
 def between(colour, a, b, tolerance=18):
     """Whether `colour` lies on the line from colour a to colour b (an anti-aliased mix of the two)."""
-    ab = [q - p for p, q in zip(a, b)]
-    ac = [q - p for p, q in zip(a, colour)]
-    t = max(0.0, min(1.0, sum(x * y for x, y in zip(ab, ac)) / max(1, sum(x * x for x in ab))))
-    return max(abs(c - (p + t * d)) for c, p, d in zip(colour, a, ab)) <= tolerance
+    ab = [q - p for p, q in zip(a, b, strict=True)]
+    ac = [q - p for p, q in zip(a, colour, strict=True)]
+    t = max(0.0, min(1.0, sum(x * y for x, y in zip(ab, ac, strict=True)) / max(1, sum(x * x for x in ab))))
+    return max(abs(c - (p + t * d)) for c, p, d in zip(colour, a, ab, strict=True)) <= tolerance
 
 
 def starting_in_band(image, band_px):
@@ -168,11 +161,11 @@ def starting_in_band(image, band_px):
     for x in range(0, w, 2):
         for edge, inward in ((0, 1), (h - 1, -1)):
             out += [px[x, edge + inward * d] for d in range(band_px)
-                    if max(abs(p - q) for p, q in zip(px[x, edge + inward * d], px[x, edge])) > 12]
+                    if max(abs(p - q) for p, q in zip(px[x, edge + inward * d], px[x, edge], strict=True)) > 12]
     for y in range(0, h, 2):
         for edge, inward in ((0, 1), (w - 1, -1)):
             out += [px[edge + inward * d, y] for d in range(band_px)
-                    if max(abs(p - q) for p, q in zip(px[edge + inward * d, y], px[edge, y])) > 12]
+                    if max(abs(p - q) for p, q in zip(px[edge + inward * d, y], px[edge, y], strict=True)) > 12]
     return out
 
 
@@ -188,8 +181,8 @@ def test_nothing_but_the_background_in_the_eighth_inch_safe_zone_of_a_front(game
             continue
         w, h = SIZES[comp.size]
         face = faces.face(comp, card_set, "en")
-        image = render_rgb(lambda c, x, y, cw, ch, b: faces.paint_front(c, comp, card_set, "en", x, y, cw, ch, b,
-                                                                        None, None), w, h, 0)
+        image = render_rgb(lambda c, x, y, cw, ch, b, comp=comp: faces.paint_front(c, comp, card_set, "en", x, y,
+                                                                                  cw, ch, b, None, None), w, h, 0)
         laid_out = faces.front_layout(comp, card_set) is not None
         bg = image.getpixel((1, 1)) if laid_out else hexrgb(face.background)
         if min(w, h) < 15:  # a piece smaller than two safe zones bleeds its own colour to the cut instead
@@ -199,7 +192,7 @@ def test_nothing_but_the_background_in_the_eighth_inch_safe_zone_of_a_front(game
         if laid_out:
             off = starting_in_band(image, safe - 1)
         else:
-            off = [c for c in band_colours(image, safe - 1) if max(abs(p - q) for p, q in zip(c, bg)) > 12]
+            off = [c for c in band_colours(image, safe - 1) if max(abs(p - q) for p, q in zip(c, bg, strict=True)) > 12]
         assert not off, (comp.id, off[:5])
 
 
@@ -215,8 +208,9 @@ def test_no_frame_near_the_edge_of_a_back(game):
             continue
         back = faces.back(comp, card_set, "en")
         w, h = SIZES[card_set.card_size]
-        image = render_rgb(lambda c, x, y, cw, ch, b: faces.paint_back(c, comp, card_set, "en", x, y, cw, ch, b), w,
-                           h, 0)
+        image = render_rgb(lambda c, x, y, cw, ch, b, comp=comp: faces.paint_back(c, comp, card_set, "en", x, y,
+                                                                                 cw, ch, b),
+                           w, h, 0)
         picture = comp.art or (not comp.layout and card_set.design.back_art)
         if picture:
             # a back drawn as a picture: an all-over pattern, no line along an edge (a frame). Each line of pixels
@@ -231,12 +225,12 @@ def test_no_frame_near_the_edge_of_a_back(game):
             # a back drawn from a layout: within 6 mm of the trim, only what its elements to the bleed paint
             elements = tuple(e for e in card_set.design.layouts[name] if e.props.get("bleed"))
             assert elements, (comp.id, "nothing to the bleed")
-            ground = render_rgb(lambda c, x, y, cw, ch, b: layout_draw(c, elements, faces.shown(comp, card_set, "en"),
-                                                                       x, y, cw, ch, b), w, h, 0)
+            ground = render_rgb(lambda c, x, y, cw, ch, b, comp=comp, elements=elements: layout_draw(
+                c, elements, faces.shown(comp, card_set, "en"), x, y, cw, ch, b), w, h, 0)
             near = [(x, y) for x in range(0, image.size[0], 2) for y in range(0, image.size[1], 2)
                     if min(x, y, image.size[0] - 1 - x, image.size[1] - 1 - y) < band]
             off = [image.getpixel(p) for p in near
-                   if max(abs(a - b) for a, b in zip(image.getpixel(p), ground.getpixel(p))) > 12]
+                   if max(abs(a - b) for a, b in zip(image.getpixel(p), ground.getpixel(p), strict=True)) > 12]
             assert not off, (comp.id, off[:5])
             continue
         accent = hexrgb(back.accent)
@@ -267,10 +261,11 @@ def test_backs_run_past_the_card_block_without_bleed(tmp_path, paper):
     for x, y in ((block.x - 2.5, mid_y), (block.x + block.w + 2.5, mid_y), (mid_x, block.y - 2.5),
                  (mid_x, block.y + block.h + 2.5)):
         colour = at(x, y)
-        assert between(colour, accent, (255, 255, 255), 30) and max(abs(a - b) for a, b in zip(colour, accent)) < 60, \
+        assert (between(colour, accent, (255, 255, 255), 30)
+                and max(abs(a - b) for a, b in zip(colour, accent, strict=True)) < 60), \
             (x, y, colour)
     # and not between two neighbouring backs: each stays its own card's back up to the cut
-    assert max(abs(a - b) for a, b in zip(at(block.x - 6, mid_y), (255, 255, 255))) < 8
+    assert max(abs(a - b) for a, b in zip(at(block.x - 6, mid_y), (255, 255, 255), strict=True)) < 8
 
 
 def test_calibration_sheet_has_a_millimetre_scale_and_says_which_way_offsets_move(tmp_path):
@@ -286,5 +281,5 @@ def test_calibration_sheet_has_a_millimetre_scale_and_says_which_way_offsets_mov
         if right - left < 1.2 and 0.8 * MM < top - bottom < 3.5 * MM and bottom < 70 * MM:
             ticks.append(round((left + right) / 2 / MM, 1))
     ticks.sort()
-    steps = [round(b - a, 1) for a, b in zip(ticks, ticks[1:])]
+    steps = [round(b - a, 1) for a, b in pairwise(ticks)]
     assert steps.count(1.0) >= 3 * 8, ticks  # at least 8 millimetre steps beside each of the three crosses

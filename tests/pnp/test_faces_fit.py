@@ -113,7 +113,8 @@ def test_the_qr_code_sits_on_the_face_with_no_white_square(game):
         raw_band = image.crop((x0 - q, y0 - q, x1, y0 - 2)).tobytes() + image.crop((x0 - q, y0, x0 - 2, y1)).tobytes()
         band = [tuple(raw_band[i:i + 3]) for i in range(0, len(raw_band), 3)]
         background = quiet_ground(comp, card_set)
-        assert all(max(abs(a - b) for a, b in zip(px, background)) <= 6 for px in band), (comp.id, "a plate")
+        assert all(max(abs(a - b) for a, b in zip(px, background, strict=True)) <= 6
+                   for px in band), (comp.id, "a plate")
 
 
 def test_qr_none_leaves_the_codes_off(tmp_path, capsys):
@@ -134,10 +135,10 @@ def test_nobles_indices_in_two_opposite_corners_and_ranks_in_their_suit_colour()
             continue
         page, w, h = drawn("nobles", comp.id)
         index = {1: "A", 11: "J", 12: "Q", 13: "K"}.get(comp.data["rank"], str(comp.data["rank"]))
-        corners = [(l, b, r, t) for ch, size, l, b, r, t in chars(page)
+        corners = [(left, b, r, t) for ch, size, left, b, r, t in chars(page)
                    if ch == index[0] and size >= 11 - 0.01]  # an index of 11 pt or more
-        assert any(r < 15 * MM and b > h - 30 * MM for l, b, r, t in corners), comp.id  # top left
-        assert any(l > w - 15 * MM and t < 30 * MM for l, b, r, t in corners), comp.id  # bottom right
+        assert any(r < 15 * MM and b > h - 30 * MM for _, b, r, _ in corners), comp.id  # top left
+        assert any(left > w - 15 * MM and t < 30 * MM for left, _, _, t in corners), comp.id  # bottom right
         # the rank (in both indices, and big on a court drawn without its picture) is in its suit's colour: black
         # on clubs and spades, red on hearts and diamonds
         suit = card_set.look.terms[comp.data["suit"]].colour
@@ -147,7 +148,7 @@ def test_nobles_indices_in_two_opposite_corners_and_ranks_in_their_suit_colour()
             fs = raw.c_float()
             raw.FPDFTextObj_GetFontSize(obj.raw, fs)
             if fs.value > 10.5:
-                assert "#%02x%02x%02x" % (r.value, g.value, b.value) == suit.lower(), comp.id
+                assert f"#{r.value:02x}{g.value:02x}{b.value:02x}" == suit.lower(), comp.id
                 checked += 1
     assert checked >= 2 * 52
 
@@ -181,7 +182,6 @@ def test_reference_cards_are_lists_in_8_pt_or_more_with_all_their_words(game, la
 
 
 def test_gemas_values_are_on_every_gem_and_the_reserve_on_the_help_card():
-    card_set = library.load_game("gemas")
     for comp in components("gemas"):
         if "colour" not in comp.data:
             continue
@@ -200,5 +200,6 @@ def test_queens_necklace_gem_counts_in_the_top_corner():
         page, w, h = drawn("queens-necklace", comp.id)
         n = str(comp.data["gems"])
         # under the header, in the top-left corner: what shows of a card overlapped in a sale's column
-        assert any(ch == n and size >= 10 and r < 15 * MM and b > h - 25 * MM for ch, size, l, b, r, t in chars(page)), \
+        assert any(ch == n and size >= 10 and r < 15 * MM and b > h - 25 * MM
+                   for ch, size, _, b, r, _ in chars(page)), \
             comp.id

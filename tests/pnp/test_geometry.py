@@ -2,7 +2,15 @@
 import pytest
 
 from companion.pnp.geometry import (
-    MARK_GAP, MAX_BLEED, MIN_MARK, PAPERS, PRINTER_MARGIN, SIZES, GeometryError, Rect, layout,
+    MARK_GAP,
+    MAX_BLEED,
+    MIN_MARK,
+    PAPERS,
+    PRINTER_MARGIN,
+    SIZES,
+    GeometryError,
+    Rect,
+    layout,
 )
 
 
@@ -55,7 +63,7 @@ def test_crop_marks_are_outside_every_card_and_clear_of_the_page_edge(paper, ble
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_backs_mirror_the_fronts_for_a_long_edge_flip(paper):
     s = layout(paper, "poker", 2)
-    for f, b in zip(s.fronts, s.backs):
+    for f, b in zip(s.fronts, s.backs, strict=True):
         # Flipping the sheet about its vertical axis maps a back at x to page_w - x - w: onto its front.
         assert abs((s.page_w - b.x - b.w) - f.x) < 1e-9 and b.y == f.y
 
@@ -63,14 +71,14 @@ def test_backs_mirror_the_fronts_for_a_long_edge_flip(paper):
 def test_duplex_offset_moves_only_the_backs():
     plain, moved = layout("a4", "poker", 0), layout("a4", "poker", 0, offset=(1.5, -0.5))
     assert plain.fronts == moved.fronts
-    for a, b in zip(plain.backs, moved.backs):
+    for a, b in zip(plain.backs, moved.backs, strict=True):
         assert (round(b.x - a.x, 9), round(b.y - a.y, 9)) == (1.5, -0.5)
 
 
 def test_gutterfold_puts_backs_mirrored_across_the_fold():
     s = layout("a4", "poker", 0, gutterfold=True)
     assert s.page_w > s.page_h and s.per_page >= 4
-    for f, b in zip(s.fronts, s.backs):
+    for f, b in zip(s.fronts, s.backs, strict=True):
         assert f.x + f.w <= s.fold_x <= b.x
         assert abs((s.fold_x - (f.x + f.w)) - (b.x - s.fold_x)) < 1e-9 and f.y == b.y
 

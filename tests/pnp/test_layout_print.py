@@ -95,7 +95,7 @@ def test_bands_take_their_suits_colour_and_the_rank_sits_in_two_corners(example)
         top = trim_bottom + 88.9 * MM
         # the band: 6 mm below the top, 30 mm in, on a 13 mm band
         pixel = image.getpixel((round((left + 30 * MM) * scale), round((height - (top - 6 * MM)) * scale)))
-        assert all(abs(a - b) <= 6 for a, b in zip(pixel, SUITS[card_id])), (card_id, pixel)
+        assert all(abs(a - b) <= 6 for a, b in zip(pixel, SUITS[card_id], strict=True)), (card_id, pixel)
         rank = card_id.rsplit("-", 1)[1][0]  # "1", "5", "7"
         near = [box for ch, box in chars if ch == rank
                 and left - 1 <= box[0] <= left + 63.5 * MM + 1 and trim_bottom - 1 <= box[1] <= top + 1]
@@ -137,7 +137,7 @@ def test_the_back_picture_runs_into_the_bleed(example):
     # the back's own green at the middle of the sheet's top edge of cards, just outside the cards' block
     block_top = round(h / 2 - 3 * 88.9 * MM / 2 * 100 / 72)
     pixel = image.getpixel((w // 2 + 40, block_top - 2))
-    assert all(abs(a - b) <= 8 for a, b in zip(pixel, green)), pixel
+    assert all(abs(a - b) <= 8 for a, b in zip(pixel, green, strict=True)), pixel
 
 
 def test_the_same_bytes_every_time(example, tmp_path):
@@ -147,7 +147,8 @@ def test_the_same_bytes_every_time(example, tmp_path):
 
 
 BROKEN = [
-    ([("    title:  {text: \"{name}\", at: [12, 3, 39.5, 7.5]", "    title:  {text: \"{name}\", at: [40, 3, 39.5, 7.5]")],
+    ([("    title:  {text: \"{name}\", at: [12, 3, 39.5, 7.5]",
+       "    title:  {text: \"{name}\", at: [40, 3, 39.5, 7.5]")],
      r"fruit: title: is off the face: \[40, 3, 39\.5, 7\.5\] mm on a face of 63\.5 × 88\.9 mm"),
     ([("font: body, size: 8.5", "font: nope, size: 8.5")],
      r"fruit: body\.font: names the font 'nope', which fonts: does not declare"),
@@ -157,7 +158,8 @@ BROKEN = [
      r"rules: leaf\.icon: names the icon 'banana', which is neither a term in look.terms nor a shape"),
     ([("  fruit-art:  # a fruit whose picture says it all: no pips over the art\n    extends: fruit",
        "  fruit-art:  # a fruit whose picture says it all: no pips over the art\n    extends: market"),
-      ("    extends: fruit\n    pips: null\n    index: null", "    extends: fruit-art\n    pips: null\n    index: null")],
+      ("    extends: fruit\n    pips: null\n    index: null",
+       "    extends: fruit-art\n    pips: null\n    index: null")],
      r"(market|fruit-art): extends: is a loop: (market → fruit-art → market|fruit-art → market → fruit-art)"),
     ([("text: {es: Vale lo que dos cartas., en: Worth two cards.}",
        "text: {es: Vale lo que dos cartas y además todas las demás cartas del mercado si las tienes en la mano al "
@@ -171,7 +173,8 @@ BROKEN = [
     ([("  - id: HV-RULES\n", "  - id: HV-RULES-LONG\n")],
      r"fruit: code: a code in this box has modules of 0\.58 mm \(HV-APPLE-1\); phones need 0\.65 mm: make the box "
      r"at least 24\.1 mm square"),
-    ([("en: Worth two cards.}", "en: Worth two cards ↯.}")], r"-: fonts\.body: lacks '↯' \(U\+21AF\), which HV-PLUM-10 print"),
+    ([("en: Worth two cards.}", "en: Worth two cards ↯.}")],
+     r"-: fonts\.body: lacks '↯' \(U\+21AF\), which HV-PLUM-10 print"),
 ]
 
 

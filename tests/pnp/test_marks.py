@@ -5,13 +5,13 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 import pytest
 
-from companion import cards, library
+from companion import library
 from companion.pnp.build import build
 from companion.pnp.document import BuildSettings
 from companion.pnp.export import SERVICE_BLEED_MM
 from companion.pnp.geometry import MM, SIZES
 from conftest import GAMES_ONE_FAST
-from test_duplex import builds, is_booklet, origins  # noqa: F401  (the module's builds fixture)
+from test_duplex import is_booklet, origins
 
 
 def marks(page):
@@ -28,7 +28,6 @@ def card_pages(pdf):
 @pytest.mark.parametrize("game", GAMES_ONE_FAST)
 def test_crop_marks_are_5_mm_from_every_page_edge_and_in_line_with_every_cut(builds, game):
     pdf_of, bleed = builds
-    card_set = library.load_game(game)
     pdf = pdfium.PdfDocument(str(pdf_of(game)))
     pages = card_pages(pdf)
     assert pages

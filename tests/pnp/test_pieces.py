@@ -2,6 +2,8 @@
 and no more; fashion and rarity tiles differ at a glance (band colour and shape, not only a word); Gemas prints a
 band-aid for every player of its largest table, and no two kinds of token share a shape; a sheet of tokens or
 tiles marks only the cuts of the pieces on it."""
+from itertools import pairwise
+
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 import pytest
@@ -13,9 +15,9 @@ from companion.pnp.build import build
 from companion.pnp.document import BuildSettings
 from companion.pnp.geometry import MM, SIZES
 from conftest import GAME_IDS
+from test_duplex import origins
 from test_faces_fit import drawn
 from test_marks import card_pages, marks
-from test_duplex import origins
 
 
 def test_the_price_marker_covers_one_step_of_the_price_track():
@@ -30,7 +32,7 @@ def test_the_price_marker_covers_one_step_of_the_price_track():
     circles.sort(key=lambda c: -c[1])
     assert len(circles) == 5, circles
     diameter = max(c[2] for c in circles) / MM - 0.3  # the bounds take in the outline
-    step = min(a[1] - b[1] for a, b in zip(circles, circles[1:])) / MM
+    step = min(a[1] - b[1] for a, b in pairwise(circles)) / MM
     marker = SIZES[card_set.component("QN-MARKER").size]
     assert diameter < min(marker) and max(marker) < step, (diameter, marker, step)
 
@@ -47,7 +49,7 @@ def test_fashion_and_rarity_tiles_differ_in_band_colour_and_shape():
         face = faces.face(card_set.component(cid), card_set, "en")
         looks[cid] = (colours, {i.shape for i in face.icons})
     (c1, s1), (c2, s2) = looks.values()
-    assert sum((a - b) ** 2 for a, b in zip(c1, c2)) ** 0.5 > 80, looks
+    assert sum((a - b) ** 2 for a, b in zip(c1, c2, strict=True)) ** 0.5 > 80, looks
     assert s1 and s2 and not s1 & s2, looks
 
 

@@ -82,7 +82,7 @@ def check_export(folder: Path, card_set: cards.CardSet, lang: str, base: str | N
         assert hidden.tobytes() == back.tobytes()  # the last slot: the back, shown for a hidden card
         sheets[number] = (sheet, tile_w, tile_h)
     read: dict[int, str] = {}
-    for position, (card_id, obj) in enumerate(zip(deck["DeckIDs"], deck["ContainedObjects"])):
+    for position, (card_id, obj) in enumerate(zip(deck["DeckIDs"], deck["ContainedObjects"], strict=True)):
         number, slot = divmod(card_id, 100)
         assert obj["CustomDeck"] == {str(number): deck["CustomDeck"][str(number)]}  # its own sheet, as the deck has it
         if card_id not in read:  # each face read once from its tile, wherever its copies lie in the deck

@@ -37,7 +37,9 @@ def test_setup_passes_players_and_options(client):
 
 
 @pytest.mark.parametrize("path,body,field", [
-    ("/api/v1/duquesa/score", '{"common": "DQ01", "players": [{"name": "A", "hand": ["DQ02", "DQ03", {"stones": ["amber", "jet", "ruby", "pearl"], "wish": {"stone": "ruby", "count": 5, "florins": 3}}, "DQ05"]}]}',
+    ("/api/v1/duquesa/score", '{"common": "DQ01", "players": [{"name": "A", "hand": ["DQ02", "DQ03", '
+                              '{"stones": ["amber", "jet", "ruby", "pearl"], '
+                              '"wish": {"stone": "ruby", "count": 5, "florins": 3}}, "DQ05"]}]}',
      "players[0].hand[2].wish.count"),
     ("/api/v1/duquesa/score", "{broken", ""),
     ("/api/v1/duquesa/score", "", ""),

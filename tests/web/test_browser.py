@@ -9,38 +9,27 @@ import zxingcpp
 
 from companion import service
 from companion.cli import main
+from conftest import CHROMIUM, PHONE  # noqa: F401 (PHONE: the other browser modules import it from here)
 
-CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 SHOTS = Path(os.environ.get("COMPANION_SCREENSHOTS", "")) if os.environ.get("COMPANION_SCREENSHOTS") else None
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing: make test installs it")
+playwright_api = pytest.importorskip("playwright.sync_api",
+                                     reason="the playwright package is missing: make test installs it")
 if not Path(CHROMIUM).exists():
     pytest.skip(f"BROWSER TESTS SKIPPED: no chromium at {CHROMIUM}. Install Debian's: sudo apt-get install chromium "
                 "(or set COMPANION_CHROMIUM to its path)", allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def browser(chromium):
-    """The session's chromium (conftest): launched once, not once per module."""
-    return chromium
-
-
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(**PHONE, locale="en-GB")
-    page = context.new_page()
-    outside = []
-    page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(("http://127.0.0.1", "data:")) else None)
-    yield page
-    context.close()
-    assert not outside, f"pages must need no network beyond the companion: {outside}"
 
 
 def shot(page, name):
     if SHOTS:
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def settled(page):
+    """Wait until a live form's answer is the form's as it is now: no change is waiting for its redraw (on a busy
+    machine taps come slower than the redraw's pause, and an answer to the first taps is drawn before the last)."""
+    page.wait_for_selector("html:not([data-live-pending])", state="attached")
 
 
 def tap_card(page, section: int, card_id: str):
@@ -62,8 +51,10 @@ def test_score_a_duquesa_hand_by_tapping_cards(server, phone):
     assert phone.locator("details.pick").nth(1).locator(".count").inner_text() == "4/4"
     phone.get_by_role("button", name="Score the necklaces").tap()
     phone.wait_for_selector("#result")
+    settled(phone)
     expected = service.score("duquesa", {"common": "DQ01", "players": [
-        {"name": "Ana", "hand": ["DQ02", "DQ07", "DQ12", "DQ16"]}, {"name": "Bruno", "hand": ["DQ03", "DQ05", "DQ19", "DQ14"]}]})
+        {"name": "Ana", "hand": ["DQ02", "DQ07", "DQ12", "DQ16"]},
+        {"name": "Bruno", "hand": ["DQ03", "DQ05", "DQ19", "DQ14"]}]})
     florins = phone.locator("[data-florins]").evaluate_all("els => els.map(e => Number(e.dataset.florins))")
     assert florins == [p["florins"] for p in expected["players"]]
     assert phone.locator(".winner").inner_text().startswith(f"{expected['winners'][0]} wins")
@@ -82,6 +73,7 @@ def test_run_a_queens_necklace_sale(server, phone):
     phone.fill("input[name='players.1.shown.diamond:ints']", "1")
     phone.get_by_role("button", name="Score the sale").tap()
     phone.wait_for_selector("#result")
+    settled(phone)
     expected = service.score("queens-necklace", {"fashion": ["diamond", "emerald", "ruby", "amber"], "players": [
         {"name": "Alice", "shown": {"diamond": [3, 2], "amber": [1, 1]}},
         {"name": "Bob", "shown": {"ruby": [2], "diamond": [1]}}]})
@@ -160,6 +152,7 @@ def test_adding_a_player_keeps_what_was_typed(server, phone):
     assert phone.locator(".problems").count() == 0  # still being filled: no complaint
     phone.press("input[name='rounds.0.2.won:int']", "Enter")  # the keyboard's Enter scores, it adds no player
     phone.wait_for_selector("#result")
+    settled(phone)
     assert phone.locator("#result th").all_inner_texts()[1:] == ["Ana", "Bruno", "Player 3"]
 
 
@@ -177,7 +170,8 @@ def test_names_typed_once_fill_every_page(server, phone):
     names.nth(2).fill("Carla")
     phone.goto(f"{base}/score/gemas?_n=3")
     assert [phone.input_value(f"input[name='players.{i}.name']") for i in range(3)] == ["Ana", "Bruno", "Carla"]
-    assert phone.locator("#turn label.tap:has(input[name='lay_down.player']) [data-seat]").all_inner_texts() == ["Ana", "Bruno", "Carla"]
+    assert (phone.locator("#turn label.tap:has(input[name='lay_down.player']) [data-seat]").all_inner_texts()
+            == ["Ana", "Bruno", "Carla"])
     phone.goto(f"{base}/setup/queens-necklace?players=3&seed=s")
     assert [phone.locator("input[name='_names']").nth(i).input_value() for i in range(3)] == ["Ana", "Bruno", "Carla"]
     # names carried in the address (a setup's link, a sheet's calculator) win over the phone's
@@ -223,6 +217,7 @@ def test_a_two_player_duquesa_game_in_ten_taps_from_the_home_page(server, phone)
             tap(sections.nth(k + 1).locator(f"label.card:has(input[value='{card}'])"))
     expected = service.score("duquesa", {"common": "DQ01", "players": [
         {"name": name, "hand": cards} for name, cards in hands.items()]})
+    settled(phone)
     phone.locator("#result [data-florins]").nth(1).wait_for()
     florins = phone.locator("#result [data-florins]").evaluate_all("els => els.map(e => Number(e.dataset.florins))")
     assert florins == [p["florins"] for p in expected["players"]] and tap.count == 10
@@ -240,11 +235,13 @@ def test_a_queens_necklace_sale_in_twelve_taps_or_fewer(server, phone):
     for i, gems in enumerate(shown.values()):
         for gem, cards in gems.items():
             for n in cards:
-                tap(phone.locator(f"label:has(input[name='players.{i}.shown.{gem}:ints']) .taps button", has_text=f"+{n}"))
+                tap(phone.locator(f"label:has(input[name='players.{i}.shown.{gem}:ints']) .taps button",
+                                  has_text=f"+{n}"))
     seats = phone.locator("input[name='_names']").count()  # the game's default; nobody else showed a card
     rest = [{"name": f"Player {k + 1}", "shown": {}} for k in range(len(shown), seats)]
     expected = service.score("queens-necklace", {"fashion": ["diamond", "emerald", "ruby", "amber"], "players": [
         *({"name": name, "shown": gems} for name, gems in shown.items()), *rest]})
+    settled(phone)
     phone.locator("#result [data-earned]").nth(1).wait_for()
     earned = phone.locator("#result [data-earned]").evaluate_all("els => els.map(e => Number(e.dataset.earned))")
     assert earned == [p["earned"] for p in expected["players"]] and tap.count == 7
@@ -265,7 +262,8 @@ def test_duplicon_ends_at_its_target_with_a_big_winner(server, phone):
         phone.locator(".go button[type=submit]").tap()
         phone.locator(f"input[name='rounds.{r + 1}.0.won:int']").or_(phone.locator(".winner.final")).first.wait_for()
     expected = service.score("duplicon", {"rounds": [[{"name": "Ana", "won": a, "hand": 0, "zone": 0},
-                                                      {"name": "Bruno", "won": b, "hand": 0, "zone": 0}] for a, b in rounds]})
+                                                      {"name": "Bruno", "won": b, "hand": 0, "zone": 0}]
+                                                     for a, b in rounds]})
     assert expected["finished"] and expected["winners"] == ["Ana"]
     final = phone.locator(".winner.final")
     assert "Ana" in final.inner_text() and final.bounding_box()["height"] > 80

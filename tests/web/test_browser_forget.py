@@ -4,7 +4,7 @@ another sheet's copies stay. And the server's own 429 keeps an entry in the phon
 import re
 
 from conftest import Api, free_port, start_server
-from test_browser import PHONE, browser  # noqa: F401 (the fixture; the import skips without chromium)
+from test_browser import PHONE  # (and skips this module without playwright or chromium)
 
 COPIES = """async (needle) => {  // cached requests whose address or page holds `needle`
   const found = [];

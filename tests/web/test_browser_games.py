@@ -4,7 +4,7 @@ scoring of the same game. (Gemas and Nobles: test_browser_gemas.py and test_brow
 from urllib.parse import parse_qs, urlparse
 
 from companion import service
-from test_browser import PHONE, browser, playwright_api, shot  # noqa: F401 (the fixture; the import skips without chromium)
+from test_browser import PHONE, playwright_api, settled, shot  # (and skips this module without playwright or chromium)
 
 expect = playwright_api.expect
 
@@ -45,9 +45,11 @@ def test_a_whole_duquesa_game_from_setup_to_winner(server, browser):
     for k, cards in enumerate(hands.values()):
         for card in cards:
             sections.nth(k + 1).locator(f"label.card:has(input[value='{card}'])").tap()
-    expected = service.score("duquesa", {"common": common, "players": [{"name": n, "hand": h} for n, h in hands.items()]})
+    expected = service.score("duquesa", {"common": common,
+                                         "players": [{"name": n, "hand": h} for n, h in hands.items()]})
     final = phone.locator(".winner.final")
     expect(final).to_contain_text(expected["winners"][0])
+    settled(phone)
     florins = phone.locator("#result [data-florins]").evaluate_all("els => els.map(e => Number(e.dataset.florins))")
     assert florins == [p["florins"] for p in expected["players"]]
     shot(phone, "game-duquesa")
@@ -81,6 +83,7 @@ def test_a_whole_queens_necklace_game_of_three_sales_from_setup_to_winner(server
     final = phone.locator(".winner.final")
     for name in expected["winners"]:
         expect(final).to_contain_text(name)
+    settled(phone)
     totals = phone.locator("#result [data-total]").evaluate_all("els => els.map(e => Number(e.dataset.total))")
     assert totals == list(expected["totals"].values())
     shot(phone, "game-queens-necklace")
@@ -98,7 +101,7 @@ def test_a_whole_duplicon_game_from_setup_to_winner(server, browser):
         phone.locator(".go button[type=submit]").tap()
         phone.locator(f"input[name='rounds.{r + 1}.0.won:int']").or_(phone.locator(".winner.final")).first.wait_for()
     expected = service.score("duplicon", {"rounds": [
-        [{"name": n, "won": w, "hand": 0, "zone": 0} for n, w in zip(("Ana", "Bruno", "Carla"), points)]
+        [{"name": n, "won": w, "hand": 0, "zone": 0} for n, w in zip(("Ana", "Bruno", "Carla"), points, strict=True)]
         for points in rounds]})
     assert expected["finished"]
     expect(phone.locator(".winner.final")).to_contain_text(expected["winners"][0])

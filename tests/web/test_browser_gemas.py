@@ -4,7 +4,7 @@ answer is checked against the rules' own scoring of the same table."""
 from urllib.parse import parse_qsl, urlparse
 
 from companion import service
-from test_browser import PHONE, browser, playwright_api, shot  # noqa: F401 (the fixture; the import skips without chromium)
+from test_browser import PHONE, playwright_api, settled, shot  # (and skips this module without playwright or chromium)
 from test_browser_games import fresh_phone, set_the_table
 
 expect = playwright_api.expect
@@ -53,7 +53,7 @@ def next_turn(phone, expected: dict):
     with phone.expect_navigation():
         phone.locator("[data-next-turn]").tap()
     table = table_shown(phone)
-    for shown, after in zip(table["players"], expected["players"]):
+    for shown, after in zip(table["players"], expected["players"], strict=True):
         assert shown == {k: after[k] for k in ("name", "gems", "bandaids", "heart")}
     expect(phone.locator("#turn")).to_be_in_viewport()  # the page opens at the next move, not at the top
     expect(phone.locator("#turn input[name='lay_down.set']:checked")).to_have_count(0)
@@ -98,7 +98,8 @@ def test_a_whole_gemas_game_turn_to_turn_from_setup_to_winner(server, browser):
     with phone.expect_navigation():
         phone.locator(".choices a", has_text="Violet").tap()
     expected = service.score("gemas", {**table, "lay_down": {"player": "Tomás", "set": "gems",
-                                                              "cards": ["blue", "violet", "orange"], "choice": "violet"}})
+                                                              "cards": ["blue", "violet", "orange"],
+                                                              "choice": "violet"}})
     expect(phone.locator("#result")).to_contain_text("Tomás takes a Violet gem from the reserve")
     table = next_turn(phone, expected)
 
@@ -124,6 +125,7 @@ def test_a_whole_gemas_game_turn_to_turn_from_setup_to_winner(server, browser):
     final = phone.locator(".winner.final")
     expect(final).to_contain_text("Inés: complete set, wins at once")
     assert phone.locator("[data-next-turn]").count() == 0  # the game is over: no next turn
+    settled(phone)
     points = phone.locator("#result [data-points]").evaluate_all("els => els.map(e => Number(e.dataset.points))")
     assert points == [p["points"] for p in expected["players"]]
     query = dict(parse_qsl(urlparse(phone.url).query))

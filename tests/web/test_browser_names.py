@@ -2,7 +2,7 @@
 it to the other side of the line (on the sheet's grid: a number stays in its own name's column), and a long wide-glyph
 name wraps instead of pushing the totals off the screen."""
 from conftest import Api
-from test_browser import PHONE, browser, shot  # noqa: F401 (the fixture; the import skips without chromium)
+from test_browser import PHONE, shot  # (and skips this module without playwright or chromium)
 
 RTL = "سارة"  # Sara, written right to left
 WIDE = "Ｗ" * 40  # forty full-width letters, the longest name a sheet takes
@@ -28,7 +28,7 @@ def test_each_number_stays_after_its_own_name(server, browser):
         assert [h.get_attribute("title") for h in heads] == [RTL, "Bob"]
         cells = page.locator(".scores tbody tr:first-child td[data-points]").all()
         assert [c.inner_text() for c in cells] == ["12", "21"]
-        for head, cell in zip(heads, cells):
+        for head, cell in zip(heads, cells, strict=True):
             h, c = head.bounding_box(), cell.bounding_box()
             assert abs(h["x"] - c["x"]) < 1 and abs(h["width"] - c["width"]) < 1, head.get_attribute("title")
         assert cells[0].bounding_box()["x"] < cells[1].bounding_box()["x"]

@@ -4,7 +4,7 @@ big; and the duel form read top to bottom in the rulebook's order (dice, announc
 from urllib.parse import parse_qs, urlparse
 
 from companion import service
-from test_browser import PHONE, browser, playwright_api, shot  # noqa: F401 (the fixture; the import skips without chromium)
+from test_browser import PHONE, playwright_api, settled, shot  # (and skips this module without playwright or chromium)
 
 expect = playwright_api.expect
 
@@ -43,7 +43,8 @@ def type_courts(phone):
 
 
 def as_request(nobles):
-    return [{"noble": kind, "suit": suit, **({"weapon": int(weapon)} if weapon else {})} for kind, suit, weapon in nobles]
+    return [{"noble": kind, "suit": suit, **({"weapon": int(weapon)} if weapon else {})}
+            for kind, suit, weapon in nobles]
 
 
 def dice_for(kind: str, value: int) -> list[int]:
@@ -95,15 +96,18 @@ def test_a_whole_nobles_game_at_court_from_setup_to_winner(server, browser):
         phone.locator(".go button[type=submit]").tap()
         phone.wait_for_url("**_roll=1**")
         expected = service.score("nobles", {"courts": courts, "turn": turn,
-                                            "attacker": {"at": pick, "dice": a_dice, "cards": [{"rank": 1, "suit": "hearts"}]},
+                                            "attacker": {"at": pick, "dice": a_dice,
+                                                         "cards": [{"rank": 1, "suit": "hearts"}]},
                                             "defender": {"at": 0, "dice": d_dice}})
         expect(phone.locator("#result [data-winner]")).to_have_attribute("data-winner", "attacker")
+        settled(phone)
         shown = phone.locator("#result [data-strength]").evaluate_all("els => els.map(e => Number(e.dataset.strength))")
         assert shown == [expected["attacker"]["total"], expected["defender"]["total"]]
         # both courts after the duel, as the rules keep them: each noble's wounds, the fallen struck out
         for seat in (0, 1):
             court = phone.locator("#result .court").nth(seat)
-            wounds = court.locator("li.noble:not(.fallen)").evaluate_all("els => els.map(e => Number(e.dataset.wounds))")
+            wounds = court.locator("li.noble:not(.fallen)").evaluate_all(
+                "els => els.map(e => Number(e.dataset.wounds))")
             assert wounds == [n.get("wounds", 0) for n in expected["courts"][seat]["nobles"]], (duels, seat)
             expect(court.locator("li.fallen")).to_have_count(len(expected["courts"][seat]["fallen"]))
         courts = [{k: v for k, v in c.items()} for c in expected["courts"]]

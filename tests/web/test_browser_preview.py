@@ -19,7 +19,8 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "example-game"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing: make test installs it")
+playwright_api = pytest.importorskip("playwright.sync_api",
+                                     reason="the playwright package is missing: make test installs it")
 if not Path(CHROMIUM).exists():
     pytest.skip(f"BROWSER TESTS SKIPPED: no chromium at {CHROMIUM}. Install Debian's: sudo apt-get install chromium "
                 "(or set COMPANION_CHROMIUM to its path)", allow_module_level=True)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from conftest import Api
-from test_browser import PHONE, browser, shot  # noqa: F401 (the fixture; the import skips without chromium)
+from test_browser import PHONE, shot  # (and skips this module without playwright or chromium)
 
 PORTAL = "<!doctype html><html><body><h1>Welcome to CafeNet</h1><form><button>Accept and connect</button></form>"
 
@@ -175,7 +175,8 @@ def test_a_refusal_for_good_is_shown_to_copy_retry_or_remove(phone, server):
     page.reload()
     page.locator("section[aria-labelledby=add]").wait_for(state="detached")
     page.evaluate("""() => localStorage.setItem('companion-queue', JSON.stringify([{action: location.pathname +
-        '/entries', fields: {_csrf: 'x', 'points.0': '1', 'points.1': '2', client_id: 'c0ffee0000000000000000ff'}}]))""")
+        '/entries', fields: {_csrf: 'x', 'points.0': '1', 'points.1': '2',
+        client_id: 'c0ffee0000000000000000ff'}}]))""")
     try_now(page)
     box.locator("li").wait_for(timeout=10_000)
     assert "#1 1 · #2 2" in box.locator("li").inner_text()  # an entry queued by an older page still reads plainly

@@ -8,7 +8,7 @@ import zxingcpp
 from PIL import Image
 
 from conftest import Api, free_port, start_server
-from test_browser import PHONE, browser, shot  # noqa: F401 (the fixture; the import skips without chromium)
+from test_browser import PHONE, shot  # (and skips this module without playwright or chromium)
 
 
 def new_phone(browser):

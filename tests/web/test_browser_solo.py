@@ -6,8 +6,8 @@ from playwright.sync_api import expect
 
 from companion import service
 from companion.games import duquesa
-from test_browser import PHONE, Taps, browser, phone, shot  # noqa: F401 (fixtures; the import skips without chromium)
-from test_site import _text, _wait_drawn, server_pages  # noqa: F401 (the server's pages; `site` is conftest's)
+from test_browser import PHONE, Taps, shot  # (and skips this module without playwright or chromium)
+from test_site import _text, _wait_drawn
 
 SEED = "1"  # a deal where the helper keeps the card turned up twice and takes the hidden card three times
 
@@ -112,8 +112,10 @@ def test_screenshots_light_and_dark(server, browser):
     deal = service.setup("duquesa", 1, SEED, {})
     carried = "&".join([*(f"hand:list={c}" for c in deal["hand"]), f"common={deal['common']}",
                         f"seen={deal['turns'][0][0]}", "turn:int=1"])
-    pages = {"turn": f"/solo/duquesa/turn?{carried}", "turn2": f"/solo/duquesa/turn?{carried}&drawn={deal['turns'][0][1]}",
-             "rank": "/solo/duquesa?florins:int=31", "score": "/score/duquesa", "score-sets": "/score/duquesa?_sets=rainbow"}
+    pages = {"turn": f"/solo/duquesa/turn?{carried}",
+             "turn2": f"/solo/duquesa/turn?{carried}&drawn={deal['turns'][0][1]}",
+             "rank": "/solo/duquesa?florins:int=31", "score": "/score/duquesa",
+             "score-sets": "/score/duquesa?_sets=rainbow"}
     for scheme in ("light", "dark"):
         context = browser.new_context(**PHONE, color_scheme=scheme, locale="en-GB")
         page = context.new_page()

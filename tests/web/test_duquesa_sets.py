@@ -61,7 +61,8 @@ def test_the_turn_helper_offers_the_base_game_only(client):
     assert offered(page) == BASE and "data-redraw" not in page
 
 
-@pytest.mark.parametrize("chosen,shown", [([], BASE), (["rainbow"], BASE | RAINBOW), (["rainbow", "gold"], BASE | RAINBOW | GOLD)])
+@pytest.mark.parametrize("chosen,shown", [([], BASE), (["rainbow"], BASE | RAINBOW),
+                                          (["rainbow", "gold"], BASE | RAINBOW | GOLD)])
 def test_the_setup_carries_its_expansions_to_the_scoring_page(client, chosen, shown):
     setup = client.get("/setup/duquesa?" + urlencode([("seed", "sets"), *(("expansions", s) for s in chosen)]))
     link = re.search(r'href="(/score/duquesa\?[^"]+)"', setup.get_data(as_text=True)).group(1).replace("&amp;", "&")
@@ -75,4 +76,5 @@ def test_fewer_tiles_by_default(client):
     test_browser_solo.py)."""
     page = client.get("/score/duquesa").get_data(as_text=True)
     assert page.count('<label class="card">') == 18 * 3
-    assert client.get("/score/duquesa?_sets=rainbow&_sets=gold").get_data(as_text=True).count('<label class="card">') == 23 * 3
+    assert (client.get("/score/duquesa?_sets=rainbow&_sets=gold").get_data(as_text=True).count('<label class="card">')
+            == 23 * 3)

@@ -2,7 +2,6 @@
 session key, a phone moves between them freely; without the shared key it could not (the control)."""
 import secrets
 import threading
-import urllib.request
 
 import pytest
 
@@ -53,12 +52,14 @@ def test_a_phone_moves_between_servers_sharing_one_key(tmp_path):
         assert status == 201
         token, form_token = made["token"], phone.csrf
         phone.base = b
-        answer = phone.call("POST", f"/api/v1/sheets/{token}/entries", {"points": {"Ana": 4}, "client_id": "entry-0001"})
+        answer = phone.call("POST", f"/api/v1/sheets/{token}/entries",
+                            {"points": {"Ana": 4}, "client_id": "entry-0001"})
         assert answer[0] == 201, answer
         assert phone.call("GET", "/api/v1/csrf")[1]["csrf"] == form_token  # the same session on this server
         assert "Viernes" in page(phone, "/sheets")  # and its list of sheets is still there
         phone.base = a
-        assert phone.call("POST", f"/api/v1/sheets/{token}/entries", {"points": {"Bruno": 6}, "client_id": "entry-0002"})[0] == 201
+        assert phone.call("POST", f"/api/v1/sheets/{token}/entries",
+                          {"points": {"Bruno": 6}, "client_id": "entry-0002"})[0] == 201
         phone.base = b
         assert phone.call("GET", f"/api/v1/sheets/{token}")[1]["totals"] == {"Ana": 4, "Bruno": 6}
     finally:

@@ -314,7 +314,7 @@ def test_a_full_database_is_a_clear_503_and_healthz_says_so(tmp_path):
     token = new_sheet(phone)
     lift = full(app)
     answers = []
-    for i in range(400):
+    for _ in range(400):
         r = call(phone, "POST", f"/api/v1/sheets/{token}/entries", {"points": {"Ana": 1}, "note": "x" * 200})
         answers.append(r.status_code)
         if r.status_code != 201:

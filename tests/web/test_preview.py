@@ -56,7 +56,8 @@ def test_the_preview_draws_every_component_linking_to_its_page(client, game):
     ids = re.findall(r' id="([^"]+)"', shown)
     assert len(ids) == len(set(ids)), "two faces of one page share an id"
     assert "/static/preview.js" in shown and 'data-preview-url="/preview/cosecha/version"' in shown
-    assert 'href="/preview/cosecha"' in page(client, "/rules/cosecha") and 'href="/preview/cosecha"' in page(client, "/")
+    assert ('href="/preview/cosecha"' in page(client, "/rules/cosecha")
+            and 'href="/preview/cosecha"' in page(client, "/"))
     spanish = page(client, "/preview/cosecha?lang=es")
     assert "Vista previa" in spanish and "Peras" in spanish
 

@@ -5,9 +5,9 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
 import pytest
+from werkzeug.datastructures import MultiDict
 
 from companion import service
-from werkzeug.datastructures import MultiDict
 from conftest import GAME_IDS
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
@@ -109,8 +109,10 @@ def test_nobles_blank_dice_are_rolled_from_the_seed_in_the_url(client):
     again = client.get("/score/nobles?lang=en&" + query).get_data(as_text=True)
     assert "rolled here" in first and data(first, "strength") == data(again, "strength")
     rolled = service.score("nobles", {**{k: v for k, v in example("nobles").items()}, "seed": "table-7",
-                                      "attacker": {k: v for k, v in example("nobles")["attacker"].items() if k != "dice"},
-                                      "defender": {k: v for k, v in example("nobles")["defender"].items() if k != "dice"}})
+                                      "attacker": {k: v for k, v in example("nobles")["attacker"].items()
+                                                   if k != "dice"},
+                                      "defender": {k: v for k, v in example("nobles")["defender"].items()
+                                                   if k != "dice"}})
     assert data(first, "strength") == [str(rolled[s]["total"]) for s in ("attacker", "defender")]
 
 
@@ -168,8 +170,10 @@ def test_a_list_of_the_wrong_length_is_said_as_a_count_of_what_it_holds(client, 
     box = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", re.search(r'<div class="problems".*?</div>', page, re.S)[0]))
     assert said in box and "elementos" not in box
     twice = "&".join(f"players.{i}.hand:list={c}" for i, cards in enumerate([["DQ01", "DQ02", "DQ03", "DQ04"],
-                                                                              ["DQ01", "DQ05", "DQ06", "DQ07"]]) for c in cards)
-    page = client.get(f"/score/duquesa?lang=es&common=DQ08&players.0.name=Ana&players.1.name=Bruno&{twice}").get_data(as_text=True)
+                                                                              ["DQ01", "DQ05", "DQ06", "DQ07"]])
+                     for c in cards)
+    page = client.get(f"/score/duquesa?lang=es&common=DQ08&players.0.name=Ana&players.1.name=Bruno&{twice}"
+                      ).get_data(as_text=True)
     box = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", re.search(r'<div class="problems".*?</div>', page, re.S)[0]))
     assert "Bruno · mano: DQ01 se usa más veces de las que trae el juego (1 copia)" in box and "players." not in box
 
@@ -194,7 +198,8 @@ def test_solo_rank_from_a_hand_or_florins(client):
 
 def test_solo_turn_helper_follows_the_rules_hint(client):
     query = q(*[("hand:list", c) for c in ["DQ02", "DQ07", "DQ12", "DQ16"]], ("common", "DQ01"), ("seen", "DQ03"))
-    expected = service.solo_turn("duquesa", {"hand": ["DQ02", "DQ07", "DQ12", "DQ16"], "common": "DQ01", "seen": "DQ03"})
+    expected = service.solo_turn("duquesa", {"hand": ["DQ02", "DQ07", "DQ12", "DQ16"], "common": "DQ01",
+                                             "seen": "DQ03"})
     page = client.get("/solo/duquesa/turn?lang=en&" + query).get_data(as_text=True)
     assert data(page, "keep") == [expected["keep"]]
     assert f"{expected['expected_unseen']} florins on average over {expected['unseen']} unseen cards" in page
@@ -241,13 +246,15 @@ def test_counts_take_the_singular_and_plural_of_the_pages_language(client):
 def test_a_spanish_page_writes_decimals_with_a_comma(client):
     """Issue 13: '17.75 florines' on a Spanish page; the language's decimal mark, two places at most."""
     query = q(*[("hand:list", c) for c in ["DQ02", "DQ07", "DQ12", "DQ16"]], ("common", "DQ01"), ("seen", "DQ03"))
-    expected = service.solo_turn("duquesa", {"hand": ["DQ02", "DQ07", "DQ12", "DQ16"], "common": "DQ01", "seen": "DQ03"})
+    expected = service.solo_turn("duquesa", {"hand": ["DQ02", "DQ07", "DQ12", "DQ16"], "common": "DQ01",
+                                             "seen": "DQ03"})
     mean = expected["expected_unseen"]
     assert mean != int(mean)  # (the example needs a mean that is not whole)
     page = client.get("/solo/duquesa/turn?lang=es&" + query).get_data(as_text=True)
     shown = f"{mean:.2f}".rstrip("0").replace(".", ",")
     assert f"{shown} florines" in page and f"{mean} florines" not in page
-    assert f"{f'{mean:.2f}'.rstrip('0')} florins" in client.get("/solo/duquesa/turn?lang=en&" + query).get_data(as_text=True)
+    assert f"{f'{mean:.2f}'.rstrip('0')} florins" in client.get("/solo/duquesa/turn?lang=en&"
+                                                                 + query).get_data(as_text=True)
 
 
 def test_a_queens_necklace_link_without_a_fashion_scores_with_the_one_shown(client):

@@ -66,7 +66,8 @@ def _parts(page):
 def test_the_table_sees_the_layout_first_and_the_hands_only_in_the_dealers_view(client):
     """Issue 13: every hand and the whole deck came before the reserve and the first player, as raw data on a
     Spanish page ("green 3 / blue 4"), and Duplicon's opening cells as "1. 3 2. 7"."""
-    page = client.get("/setup/gemas?players=3&seed=abc&lang=es&_names=Ana&_names=Bruno&_names=Carla").get_data(as_text=True)
+    page = client.get("/setup/gemas?players=3&seed=abc&lang=es&_names=Ana&_names=Bruno&_names=Carla"
+                      ).get_data(as_text=True)
     deal = service.setup("gemas", 3, "abc", {})
     public, dealer = _parts(page)
     starts = ["Ana", "Bruno", "Carla"][deal["first_player"]]
@@ -85,7 +86,8 @@ def test_the_table_sees_the_layout_first_and_the_hands_only_in_the_dealers_view(
 
 
 def test_a_setup_leads_into_scoring_and_a_sheet_with_its_players(client):
-    """Issue 13: nothing carried from setup to scoring: names, the Queen's Necklace fashion, the Duquesa's common card."""
+    """Issue 13: nothing carried from setup to scoring: names, the Queen's Necklace fashion, the Duquesa's common
+    card."""
     page = client.get("/setup/queens-necklace?players=3&seed=abc&lang=en&_names=Ana&_names=Bruno&_names=Carla"
                       ).get_data(as_text=True)
     deal = service.setup("queens-necklace", 3, "abc", {})
@@ -99,7 +101,8 @@ def test_a_setup_leads_into_scoring_and_a_sheet_with_its_players(client):
     sheet = re.search(r'href="(/sheets\?[^"]+)"', page)[1].replace("&amp;", "&")
     new = client.get(sheet).get_data(as_text=True)
     assert '<option value="queens-necklace" selected' in new
-    assert [re.search(rf'name="players\.{i}" maxlength="40" value="([^"]*)"', new)[1] for i in range(3)] == ["Ana", "Bruno", "Carla"]
+    assert ([re.search(rf'name="players\.{i}" maxlength="40" value="([^"]*)"', new)[1] for i in range(3)]
+            == ["Ana", "Bruno", "Carla"])
     page = client.get("/setup/duquesa?players=2&seed=abc&lang=en").get_data(as_text=True)
     play = re.search(r'href="(/score/duquesa\?[^"]+)"', page)[1].replace("&amp;", "&")
     assert parse_qs(urlsplit(play).query)["common"] == [service.setup("duquesa", 2, "abc", {})["common"]]

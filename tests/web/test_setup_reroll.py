@@ -28,7 +28,8 @@ def deal_of(page: str) -> str:
 
 def part_html(page: str, key: str) -> str:
     """One part of the result: its heading to the next heading."""
-    found = re.search(rf'<h2 id="part-{key}".*?(?=<h2|<p class="actions">|<details|</details>|<p class="meta">)', page, re.S)[0]
+    found = re.search(rf'<h2 id="part-{key}".*?(?=<h2|<p class="actions">|<details|</details>|<p class="meta">)',
+                      page, re.S)[0]
     return re.sub(r'<a class="reroll"[^>]*>↻</a>', "", found)  # (the other buttons' links name this part's seed)
 
 
@@ -50,7 +51,7 @@ def test_rerolling_the_first_player_keeps_every_other_part_byte_for_byte(client,
     assert "first_player" in changed and changed <= moved, changed  # who starts changes, nothing else
     assert after["hands"] == before["hands"] and after.get("deck") == before.get("deck")
     new = r.get_data(as_text=True)
-    for key, value in before.items():  # every other part the page shows: the same HTML as before
+    for key in before:  # every other part the page shows: the same HTML as before
         if key not in moved and f'id="part-{key}"' in page:
             assert part_html(new, key) == part_html(page, key), key
     assert part_html(new, "first_player") != part_html(page, "first_player")

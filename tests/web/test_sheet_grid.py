@@ -7,9 +7,10 @@ import re
 import pytest
 
 from conftest import Api
-from test_browser import CHROMIUM, PHONE, browser, shot  # noqa: F401 (the fixture; the import skips without chromium)
+from test_browser import PHONE, shot  # (and skips this module without playwright or chromium)
 
-LONG = ["Bartolomé de las Casas y Fernández de Oviedo"[:40], "Ｗ" * 40, "María Auxiliadora Villanueva del Castillo"[:40]]
+LONG = ["Bartolomé de las Casas y Fernández de Oviedo"[:40], "Ｗ" * 40,
+        "María Auxiliadora Villanueva del Castillo"[:40]]
 
 
 def grid(page: str) -> dict:
@@ -82,7 +83,8 @@ def new_sheet(base: str, players: list[str], rounds: list[tuple], undo: int | No
     api = Api(base)
     token = api.call("POST", "/api/v1/sheets", {"game": "gemas", "players": players})[1]["token"]
     for points in rounds:
-        assert api.call("POST", f"/api/v1/sheets/{token}/entries", {"points": dict(zip(players, points))})[0] == 201
+        assert api.call("POST", f"/api/v1/sheets/{token}/entries",
+                        {"points": dict(zip(players, points, strict=True))})[0] == 201
     if undo:
         entry = api.call("GET", f"/api/v1/sheets/{token}")[1]["entries"][undo - 1]
         assert api.call("POST", f"/api/v1/sheets/{token}/entries/{entry['seq']}/undo", {"base": entry["rev"]})[0] == 200
@@ -101,7 +103,7 @@ def test_on_a_phone_each_number_is_under_its_player_and_each_button_is_44_px(ser
             for row in page.locator(".scores tbody tr:first-child").all():
                 cells = row.locator("td[data-points]").all()
                 assert len(cells) == 3
-                for head, cell in zip(heads, cells):  # a number sits in its player's column
+                for head, cell in zip(heads, cells, strict=True):  # a number sits in its player's column
                     h, c = head.bounding_box(), cell.bounding_box()
                     assert abs(h["x"] - c["x"]) < 1 and abs(h["width"] - c["width"]) < 1
             for target in page.locator(".scores .icon-button").all():
@@ -178,7 +180,8 @@ def test_axe_finds_nothing_serious_on_the_grid(server, browser):
             for lang in ("es", "en"):
                 page.goto(f"{server[0]}/s/{token}?lang={lang}")
                 found += [(scheme, lang, v["id"], [n["target"] for n in v["nodes"]][:3])
-                          for v in axe_api.Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+                          for v in axe_api.Axe().run(page).response["violations"]
+                          if v["impact"] in ("serious", "critical")]
         finally:
             context.close()
     assert not found, found

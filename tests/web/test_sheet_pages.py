@@ -69,7 +69,8 @@ def test_a_stale_edit_shows_both_and_lets_the_player_choose(started):
                     headers={"Accept-Language": "en"})
     page = r.get_data(as_text=True)
     assert r.status_code == 409 and "data-conflict" in page and "changed on another phone after you opened it" in page
-    assert re.search(r"<bdi>Ana</bdi> <strong>6</strong>", page) and re.search(r"<bdi>Ana</bdi> <strong>9</strong>", page)
+    assert (re.search(r"<bdi>Ana</bdi> <strong>6</strong>", page)
+            and re.search(r"<bdi>Ana</bdi> <strong>9</strong>", page))
     keep_mine = re.search(r'<form method="post" action="([^"]+)" class="inline">(.*?)</form>', page, re.S)
     fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', keep_mine.group(2)))
     assert fields["base"] == "2"
@@ -80,10 +81,12 @@ def test_a_stale_edit_shows_both_and_lets_the_player_choose(started):
 def test_bad_form_input_is_shown_on_the_page(started):
     client, path, token = started
     r = client.post(f"{path}/entries", data={"_csrf": token, "points.0": "doce"})
-    said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", re.search(r'<div class="problems".*?</div>', r.get_data(as_text=True), re.S)[0]))
+    said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", re.search(r'<div class="problems".*?</div>',
+                                                                r.get_data(as_text=True), re.S)[0]))
     assert r.status_code == 400 and "Puntos · Ana: debe ser un número entero" in said and "points.Ana" not in said
     r = client.post("/sheets", data={"_csrf": token, "game": "gemas", "players.0": "Ana"})
-    said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", re.search(r'<div class="problems".*?</div>', r.get_data(as_text=True), re.S)[0]))
+    said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", re.search(r'<div class="problems".*?</div>',
+                                                                r.get_data(as_text=True), re.S)[0]))
     assert r.status_code == 400 and "Número de jugadores: 1; gemas se juega con 2 a 10" in said
     r = client.post(f"{path}/entries", data={"_csrf": token, "points.0": "1"},
                     headers={"Accept": "application/json"})  # the page's script asks for JSON
@@ -129,7 +132,8 @@ def test_a_calculator_result_is_saved_to_the_sheet_it_was_opened_from(client):
     query = {"common": "DQ01", "players.0.name": "Ana", "players.0.hand:list": ["DQ02", "DQ07", "DQ12", "DQ16"],
              "players.1.name": "Bruno", "players.1.hand:list": ["DQ03", "DQ05", "DQ19", "DQ14"]}
     page = client.get("/score/duquesa?" + urlencode(query, doseq=True)).get_data(as_text=True)
-    florins = {name: int(n) for name, n in re.findall(r'<h2><bdi>(\w+)</bdi> <span class="total" data-florins="(\d+)"', page)}
+    florins = {name: int(n)
+               for name, n in re.findall(r'<h2><bdi>(\w+)</bdi> <span class="total" data-florins="(\d+)"', page)}
     assert set(florins) == {"Ana", "Bruno"}
     form = re.search(r'<section class="save".*?<form method="post" action="([^"]+)"(.*?)</form>', page, re.S)
     assert form, "the save box is on the result"
@@ -195,7 +199,8 @@ def test_the_page_scripts_answers_are_recognisably_the_servers(started):
     client.post(f"{path}/finish", data={"_csrf": token})
     r = client.post(f"{path}/entries", data={"_csrf": token, "points.0": "3", "client_id": "b2" * 12}, headers=ask)
     assert r.status_code == 409 and r.headers["X-Companion"] == "1"
-    assert r.get_json()["kind"] == "finished" and r.get_json()["message"].startswith("La partida se terminó en otro móvil")
+    assert (r.get_json()["kind"] == "finished"
+            and r.get_json()["message"].startswith("La partida se terminó en otro móvil"))
     r = client.post(f"{path}/entries", data={"_csrf": token, "points.0": "3", "client_id": "a1" * 12}, headers=ask)
     assert r.status_code == 200 and r.get_json()["replayed"] is True  # a replay is answered even when finished
     r = client.post(f"{path}/entries", data={"_csrf": "stale", "points.0": "3"}, headers=ask)

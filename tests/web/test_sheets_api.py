@@ -84,7 +84,8 @@ def test_a_read_only_link_cannot_write(phone, sheet):
     view = storage.view_token(sheet["token"])
     t = sheet["token"]
     call(phone, "POST", f"/api/v1/sheets/{t}/entries", {"points": {"Ana": 1}})
-    for method, path, data in [("POST", "entries", {"points": {"Ana": 1}}), ("PUT", "entries/1", {"points": {}, "base": 1}),
+    for method, path, data in [("POST", "entries", {"points": {"Ana": 1}}),
+                               ("PUT", "entries/1", {"points": {}, "base": 1}),
                                ("POST", "entries/1/undo", {"base": 1}), ("POST", "finish", {})]:
         r = call(phone, method, f"/api/v1/sheets/{view}/{path}", data)
         assert r.status_code == 403 and "read-only" in r.get_json()["error"], path
@@ -141,7 +142,8 @@ def test_entry_numbers_are_checked_in_the_url(phone, sheet, seq):
 
 def test_bad_bodies_name_the_field(phone, sheet):
     t = sheet["token"]
-    for data, field in [({"points": {"Zoe": 1}}, "points.Zoe"), ({"points": {"Ana": 1}, "client_id": "no"}, "client_id"),
+    for data, field in [({"points": {"Zoe": 1}}, "points.Zoe"),
+                        ({"points": {"Ana": 1}, "client_id": "no"}, "client_id"),
                         ({"request": {"fashion": ["ruby"]}}, "request.fashion"), ([1], "")]:
         r = call(phone, "POST", f"/api/v1/sheets/{t}/entries", data)
         assert r.status_code == 400 and r.get_json()["field"] == field, r.get_json()

@@ -57,7 +57,8 @@ def test_sigkill_mid_burst_loses_no_acknowledged_entry(tmp_path, database):
         while not stop.is_set():
             client_id = f"burst-{k:02d}-{i:05d}"
             try:
-                status, _ = api.call("POST", f"/api/v1/sheets/{token}/entries", {"points": {"A": 1}, "client_id": client_id})
+                status, _ = api.call("POST", f"/api/v1/sheets/{token}/entries",
+                                     {"points": {"A": 1}, "client_id": client_id})
             except (OSError, http.client.HTTPException):
                 return  # the server is gone (mid-answer too): this write was never acknowledged
             if status == 201:

@@ -148,10 +148,10 @@ GOLDEN = Path(__file__).parents[1] / "golden"
 def test_the_phone_runs_the_same_rules_as_the_server(site, chromium):
     """Every example scored and every golden setup dealt in chromium, by the site's own worker, equals what the
     server's service answers for the same request and seed; a bad request is refused with the same problems."""
-    from test_browser import PHONE
-
     import json as _json
+
     from companion import browser, service
+    from test_browser import PHONE
     base = site[0]
     calls = [("score", {"game": p.name.removesuffix("-score.json"), "request": _json.loads(p.read_text())})
              for p in sorted(EXAMPLES.glob("*-score.json"))]
@@ -184,7 +184,7 @@ def test_the_phone_runs_the_same_rules_as_the_server(site, chromium):
     finally:
         context.close()
     assert "failure" not in answers, answers.get("failure")
-    for (call, args), answer in zip(calls, answers["out"]):
+    for (call, args), answer in zip(calls, answers["out"], strict=True):
         assert "failure" not in answer, (call, args["game"], answer)
         expected = _json.loads(browser.call(call, _json.dumps(args)))
         assert answer["answer"] == expected, (call, args["game"])
@@ -194,7 +194,7 @@ def test_the_phone_runs_the_same_rules_as_the_server(site, chromium):
                 else service.setup(args["game"], None, "golden-42"), ensure_ascii=False))
     assert answers["out"][-1]["answer"]["field"].startswith("players")  # the bad one: refused, named
     golden = [_json.loads((GOLDEN / f"setup-{g}.json").read_text()) for g in GAME_IDS]
-    dealt = [a["answer"]["result"] for (call, _), a in zip(calls, answers["out"]) if call == "setup"]
+    dealt = [a["answer"]["result"] for (call, _), a in zip(calls, answers["out"], strict=True) if call == "setup"]
     assert dealt == golden
     print(f"Python ready in the worker after {answers['ready']['ms']} ms")
 
@@ -246,15 +246,6 @@ def _text(html_or_page, selector: str, drop: str = "") -> str:
                                      "if (d) e.querySelectorAll(d).forEach((x) => x.remove()); return e.textContent; }",
                                      [selector, drop])
     return " ".join(_html.unescape(text).split())
-
-
-@pytest.fixture(scope="module")
-def server_pages(tmp_path_factory):
-    """The server's own pages (the app as `companion serve` runs it), to hold the phone's drawing against."""
-    from companion.web import create_app
-
-    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path_factory.mktemp("instance"))})
-    return app.test_client()
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ def exchange(port: int, request: bytes) -> tuple[bytes, bool]:
         while time.monotonic() < deadline:
             try:
                 chunk = s.recv(65536)
-            except socket.timeout:
+            except TimeoutError:
                 break  # nothing more, and still open
             if not chunk:
                 closed = True

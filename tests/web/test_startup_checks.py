@@ -13,7 +13,8 @@ from companion.web import create_app
 
 def serve(instance, timeout=20, **env):
     return subprocess.run([sys.executable, "-m", "companion.cli", "serve", "--port", "1"], capture_output=True,
-                          text=True, timeout=timeout, env={**os.environ, "COMPANION_INSTANCE_PATH": str(instance), **env})
+                          text=True, timeout=timeout,
+                          env={**os.environ, "COMPANION_INSTANCE_PATH": str(instance), **env})
 
 
 def damage(kind, folder):

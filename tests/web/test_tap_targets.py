@@ -3,20 +3,22 @@ chromium on a 390 px phone, in Spanish (the longer words), with each game's exam
 and a sheet holding an entry (its Edit / Undo)."""
 from pathlib import Path
 
-from conftest import Api, GAME_IDS
-from test_browser import PHONE, browser  # noqa: F401 (the fixture; the import skips without chromium)
+from conftest import GAME_IDS, Api
+from test_browser import PHONE  # (and skips this module without playwright or chromium)
 
 FORMS = Path(__file__).parent / "forms"
 MIN = 44
 # What can be tapped: links, buttons, fields, folds.
 # A checkbox or radio button is measured by the label that carries it (a card, a die's face: the box itself may be
 # drawn 1 px and unseen).
-TARGETS = """() => [...document.querySelectorAll('a[href], button, select, input:not([type=hidden]), summary, textarea')]
+TARGETS = """() =>
+  [...document.querySelectorAll('a[href], button, select, input:not([type=hidden]), summary, textarea')]
   .map((e) => [e, e.matches('input[type=checkbox], input[type=radio]') ? (e.closest('label') || e) : e])
   .filter(([e, t]) => { const r = t.getBoundingClientRect(); return r.width > 1 && r.height > 1
                         && getComputedStyle(e).visibility !== 'hidden'; })
   .map(([e, t]) => { const r = t.getBoundingClientRect();
-                     return [e.outerHTML.slice(0, 90), Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10]; })"""
+                     return [e.outerHTML.slice(0, 90), Math.round(r.width * 10) / 10,
+                             Math.round(r.height * 10) / 10]; })"""
 
 
 def every_page(base: str) -> list[str]:
@@ -27,7 +29,8 @@ def every_page(base: str) -> list[str]:
     for game in GAME_IDS:
         example = (FORMS / f"{game}.txt").read_text().strip()
         pages += [f"/score/{game}", f"/score/{game}?{example}", f"/setup/{game}?seed=taps", f"/rules/{game}"]
-    return pages + ["/c/duquesa/DQ07", "/c/queens-necklace/QN-KING", "/c/gemas/GM-THIEF", "/c/nobles/NB-QH", "/c/duplicon/DP-CIRCLE"]
+    return pages + ["/c/duquesa/DQ07", "/c/queens-necklace/QN-KING", "/c/gemas/GM-THIEF", "/c/nobles/NB-QH",
+                    "/c/duplicon/DP-CIRCLE"]
 
 
 def test_every_target_on_every_page_is_44_px(server, browser):

@@ -6,8 +6,9 @@ A game without web glue (a designer's data-only game) gets the generic pages: se
 sheet with typed points, and a scoring page when its components declare values."""
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ...cards import Component
 from ...i18n import N_
@@ -16,7 +17,8 @@ from ..forms import MultiDict
 from ..plain import Words
 
 Prepare = Callable[[dict, MultiDict], dict]  # a score request from a form → the request to score
-Extras = Callable[[dict | None, dict | None, MultiDict], dict]  # (request, result, form) → what the page shows beside the answer
+# (request, result, form) → what the page shows beside the answer
+Extras = Callable[[dict | None, dict | None, MultiDict], dict]
 Targets = Callable[[Component, MultiDict], list[tuple[str, str]]]  # where a scanned card can go: (field, whose)
 Add = Callable[[Component, MultiDict, str], None]  # fill that field with the card
 ToScore = Callable[[dict], list[tuple[str, str]]]  # a setup's answer → the scoring form's fields it fills

@@ -4,9 +4,9 @@ from __future__ import annotations
 from ... import i18n, service
 from ...cards import CardSet, Component
 from ...games.duquesa import GAME, HAND_SIZE, SETS, SOLO_TURNS
+from ...i18n import N_
 from ...library import current
 from ...schema import whole_number
-from ...i18n import N_
 from .. import forms, views
 from ..forms import MultiDict
 from ..plain import Words

@@ -10,7 +10,6 @@ from ..forms import MultiDict
 from ..plain import Words
 from . import GamePages
 
-
 SEAT = re.compile(r"#(\d{1,2})")  # a seat of the form ("#0" is the first row), whatever its name says now
 
 

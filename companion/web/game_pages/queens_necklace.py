@@ -1,14 +1,12 @@
 """Queen's Necklace on the phone: names typed once for the sale columns, the three-sale game, scanned gem cards."""
 from __future__ import annotations
 
-
 from ...cards import Component
 from ...i18n import N_
 from .. import forms
 from ..forms import MultiDict
 from ..plain import Words
 from . import GamePages
-
 
 GEMS = ("diamond", "emerald", "ruby", "amber")  # the sale form's order; an unchosen fashion shows it
 
@@ -49,7 +47,8 @@ PAGES = GamePages(
                 count_of={"sales": N_("number of sales"), "fashion": N_("gems in the fashion order")}),
     template="score/queens-necklace.html", prepare=prepare, targets=targets, add=add,
     hidden=("hands", "deck", "merchant_positions"),
-    to_score=lambda deal: [("_mode", "game")] + [(f"sales.0.fashion.{i}", gem) for i, gem in enumerate(deal.get("fashion", []))],
+    to_score=lambda deal: [("_mode", "game")] + [(f"sales.0.fashion.{i}", gem)
+                                                 for i, gem in enumerate(deal.get("fashion", []))],
     setup_words={"fashion": N_("Fashion tiles, +30 to 0"), "market": N_("Market"),
                  "merchant_positions": N_("Merchants at deck positions")},
 )
