@@ -17,7 +17,7 @@ from yaml.constructor import ConstructorError, SafeConstructor
 from . import games, layouts, resources
 from .components import BACK, CARD_SIZES, DEFAULT_SIZE, SIZES, ComponentType
 from .i18n import LANGS
-from .look import ART_DPI, DRAWN_SHAPES, LOOK, Art, ArtPath, Look, art_window_mm, build_look
+from .look import DRAWN_SHAPES, LOOK, Art, ArtPath, Look, build_look
 from .schema import (
     INVALID,
     Bool,
@@ -129,9 +129,11 @@ class Component:
         return f"{self.source or card_set_path}:{self.line}"
 
     def name_in(self, lang: str, default: str | None = None) -> str | None:
+        """Its name in `lang` (English for a language we do not ship), or `default` when it has none."""
         return self.name.get(lang) if self.name else default
 
     def text_in(self, lang: str) -> str | None:
+        """Its text in `lang` (English for a language we do not ship), or None when it has none."""
         return self.text.get(lang) if self.text else None
 
 
@@ -158,12 +160,14 @@ class CardSet:
     sources: tuple[str, ...] = ()  # the files its components were read from: the data file, then its `rows:`
 
     def component(self, component_id: str) -> Component:
+        """The component with this printed id; KeyError if the file has none."""
         for c in self.components:
             if c.id == component_id:
                 return c
         raise KeyError(component_id)
 
     def select(self, kinds: Iterable[str] | None = None, sets: Iterable[str] | None = None) -> list[Component]:
+        """Its components of these kinds and sets, in data order (None or empty: every kind, every set)."""
         kinds, sets = (set(kinds) if kinds else None), (set(sets) if sets else None)
         return [c for c in self.components if (not kinds or c.kind in kinds) and (not sets or c.set in sets)]
 
@@ -176,9 +180,11 @@ class CardSet:
         return {c.id: dict(c.data) for c in self.select(kinds)}
 
     def copies(self) -> dict[str, int]:
+        """Each component's id → how many copies are printed (its `qty`)."""
         return {c.id: c.qty for c in self.components}
 
     def label(self, key: str, lang: str) -> str:
+        """The file's label `key` in `lang`, or `key` itself when `labels:` does not name it."""
         texts = self.labels.get(key)
         return texts.get(lang) if texts else key
 
@@ -387,9 +393,11 @@ class _FileCheck:
         self.warnings: list[str] = []
 
     def line(self, path: Path) -> int:
+        """The line of a field path in this file, or of its nearest enclosing field (`line_of`)."""
         return line_of(self.lines, path)
 
     def report(self, problem: Problem, label: str = "-", base: Path = ()) -> None:
+        """Add `problem` to `errors` as `file:line: label: field: message`, its line found at its path under `base`."""
         line = self.line((*base, *problem.path))
         self.errors.append(f"{self.filename}:{line}: {label}: {fmt_path(problem.path) or '-'}: {problem.message}")
 
@@ -808,10 +816,10 @@ def _resolve_back(c: Component, backs: Mapping[str, Component]) -> str | None:
     return next((b.id for b in backs.values() if c.kind in b.data["for"]), None)
 
 
-def check_file(path: str | FsPath, art: bool = True) -> tuple[CardSet | None, list[str]]:
-    """Check one data file on disk (see `check_text`); unreadable files are errors too. With `art`, also every art
-    file it names (`check_art`): errors stop it, warnings come with the card set. (Its fonts and the fit of its
-    layouts' texts are the print's to check: `pnp.design_check.validate_file` is all that `validate` says.)"""
+def check_file(path: str | FsPath) -> tuple[CardSet | None, list[str]]:
+    """Check one data file on disk (see `check_text`); unreadable files are errors too. Its art files are not read,
+    nor its fonts, nor the fit of its layouts' texts: those are the print's to check
+    (`pnp.design_check.validate_file` is all that `validate` says)."""
     from .files import NotReadable, read_regular
 
     name = str(path)
@@ -822,86 +830,20 @@ def check_file(path: str | FsPath, art: bool = True) -> tuple[CardSet | None, li
         return None, [f"{name}:0: -: -: {e}"]
     except UnicodeDecodeError as e:
         return None, [f"{name}:0: -: -: not UTF-8 text ({e.reason} at byte {e.start})"]
-    card_set, errors = check_text(text, name)
-    if card_set is None or not art:
-        return card_set, errors
-    errors, warnings = check_art(card_set)
-    return (None, errors) if errors else (replace(card_set, warnings=(*card_set.warnings, *warnings)), [])
-
-
-ASPECT_TOLERANCE = 1.1  # an art file this much wider or taller than its square window is warned about
-
-
-def check_art(card_set: CardSet) -> tuple[list[str], list[str]]:
-    """Read every art file a card set names, once each: errors (no such file, a folder, a link leading outside the
-    data file's folder, not a readable SVG, PNG or JPEG, no room for art) and warnings (not square like the art
-    window; more than ART_DPI in it, so the build scales it down), each as `file:line: card id: art: ...`.
-    The files are read here and by the PDF build only: loading card data never opens them."""
-    from .pnp import art as art_files  # reportlab, svglib and Pillow: only where art is read
-
-    errors: list[str] = []
-    warnings: list[str] = []
-    folder = os.path.realpath(os.path.dirname(card_set.path) or ".")
-    named = [(c.art, c.source or card_set.path, f"{c.id}: art", c.size, _art_box(card_set, c))
-             for c in card_set.components if c.art is not None]
-    named += [(term.art, card_set.path, f"-: look.terms.{name}.art", "poker", None)
-              for name, term in card_set.look.terms.items()
-              if term.art is not None]  # an icon's picture: checked against a poker card's window
-    for art, source, label, size, box in named:
-        where = f"{source}:{art.line}: {label}"
-        given = repr(art.given)
-        trim = SIZES[size]
-        window = art_window_mm(*trim)
-        if box is not None:  # drawn by its layout's art element, in the box its designer gave it
-            window = max(box)
-        if window is None:
-            errors.append(f"{where}: a {size} ({trim[0]:g} mm) prints no art; remove {given}")
-            continue
-        if os.path.lexists(art.path) and os.path.commonpath([folder, os.path.realpath(art.path)]) != folder:
-            errors.append(f"{where}: {given} leads outside the data file's folder (through a link); an art file "
-                          f"must be in that folder or below it")
-            continue
-        try:
-            info = art_files.inspect(art.path)
-        except art_files.ArtError as e:
-            errors.append(f"{where}: {given} {e}")
-            continue
-        ratio = info.width / info.height
-        if box is None and not 1 / ASPECT_TOLERANCE <= ratio <= ASPECT_TOLERANCE:
-            bands = "above and below it" if ratio > 1 else "beside it"
-            warnings.append(f"{where}: warning: {given} is {info.size} ({ratio:.2f}:1) but the "
-                            f"art window is square ({window:.1f} × {window:.1f} mm on a {size}): it is fitted "
-                            f"whole, with empty bands {bands}")
-        if info.text:
-            warnings.append(f"{where}: warning: {given} has <text>, which prints in a font the PDF does not embed; "
-                            f"convert the text to paths in your drawing program")
-        shrink = art_files.scaled_pixels(info, window / 25.4 * 72)
-        if shrink:
-            dpi = max(info.width, info.height) / (window / 25.4)
-            warnings.append(f"{where}: warning: {given} is {info.size}, {dpi:.0f} DPI in the "
-                            f"{window:.1f} mm art window of a {size}: the build scales it down once to "
-                            f"{shrink[0]} × {shrink[1]} px ({ART_DPI} DPI)")
-    return errors, warnings
-
-
-def _art_box(card_set: CardSet, c: Component) -> tuple[float, float] | None:
-    """The width and height (mm) of the box a file's own layout draws a component's art in (`art: true`): its
-    window, whatever its shape; None where the square art window of a face drawn by code or by the default
-    layouts holds it."""
-    elements = card_set.design.layout_for(c.layout, c.type) if card_set.design.layouts else ()
-    elements = elements or ()
-    return next((tuple(e.box[2:]) for e in elements if e.kind == "art" and e.props["art"] is True), None)
+    return check_text(text, name)
 
 
 def load_file(path: str | FsPath) -> CardSet:
-    """A card data file's card set (DataError if it is broken). Its art files are not read: see `check_art`."""
-    card_set, errors = check_file(path, art=False)
+    """A card data file's card set (DataError if it is broken). Its art files are not read: see
+    `pnp.design_check.check_art`."""
+    card_set, errors = check_file(path)
     if errors:
         raise DataError(errors)
     return card_set
 
 
 def shipped_files() -> list[FsPath]:
+    """The card data files shipped with the package (`cards/*.yaml`), sorted by name."""
     return sorted(resources.cards_dir().glob("*.yaml"))
 
 

@@ -30,7 +30,7 @@ from contextvars import ContextVar, Token
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from . import cards
+from . import cards, placeholders
 from .cards import CardSet, Component, DataError
 
 EXTENSION = "companion.library"  # where a web app keeps its Library (app.extensions)
@@ -50,7 +50,6 @@ def files_used(card_set: CardSet) -> tuple[str, ...]:
     art of its components, terms and back, the pictures its layouts name (a `{field}` in the name filled in for
     each component), and its font files. Paths as the card set holds them; files that do not exist included."""
     from .layouts import Missing, fill
-    from .pnp import faces  # (pure: the values a layout fills its placeholders with)
     from .schema import LANGS
 
     found = dict.fromkeys(card_set.sources or (card_set.path,))
@@ -69,8 +68,8 @@ def files_used(card_set: CardSet) -> tuple[str, ...]:
         for c in card_set.components:
             for lang in LANGS:
                 try:
-                    found[os.path.join(folder, os.path.normpath(fill(given, faces.values(c, card_set, lang), lang,
-                                                                     design)))] = None
+                    filled = fill(given, placeholders.values(c, card_set, lang), lang, design)
+                    found[os.path.join(folder, os.path.normpath(filled))] = None
                 except (Missing, KeyError, ValueError, TypeError):
                     pass  # a component without that field draws no picture there
     for family in design.fonts.values():
@@ -102,6 +101,7 @@ class Added:
         return hashlib.sha256(repr(self.stamp).encode()).hexdigest()[:16]
 
     def changed(self) -> bool:
+        """Whether one of the watched files changed since it was last read (one stat each)."""
         return tuple(map(_signature, self.watched)) != self.stamp
 
 
@@ -194,7 +194,7 @@ class Library:
 
     def _reload(self, real: str, entry: Added) -> None:
         before = dict(zip(entry.watched, map(_signature, entry.watched), strict=True))  # before reading: a write
-        card_set, errors = cards.check_file(entry.path, art=False)        # during the read shows as a change next time
+        card_set, errors = cards.check_file(entry.path)        # during the read shows as a change next time
         if errors:
             card_set = None
         if card_set is not None:
@@ -233,6 +233,7 @@ def bind(library: Library) -> Token:
 
 
 def unbind(token: Token) -> None:
+    """Undo `bind`: the library current before it is current again (a token from another context changes nothing)."""
     try:
         _current.reset(token)
     except ValueError:  # a token made in another context (a context popped elsewhere): nothing of ours is bound here
@@ -241,6 +242,7 @@ def unbind(token: Token) -> None:
 
 @contextmanager
 def using(library: Library) -> Iterator[Library]:
+    """`library` as the current one inside the `with` block, unbound on the way out."""
     token = bind(library)
     try:
         yield library

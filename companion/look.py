@@ -50,6 +50,7 @@ class Term:
     art: Art | None = None  # a picture drawn for its icon (its shape still names it where pictures are not drawn)
 
     def icon(self) -> Icon:
+        """The icon it is drawn as (its art instead of the shape, if it has some); KeyError if it has no shape."""
         if self.shape is None:
             raise KeyError("this term has a colour but no shape")
         return Icon(self.shape, self.colour, self.letter, gem=self.gem, art=self.art.path if self.art else None)
@@ -66,6 +67,7 @@ class Look:
         return self.terms[term].icon()
 
     def colour(self, term: str, default: str | None = None) -> str | None:
+        """The colour of a term, or `default` for a word the look does not name."""
         found = self.terms.get(term)
         return found.colour if found else default
 
@@ -132,9 +134,10 @@ ART_SUFFIXES = (".svg", ".png", ".jpg", ".jpeg")
 
 class ArtPath(Field):
     """An art file's path, relative to the data file's folder and inside it, naming an SVG, PNG or JPEG file.
-    Only the path is checked here (no file is read): `check_art` reads the files."""
+    Only the path is checked here (no file is read): `pnp.design_check.check_art` reads the files."""
 
     def check(self, value, path, problems):
+        """The path, normalised (`art/./king.svg` → `art/king.svg`)."""
         if not isinstance(value, str) or not value.strip():
             return problems.add(path, f"must be a file's path like art/king.svg, got {describe(value)}")
         if "\\" in value or "\0" in value or len(value) > 200:

@@ -9,6 +9,7 @@ from PIL import Image
 
 from companion import cards
 from companion.cli import main
+from companion.pnp.design_check import check_art
 from conftest import error_lines
 
 SQUARE_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200"><circle cx="100" cy="100" r="80"/></svg>'
@@ -133,7 +134,7 @@ def test_loading_card_data_never_opens_the_art_files(folder):
     card_set = cards.load_file(path)
     assert card_set.components[0].art.given == "art/not-there-yet.svg"
     assert card_set.components[0].art.path == str(folder / "art" / "not-there-yet.svg")
-    errors, _warnings = cards.check_art(card_set)
+    errors, _warnings = check_art(card_set)
     assert len(errors) == 1 and "no such file" in errors[0]
 
 

@@ -19,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from companion import cards
 from companion.look import Art
 from companion.pnp import art
+from companion.pnp.design_check import check_art
 from conftest import examples as scaled
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "example-game" / "especias.yaml"
@@ -150,7 +151,7 @@ def accepted_means_drawn(tiny, data: bytes, suffix: str) -> bool:
     given_path = f"art/f{next(_count)}{suffix}"
     (folder / given_path).write_bytes(data)
     component = replace(card_set.components[0], art=Art(given_path, str(folder / given_path), 9))
-    errors, warnings = cards.check_art(replace(card_set, components=(component,)))
+    errors, warnings = check_art(replace(card_set, components=(component,)))
     for line in errors + warnings:
         assert line.startswith((f"{card_set.path}:9: TY-0: art: '{given_path}' ",
                                 f"{card_set.path}:9: TY-0: art: warning: '{given_path}' ")), line

@@ -49,7 +49,7 @@ def test_a_mistyped_field_on_a_shipped_card_is_named_with_the_declared_one(tmp_p
     broken = text[:first] + "sut: " + text[first + len("suit: "):]
     path = tmp_path / "nobles.yaml"
     path.write_text(broken, encoding="utf-8")
-    _, errors = cards.check_file(path, art=False)
+    _, errors = cards.check_file(path)
     assert any("sut: unknown key; did you mean 'suit'?" in line for line in errors), errors
 
 
@@ -59,6 +59,6 @@ def test_a_designer_field_goes_on_the_types_it_names(tmp_path):
     assert "\ncomponents:" in text
     extra = "fields:\n  heat: {number: [0, 5], types: [card]}\n  mood: {choices: [calm], types: [nothing]}\n"
     path.write_text(text.replace("\ncomponents:", "\n" + extra + "components:", 1), encoding="utf-8")
-    _, errors = cards.check_file(path, art=False)
+    _, errors = cards.check_file(path)
     assert any("fields.mood.types: 'nothing': no such component type" in line for line in errors), errors
     assert any("heat: is missing" in line for line in errors), errors

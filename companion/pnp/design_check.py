@@ -11,9 +11,12 @@ from dataclasses import replace
 from reportlab.pdfbase import pdfmetrics
 
 from .. import cards
-from ..cards import CardSet
+from ..cards import CardSet, Component
+from ..components import SIZES
 from ..layouts import DEFAULT_FONT, Missing, fill, plain
+from ..look import ART_DPI, art_window_mm
 from ..schema import LANGS
+from . import art as art_files
 from . import faces, layout
 from .geometry import MM
 
@@ -22,13 +25,79 @@ SAMPLE_BASE = "http://192.168.1.20:5000"  # a LAN address as `make run` prints i
 
 
 def validate_file(path) -> tuple[CardSet | None, list[str]]:
-    """What `companion validate` says of one data file: its data and art (`cards.check_file`), then its fonts and
-    layouts (`check_design`). Errors stop it; warnings come with the card set."""
+    """What `companion validate` says of one data file: its data (`cards.check_file`), its art (`check_art`), then
+    its fonts and layouts (`check_design`). Errors stop it; warnings come with the card set."""
     card_set, errors = cards.check_file(path)
     if card_set is None:
         return None, errors
+    errors, more = check_art(card_set)
+    if errors:
+        return None, errors
+    card_set = replace(card_set, warnings=(*card_set.warnings, *more))
     errors, more = check_design(card_set)
     return (None, errors) if errors else (replace(card_set, warnings=(*card_set.warnings, *more)), [])
+
+
+ASPECT_TOLERANCE = 1.1  # an art file this much wider or taller than its square window is warned about
+
+
+def check_art(card_set: CardSet) -> tuple[list[str], list[str]]:
+    """Read every art file a card set names, once each: errors (no such file, a folder, a link leading outside the
+    data file's folder, not a readable SVG, PNG or JPEG, no room for art) and warnings (not square like the art
+    window; more than ART_DPI in it, so the build scales it down), each as `file:line: card id: art: ...`.
+    The files are read here and by the PDF build only: loading card data never opens them."""
+    errors: list[str] = []
+    warnings: list[str] = []
+    folder = os.path.realpath(os.path.dirname(card_set.path) or ".")
+    named = [(c.art, c.source or card_set.path, f"{c.id}: art", c.size, _art_box(card_set, c))
+             for c in card_set.components if c.art is not None]
+    named += [(term.art, card_set.path, f"-: look.terms.{name}.art", "poker", None)
+              for name, term in card_set.look.terms.items()
+              if term.art is not None]  # an icon's picture: checked against a poker card's window
+    for art, source, label, size, box in named:
+        where = f"{source}:{art.line}: {label}"
+        given = repr(art.given)
+        trim = SIZES[size]
+        window = art_window_mm(*trim)
+        if box is not None:  # drawn by its layout's art element, in the box its designer gave it
+            window = max(box)
+        if window is None:
+            errors.append(f"{where}: a {size} ({trim[0]:g} mm) prints no art; remove {given}")
+            continue
+        if os.path.lexists(art.path) and os.path.commonpath([folder, os.path.realpath(art.path)]) != folder:
+            errors.append(f"{where}: {given} leads outside the data file's folder (through a link); an art file "
+                          f"must be in that folder or below it")
+            continue
+        try:
+            info = art_files.inspect(art.path)
+        except art_files.ArtError as e:
+            errors.append(f"{where}: {given} {e}")
+            continue
+        ratio = info.width / info.height
+        if box is None and not 1 / ASPECT_TOLERANCE <= ratio <= ASPECT_TOLERANCE:
+            bands = "above and below it" if ratio > 1 else "beside it"
+            warnings.append(f"{where}: warning: {given} is {info.size} ({ratio:.2f}:1) but the "
+                            f"art window is square ({window:.1f} × {window:.1f} mm on a {size}): it is fitted "
+                            f"whole, with empty bands {bands}")
+        if info.text:
+            warnings.append(f"{where}: warning: {given} has <text>, which prints in a font the PDF does not embed; "
+                            f"convert the text to paths in your drawing program")
+        shrink = art_files.scaled_pixels(info, window / 25.4 * 72)
+        if shrink:
+            dpi = max(info.width, info.height) / (window / 25.4)
+            warnings.append(f"{where}: warning: {given} is {info.size}, {dpi:.0f} DPI in the "
+                            f"{window:.1f} mm art window of a {size}: the build scales it down once to "
+                            f"{shrink[0]} × {shrink[1]} px ({ART_DPI} DPI)")
+    return errors, warnings
+
+
+def _art_box(card_set: CardSet, c: Component) -> tuple[float, float] | None:
+    """The width and height (mm) of the box a file's own layout draws a component's art in (`art: true`): its
+    window, whatever its shape; None where the square art window of a face drawn by code or by the default
+    layouts holds it."""
+    elements = card_set.design.layout_for(c.layout, c.type) if card_set.design.layouts else ()
+    elements = elements or ()
+    return next((tuple(e.box[2:]) for e in elements if e.kind == "art" and e.props["art"] is True), None)
 
 
 def check_fonts(card_set: CardSet) -> list[str]:

@@ -10,6 +10,7 @@ from .. import games
 from ..cards import CardSet, Component
 from ..components import SIZES
 from ..look import Back, Face
+from ..placeholders import values
 
 
 def face(c: Component, s: CardSet, lang: str) -> Face:
@@ -22,29 +23,13 @@ def face(c: Component, s: CardSet, lang: str) -> Face:
 
 
 def back(c: Component, s: CardSet, lang: str) -> Back:
+    """What a back shows: its name in `lang` (else the game's title), the game's accent colour and back emblem."""
     return Back(c.name_in(lang) or s.title.get(lang), s.look.accent, s.look.emblem)
-
-
-def values(c: Component, s: CardSet, lang: str) -> dict:
-    """A component's values for a layout's placeholders: its own keys, its game fields, and what its game's rules
-    derive from them (`Game.face_values`: a noble's strength, a gem's points)."""
-    out = {"id": c.id, "qty": c.qty, "type": c.type, "set": c.set, "accent": s.look.accent, **c.data}
-    if c.art is not None:
-        out["art"] = c.art.given
-    if c.kind == "back":  # a back's emblem: icons for an `icons: "{emblem}"` element
-        out["emblem"] = list(s.look.emblem)
-    derive = games.for_data(s.game).face_values
-    if derive is not None:
-        out.update(derive(c, s, lang))
-    if c.name is not None:
-        out["name"] = c.name
-    if c.text is not None:
-        out["text"] = c.text
-    return out
 
 
 def shown(c: Component, s: CardSet, lang: str, qr_text: str | None = None, qr_version: int | None = None,
           low_ink: bool = False):
+    """What a layout draws this component from in `lang` (a `layout.Shown`): its values, the game's design and look."""
     from .layout import Shown
 
     return Shown(values(c, s, lang), lang, s.design, s.look, os.path.dirname(os.path.abspath(s.path)),

@@ -77,6 +77,7 @@ class Export:
 
 
 def tile_pixels(size: str) -> tuple[int, int]:
+    """A card's picture size in pixels (width, height) on the deck's sheets: its trim size at TILE_DPI."""
     w, h = SIZES[size]
     return round(w / 25.4 * TILE_DPI), round(h / 25.4 * TILE_DPI)
 
@@ -89,6 +90,7 @@ def grid(faces: int, tile: tuple[int, int]) -> tuple[int, int]:
 
 
 def image_base_problems(url: str | None) -> list[Problem]:
+    """Why an --image-base-url is not an http(s) folder address: [] when it is one, or when none is given."""
     if url is None:
         return []
     parts = urlsplit(url)
@@ -125,9 +127,9 @@ def export_tts(game: str, out_dir: str | Path, settings: BuildSettings, image_ba
     if problems:
         raise InputError(problems)
     card_set = cards.load_file(game) if game.endswith((".yaml", ".yml")) else service.card_set(game)
-    from .design_check import check_fonts, small_codes
+    from .design_check import check_art, check_fonts, small_codes
 
-    errors = [*cards.check_art(card_set)[0], *check_fonts(card_set)]
+    errors = [*check_art(card_set)[0], *check_fonts(card_set)]
     if errors:  # named like any card data error, before anything is written
         raise cards.DataError(errors)
     sheets = plan_sheets(card_set, settings)

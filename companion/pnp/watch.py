@@ -70,7 +70,7 @@ def _where(data_file: str | Path) -> tuple[set[str], list[str]]:
     """A data file's own paths (as named, and where a link leads) and the folders a build of it reads from."""
     named = os.path.abspath(data_file)
     real = os.path.realpath(named)
-    folder = os.path.realpath(os.path.dirname(named))  # art and fonts: below this (cards.check_art)
+    folder = os.path.realpath(os.path.dirname(named))  # art and fonts: below this (design_check.check_art)
     in_folder = os.path.join(folder, os.path.basename(named))
     folders = [folder] + ([os.path.dirname(real)] if not _inside(real, folder) else [])
     return {named, real, in_folder}, folders
@@ -88,6 +88,7 @@ class _Target:
 
     @property
     def label(self) -> str:
+        """How messages name it: a data file's path as given, or a game's id with its data file in brackets."""
         return self.name if self.name.endswith(DATA_SUFFIXES) else f"{self.name} ({shown(Path(self.data_file))})"
 
 

@@ -16,6 +16,7 @@ bp = Blueprint("preview", __name__)
 
 @bp.get("/preview/<game>")
 def preview(game: str):
+    """Each component of a game drawn, fronts then backs; for a file served with --cards, its errors and print check."""
     known = library.current()
     card_set = known.get(game.lower())
     if card_set is None:
@@ -50,8 +51,7 @@ def _print_check(entry: library.Added) -> tuple[tuple[str, ...], tuple[str, ...]
     kept = entry.print_check
     if kept is not None and kept[0] == entry.version:
         return kept[1]
-    from ..cards import check_art
-    from ..pnp.design_check import check_design
+    from ..pnp.design_check import check_art, check_design
 
     version, card_set = entry.version, entry.card_set
     errors, warnings = check_art(card_set)
