@@ -19,6 +19,7 @@ class UsageError(Exception):
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    """`companion validate`: errors and warnings on stderr, a line for each file that loads; 2 if any has errors."""
     files = args.files or [_shown(p) for p in cards.shipped_files()]
     if not files:
         raise UsageError("no card data files found")
@@ -65,6 +66,7 @@ def _game(name: str) -> str:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    """`companion score`: the game's answer to a JSON request (a file, or - for standard input), printed as JSON."""
     _print_json(service.score(_game(args.game), service.parse_json(_read_request(args.file))))
     return EXIT_OK
 
@@ -80,12 +82,14 @@ def _options(pairs: list[str], flag: str = "--option", shape: str = "NAME=VALUE"
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
+    """`companion setup`: a seeded setup, printed as JSON."""
     _print_json(service.setup(_game(args.game), args.players, args.seed, _options(args.option),
                               _options(args.part_seed, "--part-seed", "PART=SEED")))
     return EXIT_OK
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    """`companion simulate`: the solo mode played --games times (1 to 1,000,000), its results printed as JSON."""
     if not 1 <= args.games <= 1_000_000:
         raise UsageError("--games must be from 1 to 1000000")
     _print_json(service.simulate(_game(args.game), args.games, args.seed))
@@ -93,6 +97,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    """`companion build`: the PDFs, a line each, warnings on stderr; with --watch, again at each change until Ctrl+C."""
     from .pnp.build import build
     from .pnp.document import BuildSettings
 
@@ -163,6 +168,7 @@ def _more_open_files() -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    """`companion serve`: the web app until stopped, after printing where this machine and the phones open it."""
     from .web import create_app, serving
     from .web.instance import InstanceError, check_database
 
@@ -226,6 +232,7 @@ def _where_kept(config) -> list[str]:
 
 
 def cmd_site(args: argparse.Namespace) -> int:
+    """`companion site`: the static site written into --out, then a line with its files, size and languages."""
     import time
 
     from .web import site
@@ -253,6 +260,7 @@ def _sheet_store():
 
 
 def cmd_sheets_export(args: argparse.Namespace) -> int:
+    """`companion sheets export --all FOLDER`: every saved sheet written there as a JSON file."""
     from . import sheet_service
 
     written = sheet_service.export_all(_sheet_store(), args.folder)
@@ -261,6 +269,7 @@ def cmd_sheets_export(args: argparse.Namespace) -> int:
 
 
 def cmd_sheets_import(args: argparse.Namespace) -> int:
+    """`companion sheets import FILE...`: the sheets restored (all of them or none), each with its edit link."""
     from . import sheet_service
 
     for path, token in sheet_service.import_files(_sheet_store(), args.files):
@@ -455,6 +464,7 @@ COMMANDS = (_validate_command, _build_command, _site_command, _address_command, 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command in `argv` (default: sys.argv): 0, or 2 for bad arguments or input (on stderr), 130 on Ctrl+C."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

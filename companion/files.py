@@ -116,9 +116,11 @@ class Update:
 
     @property
     def staging(self) -> Path:
+        """The folder the new files are written into (made by `begin`) before `commit` moves them in."""
         return self.work / "new"
 
     def begin(self) -> Path:
+        """Make the folder if need be and a work folder in it; the staging folder to fill. InputError if unwritable."""
         problems = folder_problems(self.folder)
         if problems:
             raise InputError(problems)

@@ -23,6 +23,7 @@ PRINTED = "printed"  # the auto-comment marking texts printed on cards (they mus
 
 
 def po_path(lang: str) -> Path:
+    """The catalogue file of `lang` (companion/translations/<lang>.po); it may not exist (English has none)."""
     return CATALOGUE_DIR / f"{lang}.po"
 
 

@@ -51,6 +51,7 @@ class Num(Field):
         self.lo, self.hi = lo, hi
 
     def check(self, value, path, problems):
+        """The number as a float (true and false, NaN and infinities are refused)."""
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             return problems.add(path, "must be a number, got %(got)s", got=Value(value))
         if not self.lo <= value <= self.hi:
@@ -119,6 +120,7 @@ class Element:
 
     @property
     def box(self) -> tuple[float, float, float, float] | None:
+        """x, y, width and height in mm from the face's top-left corner (a rect's `rect`, else `at`), or None."""
         box = self.props.get("rect" if self.kind == "rect" else "at")
         return tuple(box) if box else None
 

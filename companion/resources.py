@@ -17,4 +17,5 @@ def cards_dir() -> Path:
 
 
 def templates_dir() -> Path:
+    """The folder of the web app's page templates (Jinja): inside the package in a wheel, beside it in a checkout."""
     return _data_dir("templates")

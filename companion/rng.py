@@ -34,6 +34,7 @@ def shuffled(items: Sequence[T], rng: random.Random) -> list[T]:
 
 
 def choice(items: Sequence[T], rng: random.Random) -> T:
+    """One of `items`, picked through `randbelow` (the same pick on every Python version, unlike Random.choice)."""
     return items[randbelow(rng, len(items))]
 
 

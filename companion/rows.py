@@ -144,6 +144,8 @@ class _Builder:
         self.out: list[tuple[int, dict[str, str]]] = []
 
     def add(self, number: int, cells: dict[int, str]) -> None:
+        """Take row `number` (column index → text; a blank row is skipped): the header first, then one component a row.
+        RowsError for a column name used twice, a cell in an unnamed column, or more than MAX_ROWS rows."""
         if not cells:
             return
         if self.names is None:
@@ -170,6 +172,7 @@ class _Builder:
         self.out.append((number, data))
 
     def sheet(self) -> Sheet:
+        """The rows read, as a `Sheet`; RowsError if no row named the columns."""
         if self.names is None:
             raise RowsError(0, "is empty: its first row must name the columns (id, type, qty, name.es, ...)")
         return Sheet(columns=tuple(self.names.values()), rows=tuple(self.out), header_line=self.header_line)

@@ -166,6 +166,7 @@ class InputError(ValueError):
 
     @property
     def field(self) -> str:
+        """The path of the first problem as text (`players[0].name`); "" when there is none."""
         return fmt_path(self.problems[0].path) if self.problems else ""
 
 
@@ -188,6 +189,7 @@ class Field:
     """A check for one value; `check` returns the accepted value or INVALID."""
 
     def check(self, value: Any, path: Path, problems: Problems) -> Any:
+        """The value as accepted (some fields convert it), or INVALID once its problems are added at `path`."""
         raise NotImplementedError
 
 
@@ -231,6 +233,7 @@ class Str(Field):
         self.max_len, self.hint = max_len, hint
 
     def check(self, value, path, problems):
+        """A text: not blank, without NUL or unpaired surrogates, at most `max_len` long, matching `pattern` if any."""
         if not isinstance(value, str) or not value.strip():
             return problems.add(path, "must be a non-empty text, got %(got)s", got=Value(value))
         if _UNSTORABLE.search(value):
@@ -290,6 +293,7 @@ class ListOf(Field):
         self.item, self.min_len, self.max_len = item, min_len, max_len
 
     def check(self, value, path, problems):
+        """The items, each checked, as a tuple."""
         if not isinstance(value, (list, tuple)):
             return problems.add(path, "must be a list, got %(got)s", got=Value(value))
         if not self.min_len <= len(value) <= self.max_len:
@@ -321,6 +325,7 @@ class Record(Field):
         self.required = tuple(required)
 
     def check(self, value, path, problems):
+        """The checked value of each key given, as a read-only mapping."""
         if not isinstance(value, Mapping):
             return problems.add(path, "must be a mapping, got %(got)s", got=Value(value))
         result, ok = {}, True
@@ -353,6 +358,7 @@ class MapOf(Field):
         self.key, self.value = key, value
 
     def check(self, value, path, problems):
+        """Checked key → checked value, as a read-only mapping; two keys that check to the same one are a problem."""
         if not isinstance(value, Mapping):
             return problems.add(path, "must be a mapping, got %(got)s", got=Value(value))
         result, ok = {}, True
@@ -379,6 +385,7 @@ class Texts:
     en: str
 
     def get(self, lang: str) -> str:
+        """The text in `lang`; English for a language we do not ship."""
         return getattr(self, lang) if lang in LANGS else self.en
 
 
@@ -389,5 +396,6 @@ class TextsField(Field):
         self.record = Record({lang: Str(max_len=max_len) for lang in LANGS}, required=LANGS)
 
     def check(self, value, path, problems):
+        """The texts as a `Texts`."""
         checked = self.record.check(value, path, problems)
         return INVALID if checked is INVALID else Texts(**checked)

@@ -75,6 +75,7 @@ class _TwiceInOneObject(ValueError):
 
 
 def score(game: str, request: Any) -> dict:
+    """A request (plain data) scored by the game's rules; InputError names every problem (UnknownGame: no such game)."""
     rules, data = resolve(game)
     return rules.score(request, data)
 
@@ -144,6 +145,7 @@ def solo_turn(game: str, request: Any) -> dict:
 
 
 def simulate(game: str, games_count: int, seed: Any = None) -> dict:
+    """`games_count` solo games played from `seed` (None: a fresh one), and the seed; InputError without a simulator."""
     rules, data = resolve(game)
     if rules.simulate is None:
         with_one = [g.id for g in games.GAMES.values() if g.simulate]

@@ -201,6 +201,8 @@ def seat_points(game: str, result: Mapping) -> tuple[list[str], list[int]]:
 
 
 def default_seats(labels: list[str], players: list[str]) -> list[str]:
+    """Who sat in a result's seats when the entry does not say: its labels when they are distinct players of the sheet,
+    else the first players; InputError if it has more seats than the sheet has players."""
     if all(label in players for label in labels) and len(set(labels)) == len(labels):
         return labels
     if len(labels) > len(players):
@@ -242,6 +244,7 @@ class Replay:
         self.version = 0
 
     def apply(self, record: Mapping) -> None:
+        """Apply one log record (an add; an edit, undo or restore; finish or reopen); its `seq` becomes the version."""
         self.version = record["seq"]
         action, target = record["action"], record.get("target")
         if action == "add":
@@ -257,6 +260,7 @@ class Replay:
             self.finished = action == "finish"
 
     def check(self, action: str, target: int | None, base: int | None) -> None:
+        """Refuse a change that does not fit the state replayed so far (`check_change`)."""
         check_change({"version": self.version, "finished": self.finished, "entries": self.entries.values()},
                      action, target, base)
 
@@ -345,6 +349,7 @@ _EXPORT = Record({"format": Enum((FORMAT,), "format"), "version": Int(1, 1), "ga
 
 
 def export_json(sheet: Mapping, log: Iterable[Mapping]) -> dict:
+    """A sheet and its log in the export format (`format`, `version` 1), for json.dumps; `import_json` reads it back."""
     return {"format": FORMAT, "version": 1, "game": sheet["game"], "title": sheet.get("title", ""),
             "players": list(sheet["players"]), "log": [_plain_record(r) for r in log]}
 

@@ -85,6 +85,7 @@ TOTALS = Table(
 
 
 def new_token() -> str:
+    """A fresh edit token: TOKEN_BYTES random bytes, URL-safe base64."""
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
@@ -95,6 +96,7 @@ def view_token(edit_token: str) -> str:
 
 
 def key(token: str) -> str:
+    """What the database keeps of a token: its SHA-256 in hex, never the token itself."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -244,6 +246,7 @@ class Store:
                 "finished": row.finished}
 
     def version(self, sheet_id: int) -> int:
+        """The number of the sheet's last change (0 before any), read without the sheet or its log."""
         with self.engine.connect() as conn:
             return conn.execute(select(SHEETS.c.version).where(SHEETS.c.id == sheet_id)).scalar_one()
 

@@ -27,6 +27,7 @@ class CardRef(Field):
         self.catalogue, self.inline, self.validate = catalogue, inline, validate
 
     def check(self, value, path, problems):
+        """The card's fields as a dict: the catalogue's (and `id`) for an id, else the inline ones, checked."""
         if isinstance(value, str):
             if value not in self.catalogue:
                 return problems.add(path, "unknown card id %(card)s", card=repr(value))
@@ -72,6 +73,7 @@ def add_duplicate_names(players: Sequence[Mapping], path: Path, problems: Proble
 
 
 def check_unique_names(players: Sequence[Mapping], path: Path = ("players",)) -> None:
+    """InputError naming every player whose name an earlier player already uses."""
     problems = Problems()
     add_duplicate_names(players, path, problems)
     if problems:

@@ -36,6 +36,7 @@ class Option:
         return not self.choices
 
     def field(self) -> Field:
+        """The check of its value: a flag's true or false, else a list of its choices (at most as many as it has)."""
         return Bool() if self.is_flag else ListOf(Enum(self.choices, self.what), 0, len(self.choices))
 
     def parse(self, value: Any) -> Any:

@@ -81,6 +81,7 @@ Compiled = tuple
 
 
 def compile_card(card: Mapping) -> Compiled:
+    """A necklace card's fields as a `Compiled` tuple, for the scoring's inner loops."""
     stones, wish = card["stones"], card.get("wish")
     vec = sum(1 << SHIFT[s] for s in stones if s in SHIFT)
     if wish is None:

@@ -52,6 +52,7 @@ def uses_heart(players: int) -> bool:
 
 
 def points(gems: Mapping[str, int]) -> int:
+    """A player's points: each gem held is worth its colour's GEM_POINTS."""
     return sum(GEM_POINTS[c] * n for c, n in gems.items())
 
 

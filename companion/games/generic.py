@@ -38,6 +38,7 @@ class Held(Field):
         self.ids = Enum(sorted(values), "component with a value")
 
     def check(self, value, path, problems):
+        """Component id → copies held, from either form (a list counted, a mapping as given)."""
         if isinstance(value, (list, tuple)):
             ids = [self.ids.check(v, (*path, i), problems) for i, v in enumerate(value)]
             return INVALID if INVALID in ids else dict(Counter(ids))
@@ -72,6 +73,7 @@ def score(request: Any, card_set) -> dict:
 
 
 def sheet_points(result: Mapping) -> list[tuple[str, int]]:
+    """What a scored round adds to a saved sheet, seat by seat: each player's points."""
     return [(p["name"], p["points"]) for p in result["players"]]
 
 

@@ -32,11 +32,13 @@ TILE_VALUE = {"value": Int(0, 30, allowed=TILE_VALUES)}
 
 
 def check_prices(card: Mapping, path: Path, problems: Problems) -> None:
+    """A card's `prices`, when it has them, must go down step by step."""
     if "prices" in card:
         check_descending(card["prices"], (*path, "prices"), problems)
 
 
 def check_gem_card(card: Mapping, path: Path, problems: Problems) -> None:
+    """A gem card's prices go down step by step, and an amber card carries 1 gem."""
     check_prices(card, path, problems)
     if card.get("gem") == "amber" and card.get("gems") != 1:
         problems.add((*path, "gems"), "amber cards carry 1 gem")

@@ -66,6 +66,7 @@ class _Cache:
         self.lock = threading.Lock()
 
     def get(self, key):
+        """The value kept under `key` (now the most recently used), or None."""
         with self.lock:
             found = self.items.get(key)
             if found is not None:
@@ -73,6 +74,7 @@ class _Cache:
             return None if found is None else found[0]
 
     def put(self, key, value, weight: int) -> None:
+        """Keep `value` under `key`; drop the least recently used until the total weight fits (the newest stays)."""
         with self.lock:
             old = self.items.pop(key, None)
             self.total += weight - (old[1] if old else 0)
@@ -133,6 +135,7 @@ class _NotAPicture(Exception):
         self.found, self.pixels, self.reason = found, pixels, reason
 
     def size(self) -> str:
+        """The refused size in words ("5000 × 5000 px"), or "over 179 Mpx" (Pillow's own limit) when it is unknown."""
         return f"{self.pixels[0]} × {self.pixels[1]} px" if self.pixels else "over 179 Mpx"
 
 

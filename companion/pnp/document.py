@@ -38,6 +38,7 @@ class BuildSettings:
     ink: str = "normal"  # or "low": light backs and outlined bands, for home printers
 
     def problems(self) -> list[Problem]:
+        """What is wrong with these settings, each named by its option (`paper`, `lang`, `base-url`...); [] if none."""
         out = [Problem((setting,), message) for setting, message in geometry.problems(self.paper, bleed=self.bleed)]
         if self.lang not in LANGS:
             out.append(Problem(("lang",), f"unknown language {self.lang!r}; expected one of: {', '.join(LANGS)}"))
@@ -146,6 +147,7 @@ class _Document:
         self.pages = 0
 
     def finish(self, trim, bleed_box) -> None:
+        """End the page: its trim and bleed boxes (in points) set, the page shown and counted."""
         self.c.setTrimBox(trim)
         self.c.setBleedBox(bleed_box)
         self.c.showPage()
@@ -259,6 +261,7 @@ def _canvas(card_set: CardSet, settings: BuildSettings, target, page: tuple[floa
 
 
 def full_page(s: Layout) -> tuple[float, float, float, float]:
+    """The whole page of a layout as a box in points: (0, 0, width, height)."""
     return 0, 0, s.page_w * MM, s.page_h * MM
 
 

@@ -25,6 +25,7 @@ class Rect:
     h: float
 
     def grow(self, d: float) -> Rect:
+        """The rectangle with `d` mm added on every side (a negative `d` takes it away)."""
         return Rect(self.x - d, self.y - d, self.w + 2 * d, self.h + 2 * d)
 
     def overlaps(self, other: Rect) -> bool:
@@ -51,6 +52,7 @@ class Layout:
         return len(self.fronts)
 
     def bounds(self, rects, grow: float = 0.0) -> Rect:
+        """The smallest rectangle holding all of `rects`, each grown by `grow` mm first."""
         rs = [r.grow(grow) for r in rects]
         x0, y0 = min(r.x for r in rs), min(r.y for r in rs)
         return Rect(x0, y0, max(r.x + r.w for r in rs) - x0, max(r.y + r.h for r in rs) - y0)

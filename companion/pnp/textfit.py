@@ -35,6 +35,7 @@ class Laid:
 
     @property
     def height(self) -> float:
+        """The height of its lines in points: one leading a line."""
         return self.leading * len(self.lines)
 
 

@@ -43,6 +43,7 @@ def problem_places() -> set[tuple[str, int, str]]:
 
 
 def update(lang: str) -> Catalog:
+    """`lang`'s catalogue merged with every message in use, the printed ones marked "printed" (nothing is written)."""
     path = Path(__file__).parent / f"{lang}.po"
     with path.open("rb") as f:
         catalog = read_po(f, locale=lang)
@@ -56,6 +57,7 @@ def update(lang: str) -> Catalog:
 
 
 def main() -> None:
+    """Write each catalogue (es) merged with the messages in use, without locations or obsolete messages."""
     for lang in ("es",):
         catalog = update(lang)
         buffer = BytesIO()

@@ -24,6 +24,7 @@ def token() -> str:
 
 
 def init_app(app: Flask) -> None:
+    """Templates get `csrf_token()`; a change (not GET, HEAD, OPTIONS, api.score) without the session's token: 400."""
     app.jinja_env.globals["csrf_token"] = token
     app.before_request(_protect)
 

@@ -41,6 +41,7 @@ class Refused(HTTPException):
 
 
 def wants_json() -> bool:
+    """Whether the answer is JSON: under /api/, or to a client that prefers application/json (the page's script)."""
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
 
@@ -53,10 +54,12 @@ def said(code: int, message=None) -> dict:
 
 
 def input_json(e: InputError):
+    """A 400 JSON answer to bad input: the error, the first problem's field and every problem, in English."""
     return jsonify(error=str(e), field=e.field, problems=[str(p) for p in e.problems], **said(400)), 400
 
 
 def conflict_json(e: sheets.Conflict, message=None):
+    """A 409 JSON answer to a stale change: its kind and field, the entry as it is now, and `message` for the page."""
     return jsonify(error=str(e), field=e.field, kind=e.kind, entry=sheets.entry_view(e.entry) if e.entry else None,
                    **said(409, message)), 409
 
@@ -76,6 +79,7 @@ def _answer(code: int, error: str, field: str = "", problems=(), message=None, r
 
 
 def init_app(app: Flask) -> None:
+    """Register the handlers that answer every refusal: JSON (`wants_json`), else a page in the reader's language."""
     @app.errorhandler(InputError)
     def bad_input(e: InputError):
         return input_json(e) if wants_json() else _answer(400, str(e), e.field, e.problems)

@@ -112,6 +112,7 @@ class SvgCanvas:
         self.state["font"], self.state["size"] = name, size
 
     def setFillAlpha(self, alpha):  # noqa: N802
+        """Ignored: what the SVG paints is opaque."""
         pass
 
     # shapes
@@ -184,6 +185,7 @@ class SvgCanvas:
 
     # art files: pictures the page loads from the companion
     def place_art(self, path: str, x: float, y: float, w: float, h: float) -> None:
+        """An art file's picture fitted in proportion in the box (points, y up); nothing if `art_url` has no address."""
         url = self.art_url(path)
         if url is None:
             return
@@ -191,6 +193,7 @@ class SvgCanvas:
                    f'width="{_n(w)}" height="{_n(h)}" preserveAspectRatio="xMidYMid meet"/>')
 
     def svg(self, width: float, height: float, label: str) -> str:
+        """The drawing as an <svg> of width × height points (flipped to SVG's y down), `label` for screen readers."""
         body = "".join(self.out)
         defs = f"<defs>{''.join(self.defs)}</defs>" if self.defs else ""
         return (f'<svg class="face-svg" viewBox="0 0 {_n(width)} {_n(height)}" '

@@ -90,6 +90,7 @@ def filled(rows: Any) -> list:
 
 
 def is_submitted(form: MultiDict) -> bool:
+    """Whether a field of the request was sent, filled in or not (the page's own `_…` and `lang` do not count)."""
     return any(name not in PAGE_ONLY and not name.startswith("_") for name in form)
 
 

@@ -63,6 +63,7 @@ def icon_svg(icon: Icon) -> str:
 
 
 def svg(icon: Icon) -> str:
+    """One icon as a standalone SVG document (24 × 24, centred on the origin)."""
     return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-12 -12 24 24">{icon_svg(icon)}</svg>'
 
 

@@ -73,6 +73,7 @@ BUDGETS = _parse(DEFAULT)
 
 
 def proxy_hops(text: str | None) -> int:
+    """COMPANION_TRUST_PROXY as a number of proxies (unset: 0); LimitError for anything but 0 to 99."""
     text = (text or "0").strip()
     if not re.fullmatch(r"\d{1,2}", text):
         raise LimitError(f"COMPANION_TRUST_PROXY: {text!r} is not a number of proxies (e.g. 1 behind one proxy that "

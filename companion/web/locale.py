@@ -13,6 +13,7 @@ ONE_YEAR = 365 * 24 * 3600
 
 
 def select() -> str:
+    """This request's language: the static site's, else ?lang= (then remembered), the cookie, the browser's, default."""
     fixed = current_app.config.get("STATIC_LANG")  # a static site has one tree a language
     if fixed:
         return fixed
@@ -27,10 +28,12 @@ def select() -> str:
 
 
 def current() -> str:
+    """The language of the page being answered ("es" or "en")."""
     return str(flask_babel.get_locale() or i18n.DEFAULT_LANG)
 
 
 def remember(response):
+    """After a request: a language chosen with ?lang= kept in a cookie for a year."""
     lang = g.get("remember_lang")
     if lang and request.cookies.get(COOKIE) != lang:
         response.set_cookie(COOKIE, lang, max_age=ONE_YEAR, samesite="Lax", httponly=True)
@@ -64,6 +67,7 @@ class CatalogueDomain(flask_babel.Domain):
 
 
 def init_app(app) -> None:
+    """Flask-Babel on our catalogues with `select`, the language cookie, and `lang`, `langs`, `switch_url` for pages."""
     babel = flask_babel.Babel(app, locale_selector=select, default_locale=i18n.DEFAULT_LANG)
     babel.domain_instance = CatalogueDomain()
     app.after_request(remember)

@@ -48,6 +48,7 @@ def python_page(root: str) -> dict | None:
 
 @bp.get("/sw.js")
 def service_worker():
+    """The service worker script, versioned by the files it caches, covering every page; checked again at each visit."""
     response = Response(_worker(), mimetype="text/javascript")
     response.headers["Service-Worker-Allowed"] = "/"
     response.cache_control.no_cache = True  # a new version is picked up on the next visit
@@ -56,6 +57,7 @@ def service_worker():
 
 @bp.get("/manifest.webmanifest")
 def manifest():
+    """The web app manifest: name, start page, colours and icons, to install the companion on a phone."""
     response = jsonify(
         name="companion", short_name="companion", description=_("Scoring, setup and rules for your card games"),
         start_url=url_for("pages.index"), scope=f"{request.script_root}/", display="standalone",
@@ -69,6 +71,7 @@ def manifest():
 
 @bp.get("/offline")
 def offline():
+    """The page the service worker shows for a page never opened before the connection was lost."""
     return render_template("message.html", title=_("No connection"), message=_(
         "This page was not opened before the connection was lost, so there is no copy of it on this phone. Pages "
         "you have opened keep working; entries you add to a sheet are kept and sent when the connection returns."))

@@ -25,12 +25,14 @@ def _card_set(game: str):
 
 @bp.get("/")
 def index():
+    """The home page: every known game, with links to its pages."""
     return render_template("index.html", games=[(s, pages(s.game)) for s in service.catalogue()],
                            live={a.game for a in library.current().added()})
 
 
 @bp.get("/rules/<game>")
 def rules(game: str):
+    """A game's rules page: its rules sections and what the game holds (404 for an unknown game)."""
     card_set = _card_set(game)
     shown = [c for c in card_set.components if c.kind != "back"]
     return render_template("rules.html", card_set=card_set, components=shown,
@@ -40,6 +42,7 @@ def rules(game: str):
 
 @bp.get("/c/<game>/<card_id>")
 def card(game: str, card_id: str):
+    """A card's page, its QR code's target: its face, its rules, where the open scoring page takes it; 404: a back."""
     card_set = _card_set(game)
     try:
         component = card_set.component(card_id.upper())
@@ -109,6 +112,7 @@ def card_font(game: str, name: str):
 
 @bp.get("/icons/<game>.css")
 def icon_styles(game: str):
+    """A game's look as CSS (accent, icon classes, fonts), kept a day; checked at each use for a game served live."""
     card_set = _card_set(game)
     fonts = face_svg.font_faces(card_set, lambda name: url_for("pages.card_font", game=card_set.game, name=name))
     response = Response(icons.stylesheet(card_set.look) + fonts, mimetype="text/css")

@@ -12,5 +12,6 @@ bp = Blueprint("phone_sheets", __name__)
 
 @bp.get("/phone-sheets")
 def index():
+    """A static site's sheets page, frozen empty: the phone's own Python fills it from its storage."""
     return render_template("sheets/phone.html", kept=[], opened=None, problems_text=[], form=forms.Fields([]),
                            **views.sheet_choices())

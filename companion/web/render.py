@@ -130,6 +130,8 @@ class PhoneRenderer:
                                 static_site=True, service_worker=self.site["service_worker"])
 
     def url_for(self, endpoint: str, **values: Any) -> str:
+        """An endpoint's address on the site: route parts filled in, other values as the query (`_…` left out); the
+        companion-needed page for an endpoint the site lacks."""
         template = self.urls.get(endpoint)
         if template is None:
             return self.urls["pages.companion_needed"]
@@ -166,4 +168,5 @@ def url_table(site_url_for: Callable[..., str], url_map) -> dict[str, str]:
 
 
 def dumps(table: Mapping[str, Any]) -> str:
+    """A table as JSON text, keys sorted and non-ASCII kept: the same table always gives the same text."""
     return json.dumps(table, ensure_ascii=False, sort_keys=True)

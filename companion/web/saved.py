@@ -41,6 +41,7 @@ def state(access: Access, token: str, limit: int | None = None, before: int | No
 
 
 def links(token: str, can_edit: bool) -> dict:
+    """The sheet's links to share: `view` (read-only), and `edit` when the token can edit."""
     view = view_token(token) if can_edit else token
     out = {"view": absolute(url_for("sheet_pages.sheet", token=view))}
     if can_edit:

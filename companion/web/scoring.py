@@ -34,6 +34,7 @@ def show(endpoint: str, **values):
 
 @bp.get("/score/<game>")
 def score(game: str):
+    """A game's scoring page: its form, and once sent the score and why (404 for an unknown game or one without it)."""
     return show("scoring.score", game=game)
 
 

@@ -14,6 +14,7 @@ from waitress.server import BaseWSGIServer, create_server
 
 class GuardedParser(HTTPRequestParser):
     def parse_header(self, header_plus):
+        """waitress's header parsing; a request with Content-Length and chunked both then closes its connection."""
         super().parse_header(header_plus)
         if self.chunked and "CONTENT_LENGTH" in self.headers:
             self.connection_close = True

@@ -15,6 +15,7 @@ bp = Blueprint("setup", __name__)
 
 @bp.get("/setup/<game>")
 def setup(game: str):
+    """A game's setup page; a server first redirects a request without a seed to the same address with a fresh one."""
     args = request.args
     fresh = not args.get("seed") and not current_app.config.get("STATIC_SITE")  # (a static page's script adds one)
     if game in library.current() and fresh:  # the seed goes in the URL first, so the link can be shared

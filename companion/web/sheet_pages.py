@@ -33,6 +33,7 @@ HEADINGS = {"reused": _l("Not saved")}  # a conflict's page says "Changed on ano
 
 @bp.get("/sheets")
 def index(problems=(), status=200):
+    """The sheets page: this phone's sheets, the forms to start or import one, and `problems` (with `status`)."""
     return render_template("sheets/index.html", history=saved.history(), problems=problems,
                            form=request.form or request.args,  # (a setup's "keep score" link names game and players)
                            **views.sheet_choices()), status
@@ -40,6 +41,7 @@ def index(problems=(), status=200):
 
 @bp.post("/sheets")
 def create():
+    """Start a sheet from the form (game, players, title) and go to it; else the sheets page with the problems."""
     form = request.form
     names = [form.get(f"players.{i}", "").strip() for i in range(sheets.MAX_PLAYERS)]
     data = {"game": form.get("game", ""), "players": [n for n in names if n]}
@@ -55,6 +57,7 @@ def create():
 
 @bp.post("/sheets/import")
 def import_sheet():
+    """Start a sheet from an uploaded export (.json or .csv) and go to it; else the sheets page with the problems."""
     request.max_content_length = sheet_service.IMPORT_LIMIT
     upload = request.files.get("file")
     try:
@@ -80,6 +83,7 @@ def _render(token: str, access, template: str = "sheets/sheet.html", status: int
 
 @bp.get("/s/<token:token>")
 def sheet(token: str):
+    """A sheet's page (totals and entries), put on this phone's list of sheets; 404 for an unknown link."""
     access = saved.open_sheet(token)
     saved.remember(token)
     return _render(token, access, problems=(), form={})
@@ -87,6 +91,7 @@ def sheet(token: str):
 
 @bp.get("/s/<token:token>/log")
 def log(token: str):
+    """A sheet's audit trail: every change in its log, in order."""
     access = saved.open_sheet(token)
     _sheet, records = store().load(access.sheet_id)
     return _render(token, access, "sheets/log.html", log=records)
@@ -171,11 +176,13 @@ def _entry(access, token: str, seq: int | None) -> dict:
 
 @bp.post("/s/<token:token>/entries")
 def add(token: str):
+    """Add an entry from the form; JSON for the page's script, else back to the sheet at the entry."""
     return _change(token, "add")
 
 
 @bp.route(f"/s/<token:token>/entries/<{saved.SEQ}:seq>/edit", methods=("GET", "POST"))
 def edit(token: str, seq: int):
+    """An entry's edit form (GET), or the entry changed from it (POST); 404 for an entry the sheet lacks."""
     if request.method == "POST":
         return _change(token, "edit", seq, edit_form=True)
     access = saved.open_sheet(token, write=True)
@@ -184,11 +191,13 @@ def edit(token: str, seq: int):
 
 @bp.post(f"/s/<token:token>/entries/<{saved.SEQ}:seq>/<any(undo, restore):action>")
 def undo(token: str, seq: int, action: str):
+    """Undo or restore an entry (`action`); JSON for the page's script, else back to the sheet at the entry."""
     return _change(token, action, seq)
 
 
 @bp.post("/s/<token:token>/<any(finish, reopen):action>")
 def finish(token: str, action: str):
+    """Finish or reopen the sheet (`action`); JSON for the page's script, else back to its totals."""
     return _change(token, action)
 
 

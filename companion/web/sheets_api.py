@@ -17,6 +17,7 @@ bp = Blueprint("sheets_api", __name__, url_prefix="/api/v1")  # errors are answe
 
 @bp.get("/csrf")
 def csrf_token():
+    """This session's CSRF token, which every write sends as X-CSRF-Token."""
     return jsonify(csrf=csrf.token())
 
 
@@ -28,17 +29,20 @@ def _created(token: str):
 
 @bp.post("/sheets")
 def create():
+    """A new sheet from the JSON body: 201 with its edit token and its state (this phone remembers it)."""
     return _created(sheet_service.create(store(), _json()))
 
 
 @bp.post("/sheets/import")
 def import_sheet():
+    """A new sheet from an export file in the body (JSON or CSV): 201 with its edit token and its state."""
     request.max_content_length = sheet_service.IMPORT_LIMIT
     return _created(sheet_service.import_sheet(store(), request.get_data()))
 
 
 @bp.get("/sheets/<token:token>")
 def read(token: str):
+    """The sheet's state (?limit= newest entries, ?before= an entry's number), or that nothing changed since ?since=."""
     access = saved.open_sheet(token)
     since = request.args.get("since", "")
     if whole_number(since, signed=False) == store().version(access.sheet_id):
@@ -60,6 +64,7 @@ def _bounded(name: str, least: int) -> int | None:
 
 @bp.get("/sheets/<token:token>/log")
 def log(token: str):
+    """Every change in the sheet's log, in order."""
     access = saved.open_sheet(token)
     sheet, records = store().load(access.sheet_id)
     return jsonify(log=records)
@@ -67,6 +72,7 @@ def log(token: str):
 
 @bp.get("/sheets/<token:token>/export.<any(json, csv):kind>")
 def export(token: str, kind: str):
+    """The sheet and its log as a file to download, .json or .csv (both import again)."""
     access = saved.open_sheet(token)
     sheet, records = store().load(access.sheet_id)
     name = f"{sheet['game']}-sheet-{sheet['created'][:10]}.{kind}"
@@ -99,19 +105,23 @@ def _json():
 
 @bp.post("/sheets/<token:token>/entries")
 def add(token: str):
+    """A new entry from the JSON body: 201 with the change; 200 with the earlier one if its client_id was written."""
     return _write(token, "add")
 
 
 @bp.put(f"/sheets/<token:token>/entries/<{saved.SEQ}:seq>")
 def edit(token: str, seq: int):
+    """The entry replaced by the JSON body (`base`: the revision seen; 409 if it changed since): the change."""
     return _write(token, "edit", seq)
 
 
 @bp.post(f"/sheets/<token:token>/entries/<{saved.SEQ}:seq>/<any(undo, restore):action>")
 def undo(token: str, seq: int, action: str):
+    """Undo or restore an entry (`action`; `base`: the revision seen): the change."""
     return _write(token, action, seq)
 
 
 @bp.post("/sheets/<token:token>/<any(finish, reopen):action>")
 def finish(token: str, action: str):
+    """Finish or reopen the sheet (`action`): the change."""
     return _write(token, action)

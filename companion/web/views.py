@@ -41,6 +41,7 @@ class NotFound(LookupError):
 
 
 def card_set_of(game: str) -> cards.CardSet:
+    """A known game's card set by id; NotFound (a 404) if there is none."""
     card_set = library.current().get(game)
     if card_set is None:
         raise NotFound(game)
@@ -124,6 +125,7 @@ def options_from(rules: games.Game, form: MultiDict) -> dict[str, str]:
 
 
 def new_seed() -> str:
+    """A fresh seed for a setup's link: 8 hex digits."""
     return secrets.token_hex(4)
 
 

@@ -16,6 +16,7 @@ RANKS = {"aprendiz": N_("Apprentice"), "artista": N_("Artist"), "oficial": N_("O
 
 
 def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
+    """Where a scanned necklace card can go: the common card and each hand not yet full, unless it holds the card."""
     if c.type != "necklace":
         return []
     hands = [(f"players.{i}.hand:list", name) for i, name in forms.players_of(form)]
@@ -25,6 +26,7 @@ def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
 
 
 def add(c: Component, form: MultiDict, target: str) -> None:
+    """A scanned card becomes the common card, or joins a hand that does not hold it yet."""
     if target == "common":
         form.setlist("common", [c.id])
     elif c.id not in form.getlist(target):
@@ -49,6 +51,7 @@ def necklaces(card_set: CardSet, form: MultiDict, expansions: bool = True) -> li
 
 
 def extras(_req, _result, form: MultiDict) -> dict:
+    """The pickers' cards (the base game's, and the expansions' switched on) and the expansions switched on."""
     return {"necklaces": necklaces(current()[GAME.id], form), "sets_on": sets_on(form)}
 
 

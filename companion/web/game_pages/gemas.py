@@ -14,6 +14,8 @@ SEAT = re.compile(r"#(\d{1,2})")  # a seat of the form ("#0" is the first row), 
 
 
 def prepare(req: dict, _form: MultiDict) -> dict:
+    """Blank rows are left out and a player with no gems typed holds none; a lay-down without its player or set is
+    dropped, and the seats it names ("#0") become those rows' names."""
     rows = req.get("players", [])
     req["players"] = forms.filled(rows)
     for p in req["players"]:

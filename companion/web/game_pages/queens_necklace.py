@@ -30,12 +30,14 @@ def prepare(req: dict, form: MultiDict) -> dict:
 
 
 def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
+    """Where a scanned gem card can go: each player's shown gems of its colour (nowhere in the three-sale game)."""
     if c.type != "gem" or form.get("_mode") == "game":  # cards go into a single sale's columns
         return []
     return [(f"players.{i}.shown.{c.data['gem']}:ints", name) for i, name in forms.players_of(form)]
 
 
 def add(c: Component, form: MultiDict, target: str) -> None:
+    """Add the card's gems (1 unless its data says) as one more number in that field."""
     form.setlist(target, [f"{form.get(target, '')} {c.data.get('gems', 1)}".strip()])
 
 
