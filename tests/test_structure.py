@@ -132,6 +132,44 @@ def test_the_package_imports_form_layers():
     assert not found, "import cycles:\n" + "\n".join(described)
 
 
+# The folders are layers too: the rules (games/) below the card data and the registry, those below the print
+# (pnp/), the print below the web (web/). The top-level modules the rules read (schema, i18n, look, ...) sit under
+# them. Only the entry points stand above every folder: the command line, the phone's Python (browser.py, which
+# draws web pages), and the simulation a developer runs to write the Duquesa's solo percentiles (it plays games of
+# the shipped deck, so it reads the registry; the package never imports it).
+ENTRY_POINTS = {"companion.cli", "companion.browser", "companion.games.duquesa_sim"}
+
+
+def reaches(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every module `start` imports, directly or through others."""
+    seen, todo = set(), [start]
+    while todo:
+        for nxt in graph[todo.pop()] - seen:
+            seen.add(nxt)
+            todo.append(nxt)
+    return seen
+
+
+def folder(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 or parts[-1] in ("games", "pnp", "web") else ""
+
+
+def test_no_folder_imports_from_a_folder_above_it():
+    graph = {name: targets for name, targets in import_graph().items()}
+    above_rules = {m for m in graph if any(folder(t) == "games" for t in reaches(graph, m)) and folder(m) != "games"}
+    rank = {"": 1, "games": 1, "pnp": 2, "web": 3}  # (the rules and the core: told apart by above_rules)
+    upward = []
+    for a, targets in graph.items():
+        if a in ENTRY_POINTS:
+            continue
+        for b in sorted(targets):
+            if rank[folder(b)] > rank[folder(a)] or (folder(a) == "games" and b in above_rules):
+                upward.append(f"{a} -> {b}")
+    assert not upward, "imports from a layer above:\n" + "\n".join(upward)
+    assert {"companion.cards", "companion.library"} <= above_rules and "companion.schema" not in above_rules
+
+
 # -- no game named in shared code ------------------------------------------------------------------------------------
 
 # Each shipped game by its id and its names (lower case; "Gems", its English title, is also what the gem games'
