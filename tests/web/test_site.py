@@ -145,9 +145,21 @@ EXAMPLES = Path(__file__).parents[2] / "docs" / "examples"
 GOLDEN = Path(__file__).parents[1] / "golden"
 
 
-def test_the_phone_runs_the_same_rules_as_the_server(site, chromium):
+def _python_page(site, path: str) -> dict:
+    """What a computing page of the static site asks its Python for (its `data-python`: endpoint, values, lang)."""
+    import html as _html
+    import json as _json
+
+    text = (site[1] / "site" / path.strip("/") / "index.html").read_text(encoding="utf-8")
+    return _json.loads(_html.unescape(re.search(r'data-python="([^"]*)"', text)[1]))
+
+
+def test_the_phone_runs_the_same_rules_as_the_server(site, chromium, server_pages):
     """Every example scored and every golden setup dealt in chromium, by the site's own worker, equals what the
-    server's service answers for the same request and seed; a bad request is refused with the same problems."""
+    server's service answers for the same request and seed; a bad request is refused with the same problems. And
+    every game's scoring page (its example form) and setup page (a seed), in both languages, drawn by that worker
+    as the page asks it, shows the server's page's answer word for word. (One Python for all of them: the pages
+    below open a few of them for real, in the page.)"""
     import json as _json
 
     from companion import browser, service
@@ -161,7 +173,17 @@ def test_the_phone_runs_the_same_rules_as_the_server(site, chromium):
     calls += [("score_form", {"game": f.stem, "fields": [list(p) for p in parse_qsl(f.read_text().strip())]})
               for f in sorted(forms.glob("*.txt"))]  # each page's example form, read by the same glue
     calls += [("score", {"game": "gemas", "request": {"players": [{"name": "A", "gems": {"ruby": 1}}]}})]
-    context = chromium.new_context(**PHONE)
+    pages = []  # (the server's page, the call the static page makes for the same address)
+    for lang in ("es", "en"):
+        for game in GAME_IDS:
+            form = (forms / f"{game}.txt").read_text().strip()
+            for path, query in ((f"score/{game}", form), (f"setup/{game}", "seed=golden-42")):
+                config = _python_page(site, path if lang == "es" else f"en/{path}")
+                pages.append((f"/{path}?{query}&lang={lang}", len(calls)))
+                calls.append(("page", {"endpoint": config["endpoint"], "values": config["values"], "lang": lang,
+                                       "fields": [list(p) for p in parse_qsl(query)]}))
+    bad = len(calls) - 1 - len(pages)
+    context = chromium.new_context(**PHONE, service_workers="block")  # (offline is tested below; not needed here)
     try:
         page = context.new_page()
         page.goto(base + "/")
@@ -185,14 +207,21 @@ def test_the_phone_runs_the_same_rules_as_the_server(site, chromium):
         context.close()
     assert "failure" not in answers, answers.get("failure")
     for (call, args), answer in zip(calls, answers["out"], strict=True):
-        assert "failure" not in answer, (call, args["game"], answer)
+        assert "failure" not in answer, (call, args.get("game"), answer)
+        if call == "page":
+            continue
         expected = _json.loads(browser.call(call, _json.dumps(args)))
         assert answer["answer"] == expected, (call, args["game"])
         if "error" not in expected and call != "score_form":
             assert expected["result"] == _json.loads(_json.dumps(
                 service.score(args["game"], args["request"]) if call == "score"
                 else service.setup(args["game"], None, "golden-42"), ensure_ascii=False))
-    assert answers["out"][-1]["answer"]["field"].startswith("players")  # the bad one: refused, named
+    assert answers["out"][bad]["answer"]["field"].startswith("players")  # the bad one: refused, named
+    for address, k in pages:
+        drawn = answers["out"][k]["answer"]["result"]["html"]
+        server = server_pages.get(address).get_data(as_text=True)
+        assert _text(drawn, "#result", ".share") == _text(server, "#result", ".share"), address
+        assert _text(drawn, "#result"), address  # (an answer, not two empty pages)
     golden = [_json.loads((GOLDEN / f"setup-{g}.json").read_text()) for g in GAME_IDS]
     dealt = [a["answer"]["result"] for (call, _), a in zip(calls, answers["out"], strict=True) if call == "setup"]
     assert dealt == golden
@@ -271,13 +300,16 @@ def _in_language(site_phone, base: str, lang: str):
 
 
 FORMS = sorted((Path(__file__).parent / "forms").glob("*.txt"))  # each game's example form
+FORMS_BY_GAME = {f.stem: f for f in FORMS}
 
 
-@pytest.mark.parametrize("lang", ["es", "en"])
-@pytest.mark.parametrize("form", FORMS, ids=[f.stem for f in FORMS])
+# Every game's pages in both languages are drawn by the worker in test_the_phone_runs_the_same_rules_as_the_server;
+# these open a few in the page itself (a Python started for each: seconds apiece), in each language.
+@pytest.mark.parametrize(("form", "lang"), [(FORMS_BY_GAME["duquesa"], "es"), (FORMS_BY_GAME["nobles"], "en")],
+                         ids=["duquesa-es", "nobles-en"])
 def test_a_score_page_of_the_static_site_shows_the_servers_result(site, site_phone, server_pages, form, lang):
-    """Each game's example form, opened on the static site, is scored by the phone's Python and shows the same
-    result, word for word, as the server's page; in English too."""
+    """A game's example form, opened on the static site, is scored by the phone's Python and the page shows the
+    same result, word for word, as the server's page."""
     base = site[0]
     page, errors = _in_language(site_phone, base, lang)
     query = form.read_text().strip()
@@ -290,9 +322,8 @@ def test_a_score_page_of_the_static_site_shows_the_servers_result(site, site_pho
     assert not errors, errors
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
-def test_a_seeded_setup_of_the_static_site_deals_what_the_server_deals(site, site_phone, server_pages, game):
-    base = site[0]
+def test_a_seeded_setup_of_the_static_site_deals_what_the_server_deals(site, site_phone, server_pages):
+    base, game = site[0], "queens-necklace"  # (every game's setup: the worker test above)
     page, errors = _in_language(site_phone, base, "es")
     page.goto(f"{base}/setup/{game}/?seed=golden-42")
     _wait_drawn(page)
@@ -342,7 +373,8 @@ def test_a_sheet_kept_on_the_phone_survives_a_reload_and_imports_into_a_companio
 
     base = site[0]
     companion, proc = start_server(instance=tmp_path / "instance")
-    context = chromium.new_context(**PHONE, locale="es-ES", accept_downloads=True)
+    # the service worker is not this test's: without it the first visit does not also keep every page of the site
+    context = chromium.new_context(**PHONE, locale="es-ES", accept_downloads=True, service_workers="block")
     try:
         page = context.new_page()
         page.goto(f"{base}/")
