@@ -22,7 +22,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 run: $(VENV)/.installed
 	$(BIN)/companion validate
-	$(BIN)/companion build --out output --base-url "$(or $(BASE_URL),$$($(BIN)/companion address --port $(PORT)))"
+	$(BIN)/companion build --out output --base-url "$(or $(BASE_URL),$$($(BIN)/companion address --host $(HOST) --port $(PORT)))"
 	@echo "PDFs are in output/ (print at 100 %; see README). Starting the companion:"
 	$(BIN)/companion serve --host $(HOST) --port $(PORT)
 

@@ -123,13 +123,14 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_address(args: argparse.Namespace) -> int:
-    """The address phones on this network open (what `make run` builds the codes with)."""
+    """The address that opens a companion served on --host (what `make run` builds the codes with): the LAN address
+    for 0.0.0.0, 127.0.0.1 for a server kept to this machine."""
     if not 1 <= args.port <= 65535:
         raise UsageError("--port must be from 1 to 65535")
-    address = network.lan_address()
-    if address is None:
+    on_every_interface = args.host in ("0.0.0.0", "", "::")
+    if on_every_interface and network.lan_address() is None:
         print("companion address: no network found; the codes will open only on this machine", file=sys.stderr)
-    print(f"http://{address or '127.0.0.1'}:{args.port}")
+    print(network.served_address(args.host, args.port))
     return EXIT_OK
 
 
@@ -174,10 +175,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if not 1 <= args.port <= 65535:
         raise UsageError("--port must be from 1 to 65535")
-    on_every_interface = args.host in ("0.0.0.0", "")
+    on_every_interface = args.host in ("0.0.0.0", "", "::")
     address = network.lan_address() if on_every_interface else None
-    own = (f"http://{address or ('127.0.0.1' if on_every_interface or args.host == 'localhost' else args.host)}"
-           f":{args.port}")
+    own = network.served_address(args.host, args.port)
     config = {"BASE_URL": args.base_url or settings.environment()["BASE_URL"] or own}  # share links, never Host
     if args.cards:
         config["CARD_FILES"] = args.cards
@@ -375,7 +375,10 @@ def _site_command(sub) -> None:
 
 def _address_command(sub) -> None:
     """`companion address`: the address phones on this network open."""
-    p = sub.add_parser("address", help="the address phones on this network open (the LAN address of this machine)")
+    p = sub.add_parser("address", help="the address phones open for a companion served on --host (the LAN address "
+                                       "of this machine for 0.0.0.0)")
+    p.add_argument("--host", default="0.0.0.0", help="where the companion listens, as `serve --host` (default "
+                                                     "0.0.0.0: every interface)")
     p.add_argument("--port", type=int, default=5000)
     p.set_defaults(func=cmd_address)
 

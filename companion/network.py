@@ -42,6 +42,16 @@ def interface_addresses() -> list[str]:
     return out
 
 
+def served_address(host: str, port: int) -> str:
+    """The address that opens a server listening on `host`: on every interface (0.0.0.0, ::), this machine's LAN
+    address (or 127.0.0.1 without a network); localhost as 127.0.0.1; any other host as it is given."""
+    if host in ("0.0.0.0", "", "::"):
+        host = lan_address() or "127.0.0.1"
+    elif host == "localhost":
+        host = "127.0.0.1"
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}"
+
+
 def lan_address() -> str | None:
     """The address phones on the same network use: the default route's interface, else the first other one."""
     return default_route_address() or next(iter(interface_addresses()), None)

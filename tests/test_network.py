@@ -22,6 +22,14 @@ def test_the_lan_address_is_an_interface_address_not_loopback(capsys):
     assert capsys.readouterr().out.strip() == f"http://{address}:5123"
 
 
+def test_the_address_of_a_companion_kept_to_this_machine_is_loopback(capsys):
+    """`make run HOST=127.0.0.1` prints codes for the server it starts: not the LAN address it does not listen on."""
+    for host, expected in (("127.0.0.1", "http://127.0.0.1:5000"), ("localhost", "http://127.0.0.1:5000"),
+                           ("192.168.7.9", "http://192.168.7.9:5000"), ("::1", "http://[::1]:5000")):
+        assert main(["address", "--host", host, "--port", "5000"]) == 0
+        assert capsys.readouterr().out.strip() == expected, host
+
+
 def test_the_host_name_is_never_asked(monkeypatch):
     import socket
 
@@ -59,3 +67,16 @@ def test_serve_on_every_interface_prints_the_address_for_phones_and_a_qr_code(tm
     text = "".join(lines)
     assert f"Phones on this Wi-Fi: http://{network.lan_address()}:{port}" in text
     assert "▀" in text or "█" in text or "▄" in text  # the terminal QR code follows
+
+
+def test_make_run_builds_the_codes_for_the_host_it_serves_on():
+    """`make run HOST=...` asks `companion address` for that host, and serves on it."""
+    import shutil
+    from pathlib import Path
+
+    if not shutil.which("make"):
+        pytest.skip("no make on this machine")
+    root = Path(__file__).resolve().parent.parent
+    dry = subprocess.run(["make", "-n", "run", "HOST=127.0.0.1", "PORT=5077"], cwd=root,
+                         capture_output=True, text=True, check=True).stdout
+    assert "companion address --host 127.0.0.1 --port 5077" in dry and "serve --host 127.0.0.1 --port 5077" in dry
