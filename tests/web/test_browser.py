@@ -49,9 +49,11 @@ def test_score_a_duquesa_hand_by_tapping_cards(server, phone):
     # a hand holds four: the fifth card can no longer be tapped
     assert phone.locator("details.pick").nth(1).locator("input[value='DQ08']").is_disabled()
     assert phone.locator("details.pick").nth(1).locator(".count").inner_text() == "4/4"
-    phone.get_by_role("button", name="Score the necklaces").tap()
-    phone.wait_for_selector("#result")
+    # the answer is live: no Score button to press, the totals follow the last tap
+    score = phone.locator("button[type=submit][data-not-live]")
+    assert score.count() == 1 and score.is_hidden() and score.inner_text() == "Score the necklaces"
     settled(phone)
+    phone.wait_for_selector("#result")
     expected = service.score("duquesa", {"common": "DQ01", "players": [
         {"name": "Ana", "hand": ["DQ02", "DQ07", "DQ12", "DQ16"]},
         {"name": "Bruno", "hand": ["DQ03", "DQ05", "DQ19", "DQ14"]}]})
@@ -222,6 +224,8 @@ def test_a_two_player_duquesa_game_in_ten_taps_from_the_home_page(server, phone)
     florins = phone.locator("#result [data-florins]").evaluate_all("els => els.map(e => Number(e.dataset.florins))")
     assert florins == [p["florins"] for p in expected["players"]] and tap.count == 10
     assert phone.locator(".go output.live").inner_text() == f"{expected['winners'][0]} wins"
+    top = phone.locator("#result .winner.final").bounding_box()["y"]  # after the last tap: the winner in view
+    assert 0 <= top < PHONE["viewport"]["height"] / 2, top
     assert "players.1.hand%3Alist=DQ14" in phone.url  # a reload or a shared link keeps the game
     shot(phone, "duquesa-live")
 
@@ -269,3 +273,20 @@ def test_duplicon_ends_at_its_target_with_a_big_winner(server, phone):
     assert "Ana" in final.inner_text() and final.bounding_box()["height"] > 80
     assert phone.locator("input[name='rounds.2.0.won:int']").count() == 0
     shot(phone, "duplicon-winner")
+
+
+def test_an_empty_fields_hint_is_clearly_lighter_than_a_value(server, phone):
+    """Issue 30: a Queen's Necklace field's placeholder read 117 against a value's 93 (grey levels): a hint looked
+    like something typed. Amber cards hold one gem each: its hint says 1, not "3 2 1"."""
+    phone.goto(f"{server[0]}/score/queens-necklace")
+    field = phone.locator("input[name='players.0.shown.diamond:ints']")
+
+    def grey(colour: str) -> float:
+        r, g, b = (float(v) for v in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3])
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    hint = field.evaluate("e => getComputedStyle(e, '::placeholder').color")
+    value = field.evaluate("e => getComputedStyle(e).color")
+    assert grey(hint) - grey(value) >= 100, (hint, value)
+    assert phone.locator("input[name='players.0.shown.amber:ints']").get_attribute("placeholder") == "1"
+    assert field.get_attribute("placeholder") == "3 2 1"

@@ -1,7 +1,9 @@
 """Issue 13: "expansion cards show only when that expansion is on". The Duquesa's pickers (two-player scoring, solo
 rank, turn helper) offer the base game's 18 cards; an expansion's come with its switch (`_sets`, carried from the
 setup's expansion option); a card a link already names shows whatever its set."""
+import html
 import re
+from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
 import pytest
@@ -9,6 +11,7 @@ import pytest
 from companion import service
 
 BASE = {f"DQ{k:02d}" for k in range(1, 19)}
+FORM = (Path(__file__).parent / "forms" / "duquesa.txt").read_text().strip()  # a two-player game
 RAINBOW, GOLD = {"DQ19"}, {"DQ20", "DQ21", "DQ22", "DQ23"}
 
 
@@ -78,3 +81,26 @@ def test_fewer_tiles_by_default(client):
     assert page.count('<label class="card">') == 18 * 3
     assert (client.get("/score/duquesa?_sets=rainbow&_sets=gold").get_data(as_text=True).count('<label class="card">')
             == 23 * 3)
+
+
+@pytest.mark.parametrize("path", ["/score/duquesa", "/solo/duquesa"])
+def test_the_expansion_switches_speak_the_pages_language(client, path, shipped):
+    """Issue 30: the Spanish page's switches read "Rainbow", "Gold" and "Expansion 1: rainbow stones" (their macro
+    was imported without the page's language)."""
+    sets = shipped["duquesa"].sets
+    for lang, other in (("es", "en"), ("en", "es")):
+        page = client.get(f"{path}?lang={lang}").get_data(as_text=True)
+        switches = re.findall(r'<label class="chk" title="([^"]+)"><input type="checkbox" name="_sets" value="(\w+)"'
+                              r'[^>]*> ([^<]+)</label>', page)
+        expected = [(sets[s].get(lang), s) for s in ("rainbow", "gold")]
+        assert [(html.unescape(title), name) for title, name, _ in switches] == expected
+        labels = [shipped["duquesa"].label(s, lang) for s in ("rainbow", "gold")]
+        assert [word.strip() for _, _, word in switches] == labels
+        assert labels != [shipped["duquesa"].label(s, other) for s in ("rainbow", "gold")]
+
+
+def test_a_wish_says_it_wants_exactly_its_count(client):
+    """A wish for three jets is missed by four: the page says "exactly" (issue 30)."""
+    for lang, word in (("en", "wants exactly"), ("es", "pide exactamente")):
+        page = client.get(f"/score/duquesa?lang={lang}&{FORM}").get_data(as_text=True)
+        assert 'id="result"' in page and word in page, lang

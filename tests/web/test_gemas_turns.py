@@ -123,15 +123,16 @@ def test_steppers_are_number_fields_without_script_named_for_their_buttons(clien
     """Without script a stepper is a plain number field (companion.js adds its − and +); what the buttons will be
     called is in the page: the form's words once, in the page's language; whose number and which is the seat's
     name shown beside it (data-seat) and the field's label, which the script joins (test_browser_gemas)."""
-    for game, field, seat, label in (("gemas", "players.0.gems.green:int", "Player 1", "Green"),
-                                     ("duplicon", "rounds.0.1.won:int", "Player 2", "won")):
+    for game, field, seat, label, step in (("gemas", "players.0.gems.green:int", "Player 1", "Green", ""),
+                                           ("duplicon", "rounds.0.1.won:int", "Player 2", "won", ' step="2"')):
         page = client.get(f"/score/{game}?lang=en").get_data(as_text=True)
         box = re.search(rf'<label>(?:<i class="i i-\w+"></i> )?{label}<span class="steps">'
                         rf'<input type="number" inputmode="numeric" name="{re.escape(field)}" value="" min="0" '
-                        rf'max="\d+" placeholder="0"></span></label>', page)  # (a field in its label)
-        assert box, game
+                        rf'max="\d+"{step} placeholder="0"></span></label>', page)  # (a field in its label)
+        assert box, game  # (Duplicon's cards won go by two: they are won in pairs)
         assert f'data-seat="{field.split(".")[2 if game == "duplicon" else 1]}">{seat}<' in page
         assert 'data-less="{what}: one less" data-more="{what}: one more"' in page
+        assert 'data-less-two="{what}: two less" data-more-two="{what}: two more"' in page
         assert "data-step" not in page and "data-said" not in page  # no button without script
     es = client.get("/score/gemas?lang=es").get_data(as_text=True)
     assert 'data-less="{what}: uno menos" data-more="{what}: uno más"' in es and "Verde<span" in es

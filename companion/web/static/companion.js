@@ -102,6 +102,9 @@ function live(form) {
     return (line?.textContent || "").replace(/\s+/g, " ").trim();
   };
   if (said) said.textContent = summary(document.getElementById("result"));
+  // a button that only asks for what the live answer already shows goes (Enter still sends the form)
+  // (not on a static site, whose page may be sent before its Python is up)
+  if (!root.dataset.static) for (const button of form.querySelectorAll("[data-not-live]")) button.hidden = true;
   let timer = null;
   let asked = 0;
   const redraw = async () => {
@@ -127,6 +130,9 @@ function live(form) {
     document.querySelector("main > .problems")?.remove();
     const moved = form.getBoundingClientRect().top - top;
     if (moved) window.scrollBy(0, moved);
+    // the game's end just reached (its last tap): the winner and the breakdown come into view, not the form
+    const ended = (el) => el && !el.classList.contains("stale") && el.querySelector(".winner.final");
+    if (ended(fresh) && !ended(old)) fresh.scrollIntoView({ block: "start" });
     if (said) said.textContent = summary(fresh);
     history.replaceState(history.state, "", `${location.pathname}?${query}`);
     root.dataset.liveIn = String(Math.round(performance.now() - started));
@@ -274,7 +280,9 @@ function steppers(page) {
       });
       return b;
     };
-    const less = button(-1, "−", words.less), more = button(1, "+", words.more);
+    const size = Number(field.step) || 1;  // 2 for cards won in pairs
+    const less = button(-size, "−", size === 2 ? words.lessTwo : words.less);
+    const more = button(size, "+", size === 2 ? words.moreTwo : words.more);
     box.prepend(less);
     box.append(more);
     const ends = () => { const [min, max] = bounds(); less.disabled = now() <= min; more.disabled = now() >= max; };
