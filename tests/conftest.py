@@ -147,7 +147,11 @@ def builds(request, shipped_pdfs):
 
 
 # A phone's screen as the browser tests open every page: 390 × 844 CSS px at 2×, touch.
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+# Its service worker blocked: a first visit would also keep copies of pages (a fifth of the browser's work in a test
+# that is not about offline use); the tests of offline use open an OFFLINE_PHONE.
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True,
+         "service_workers": "block"}
+OFFLINE_PHONE = {**PHONE, "service_workers": "allow"}
 
 
 @pytest.fixture(scope="session")
@@ -158,10 +162,9 @@ def browser(chromium):
 
 @pytest.fixture
 def phone(browser):
-    """A fresh phone (a context of its own, English) that must fetch nothing beyond the local server. Its service
-    worker is blocked: a page's first visit would also keep copies of pages (a fifth of the browser's work in these
-    tests); the offline tests open phones of their own with it."""
-    context = browser.new_context(**PHONE, locale="en-GB", service_workers="block")
+    """A fresh phone (a context of its own, English) that must fetch nothing beyond the local server (its service
+    worker blocked, as PHONE's)."""
+    context = browser.new_context(**PHONE, locale="en-GB")
     page = context.new_page()
     outside = []
     page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(("http://127.0.0.1", "data:")) else None)

@@ -9,7 +9,7 @@ import zxingcpp
 
 from companion import service
 from companion.cli import main
-from conftest import CHROMIUM, PHONE  # noqa: F401 (PHONE: the other browser modules import it from here)
+from conftest import CHROMIUM, OFFLINE_PHONE, PHONE  # noqa: F401 (the other browser modules import them from here)
 
 SHOTS = Path(os.environ.get("COMPANION_SCREENSHOTS", "")) if os.environ.get("COMPANION_SCREENSHOTS") else None
 

@@ -4,7 +4,7 @@ another sheet's copies stay. And the server's own 429 keeps an entry in the phon
 import re
 
 from conftest import Api, free_port, start_server
-from test_browser import PHONE  # (and skips this module without playwright or chromium)
+from test_browser import OFFLINE_PHONE  # (and skips this module without playwright or chromium)
 
 COPIES = """async (needle) => {  // cached requests whose address or page holds `needle`
   const found = [];
@@ -22,7 +22,7 @@ COPIES = """async (needle) => {  // cached requests whose address or page holds 
 def test_forgetting_a_sheet_deletes_its_copies_on_the_phone(browser, tmp_path):
     port = free_port()
     base, proc = start_server(port, tmp_path)
-    context = browser.new_context(**PHONE, locale="en-GB")
+    context = browser.new_context(**OFFLINE_PHONE, locale="en-GB")
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -73,7 +73,7 @@ def test_forgetting_a_sheet_deletes_its_copies_on_the_phone(browser, tmp_path):
 
 def test_the_servers_own_429_keeps_an_entry_queued_until_it_may_pass(browser, tmp_path):
     base, proc = start_server(instance=tmp_path, env={"COMPANION_WRITE_LIMIT": "changes=2/4s"})
-    context = browser.new_context(**PHONE, locale="en-GB")
+    context = browser.new_context(**OFFLINE_PHONE, locale="en-GB")
     page = context.new_page()
     statuses = []
     page.on("response", lambda r: statuses.append(r.status) if re.search(r"/entries$", r.url) else None)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from conftest import Api
-from test_browser import PHONE, shot  # (and skips this module without playwright or chromium)
+from test_browser import OFFLINE_PHONE, shot  # (and skips this module without playwright or chromium)
 
 PORTAL = "<!doctype html><html><body><h1>Welcome to CafeNet</h1><form><button>Accept and connect</button></form>"
 
@@ -41,7 +41,7 @@ def phone(browser, server):
     base = server[0]
     api = Api(base)
     sheet = api.call("POST", "/api/v1/sheets", {"game": "gemas", "players": ["Ana", "Bruno"], "title": "Friday"})[1]
-    context = browser.new_context(**PHONE, locale="en-GB")
+    context = browser.new_context(**OFFLINE_PHONE, locale="en-GB")
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
     page = context.new_page()
     errors = []

@@ -8,11 +8,11 @@ import zxingcpp
 from PIL import Image
 
 from conftest import Api, free_port, start_server
-from test_browser import PHONE, shot  # (and skips this module without playwright or chromium)
+from test_browser import OFFLINE_PHONE, PHONE, shot  # (and skips this module without playwright or chromium)
 
 
 def new_phone(browser):
-    context = browser.new_context(**PHONE, locale="en-GB")
+    context = browser.new_context(**OFFLINE_PHONE, locale="en-GB")
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -99,7 +99,7 @@ def test_finishing_a_sheet_is_asked_first(server, browser):
     after one sale)."""
     api = Api(server[0])
     token = api.call("POST", "/api/v1/sheets", {"game": "queens-necklace", "players": ["Ana", "Bruno"]})[1]["token"]
-    context = browser.new_context(**PHONE, locale="en-GB")
+    context = browser.new_context(**OFFLINE_PHONE, locale="en-GB")
     page = context.new_page()
     try:
         page.goto(f"{server[0]}/s/{token}")

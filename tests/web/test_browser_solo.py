@@ -142,7 +142,7 @@ def test_the_static_sites_phone_draws_the_solo_steps_and_percentile_as_the_serve
     """On a static site the phone's own Python draws these pages: the same advice, next step and percentile."""
     base = site[0]
     carried = "hand:list=DQ11&hand:list=DQ12&hand:list=DQ18&hand:list=DQ06&common=DQ16&seen=DQ14&turn:int=5"
-    context = browser.new_context(**PHONE, locale="en-GB", service_workers="block")  # (offline: test_site's)
+    context = browser.new_context(**PHONE, locale="en-GB")
     page = context.new_page()
 
     def same(path: str, query: str, drawn) -> None:

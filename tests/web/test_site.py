@@ -183,7 +183,7 @@ def test_the_phone_runs_the_same_rules_as_the_server(site, chromium, server_page
                 calls.append(("page", {"endpoint": config["endpoint"], "values": config["values"], "lang": lang,
                                        "fields": [list(p) for p in parse_qsl(query)]}))
     bad = len(calls) - 1 - len(pages)
-    context = chromium.new_context(**PHONE, service_workers="block")  # (offline is tested below; not needed here)
+    context = chromium.new_context(**PHONE)  # (offline is tested below; not needed here)
     try:
         page = context.new_page()
         page.goto(base + "/")
@@ -281,9 +281,9 @@ def _text(html_or_page, selector: str, drop: str = "") -> str:
 def site_phone(site, chromium):
     """One phone on the static site for the page tests below, its service worker and cache kept from page to page
     as on a phone: (page, the page errors seen; each test empties it first and finds it empty at its end)."""
-    from test_browser import PHONE
+    from test_browser import OFFLINE_PHONE
 
-    context = chromium.new_context(**PHONE, locale="es-ES")
+    context = chromium.new_context(**OFFLINE_PHONE, locale="es-ES")
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -374,7 +374,7 @@ def test_a_sheet_kept_on_the_phone_survives_a_reload_and_imports_into_a_companio
     base = site[0]
     companion, proc = start_server(instance=tmp_path / "instance")
     # the service worker is not this test's: without it the first visit does not also keep every page of the site
-    context = chromium.new_context(**PHONE, locale="es-ES", accept_downloads=True, service_workers="block")
+    context = chromium.new_context(**PHONE, locale="es-ES", accept_downloads=True)
     try:
         page = context.new_page()
         page.goto(f"{base}/")
@@ -421,10 +421,10 @@ def test_a_sheet_kept_on_the_phone_survives_a_reload_and_imports_into_a_companio
 def test_after_one_visit_a_scoring_page_scores_with_the_server_stopped(site, chromium):
     """One visit to a scoring page keeps the phone's Python; with the file server stopped, another game's page
     (never opened) still scores."""
-    from test_browser import PHONE
+    from test_browser import OFFLINE_PHONE
 
     base, proc = static_server(site[1] / "site")
-    context = chromium.new_context(**PHONE, locale="es-ES")
+    context = chromium.new_context(**OFFLINE_PHONE, locale="es-ES")
     try:
         page = context.new_page()
         for _ in range(100):
