@@ -47,7 +47,11 @@ ENGLISH = ["/", "/sheets", "/rules/nobles", "/c/queens-necklace/QN-KING", "/scor
     "/score/duplicon?rounds.0.0.won:int=200") - 1], "/setup/duquesa?seed=axe", "/solo/duquesa/turn"]
 
 
-@pytest.mark.parametrize(("lang", "pages"), [("es", PAGES), ("en", ENGLISH)], ids=["es", "en"])
+# Spanish in three parts of a dozen pages (xdist spreads them: one 50 s test would end the run alone).
+PARTS = [("es", PAGES[k::3]) for k in range(3)] + [("en", ENGLISH)]
+
+
+@pytest.mark.parametrize(("lang", "pages"), PARTS, ids=["es-1", "es-2", "es-3", "en"])
 def test_no_serious_accessibility_violation_on_any_page(server, browser, lang, pages):
     """Each page opened once and checked in the light theme (every rule), then in the dark one (the colour rules),
     the phone's colour scheme switched on the open page as a phone's setting switches it."""

@@ -20,7 +20,7 @@ def test_a_page_is_drawn_alike_with_the_stylesheet_as_served_and_as_written(serv
               f"return {list(PROPS)}.map((p) => s.getPropertyValue(p)).join('|'); }})"
     routed = []
     for scheme in ("light", "dark"):
-        context = browser.new_context(**PHONE, color_scheme=scheme, service_workers="block")  # (no cached copy)
+        context = browser.new_context(**PHONE, color_scheme=scheme)  # (PHONE blocks the service worker: no cached copy)
         try:
             page = context.new_page()
             for path in ("/score/gemas?_n=3&lay_down.player=%230&lay_down.set=gems", "/score/gemas?_n=3",

@@ -176,6 +176,16 @@ def test_names_typed_once_fill_every_page(server, phone):
             == ["Ana", "Bruno", "Carla"])
     phone.goto(f"{base}/setup/queens-necklace?players=3&seed=s")
     assert [phone.locator("input[name='_names']").nth(i).input_value() for i in range(3)] == ["Ana", "Bruno", "Carla"]
+    # the count changed: the name fields follow at once, before the form is sent (issue 30)
+    phone.select_option("select[name=players]", "4")
+    assert phone.locator("input[name='_names']").evaluate_all("els => els.map(e => e.value)") == [
+        "Ana", "Bruno", "Carla", "Player 4"]
+    assert phone.locator("label:has(input[data-name-of='3']) span").inner_text() == "Player 4"
+    phone.locator("input[data-name-of='3']").fill("Dani")
+    phone.select_option("select[name=players]", "2")
+    assert phone.locator("input[name='_names']").count() == 2
+    phone.select_option("select[name=players]", "4")  # Dani was kept on this phone for the fourth seat
+    assert phone.locator("input[data-name-of='3']").input_value() == "Dani"
     # names carried in the address (a setup's link, a sheet's calculator) win over the phone's
     phone.goto(f"{base}/score/duplicon?_n=2&_names=Zoe&_names=Yago")
     assert [names.nth(i).input_value() for i in range(2)] == ["Zoe", "Yago"]

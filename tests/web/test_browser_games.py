@@ -18,8 +18,7 @@ def set_the_table(phone, base: str, game: str, names: list[str]) -> dict:
     """The setup page: the player count, each name typed once, Deal; then Play opens the scoring page. Returns the
     setup's answer as the server deals it for the seed in the page's address."""
     phone.goto(f"{base}/setup/{game}")
-    phone.select_option("select[name=players]", str(len(names)))
-    phone.locator(".go button[type=submit]").tap()  # the form follows the count: one name field per player
+    phone.select_option("select[name=players]", str(len(names)))  # the name fields follow the count at once
     fields = phone.locator("input[name='_names']")
     expect(fields).to_have_count(len(names))
     for k, name in enumerate(names):

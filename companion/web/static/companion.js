@@ -178,31 +178,54 @@ function localTimes(root) {
 const NAMES_KEY = "companion-names";
 const keptNames = () => readList(NAMES_KEY);
 function rememberNames(page) {
-  const fields = [...page.querySelectorAll("input[data-name-of]")];
+  for (const field of page.querySelectorAll("input[data-name-of]")) rememberName(page, field);
+}
+function rememberName(page, field) {
   const shown = (seat, name) => {
     for (const el of page.querySelectorAll(`[data-seat="${seat}"]`)) el.textContent = name;
     for (const option of page.querySelectorAll(`option[value="#${seat}"]`)) option.textContent = name;
     nameSteppers(page);  // their buttons say whose number they move
   };
-  const kept = keptNames();
-  for (const field of fields) {
-    const seat = Number(field.dataset.nameOf);
-    const name = kept[seat];
-    if (field.value === field.dataset.default && typeof name === "string" && name.trim()) {
-      field.value = name.slice(0, 40);
-      shown(seat, field.value);
-    }
-    field.addEventListener("input", () => {
-      const typed = field.value.trim();
-      shown(seat, typed || field.dataset.default);
-      const names = keptNames();
-      while (names.length < seat) names.push("");
-      names[seat] = typed;
-      try { localStorage.setItem(NAMES_KEY, JSON.stringify(names.slice(0, 12))); } catch {}
-    });
+  const seat = Number(field.dataset.nameOf);
+  const name = keptNames()[seat];
+  if (field.value === field.dataset.default && typeof name === "string" && name.trim()) {
+    field.value = name.slice(0, 40);
+    shown(seat, field.value);
   }
+  field.addEventListener("input", () => {
+    const typed = field.value.trim();
+    shown(seat, typed || field.dataset.default);
+    const names = keptNames();
+    while (names.length < seat) names.push("");
+    names[seat] = typed;
+    try { localStorage.setItem(NAMES_KEY, JSON.stringify(names.slice(0, 12))); } catch {}
+  });
 }
 document.addEventListener("DOMContentLoaded", () => enhance(document));
+
+// --- A setup's player count: its name fields follow at once, each filled as this phone knows its seat (the form
+// sent with another count brings the same fields). A field past the count goes; what was typed stays kept. ---
+document.addEventListener("change", (event) => {
+  const count = event.target;
+  if (!count.matches?.("select[name=players]") || !count.form) return;
+  const fields = [...count.form.querySelectorAll("input[name=_names][data-name-of]")];
+  const want = Number(count.value);
+  if (!fields.length || !(want > 0)) return;
+  for (const field of fields.slice(want)) field.closest("label").remove();
+  let last = fields[Math.min(want, fields.length) - 1].closest("label");
+  for (let seat = fields.length; seat < want; seat++) {
+    const label = last.cloneNode(true);
+    const field = label.querySelector("input");
+    const numbered = (text) => text.replace(/\d+/, String(seat + 1));  // "Player 3" → "Player 4", "Jugador 4"
+    label.querySelector("span").textContent = numbered(label.querySelector("span").textContent);
+    field.dataset.nameOf = String(seat);
+    field.dataset.default = numbered(field.dataset.default);
+    field.value = field.dataset.default;
+    last.after(label);
+    last = label;
+    rememberName(document, field);
+  }
+});
 
 // --- Offline: once visited, pages keep working without signal (service workers need localhost or https). ---
 const root = document.documentElement;
