@@ -2,7 +2,8 @@
 
 They are most of what a scoring page loads (issue 13 keeps a page with everything it loads under 60 KB), and their
 comments are a fifth of them. Only what is safe without a parser is dropped: CSS comments, whole-line `//`
-comments of a script (the scripts have no template string spanning lines, which a test checks), the
+comments of a script and those after a statement (`;  // ...`; the scripts have no template string spanning lines,
+which a test checks, nor such a sequence in a string), the
 indentation at the start of a line, and in a stylesheet the spaces and line breaks around its punctuation outside
 its strings. The files on disk stay as written; the static site freezes these same answers.
 """
@@ -15,6 +16,9 @@ from pathlib import Path
 
 CSS_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 LINE_COMMENT = re.compile(r"^[ \t]*//[^\n]*\n", re.M)
+# a comment after a statement on its line: `//` and a space, after spaces that follow the end of a statement or
+# block (`;`, `{`, `}`, `,`, `)`), to the end of the line; `http://` or a `//` inside a string has neither around it
+TRAILING_COMMENT = re.compile(r"(?<=[;{},)])[ \t]+// [^\n]*$", re.M)
 INDENT = re.compile(r"^[ \t]+", re.M)
 BLANK = re.compile(r"\n{2,}")
 CSS_STRING = re.compile(r"(\"[^\"\n]*\"|'[^'\n]*')")
@@ -35,7 +39,7 @@ def compact(name: str, text: str) -> str:
     if name.endswith(".css"):
         return _tight_css(CSS_COMMENT.sub("", text)).strip()
     elif name.endswith(".js"):
-        text = LINE_COMMENT.sub("", text)
+        text = TRAILING_COMMENT.sub("", LINE_COMMENT.sub("", text))
     else:
         return text
     return BLANK.sub("\n", INDENT.sub("", text)).lstrip("\n")

@@ -205,27 +205,25 @@ document.addEventListener("DOMContentLoaded", () => enhance(document));
 
 // --- A setup's player count: its name fields follow at once, each filled as this phone knows its seat (the form
 // sent with another count brings the same fields). A field past the count goes; what was typed stays kept. ---
-document.addEventListener("change", (event) => {
-  const count = event.target;
-  if (!count.matches?.("select[name=players]") || !count.form) return;
-  const fields = [...count.form.querySelectorAll("input[name=_names][data-name-of]")];
-  const want = Number(count.value);
+document.addEventListener("change", ({ target }) => {
+  if (!target.matches?.("select[name=players]") || !target.form) return;
+  const fields = [...target.form.querySelectorAll("input[name=_names][data-name-of]")];
+  const want = Number(target.value);
   if (!fields.length || !(want > 0)) return;
   for (const field of fields.slice(want)) field.closest("label").remove();
   let last = fields[Math.min(want, fields.length) - 1].closest("label");
   for (let seat = fields.length; seat < want; seat++) {
-    const label = last.cloneNode(true);
-    const field = label.querySelector("input");
-    const numbered = (text) => text.replace(/\d+/, String(seat + 1));  // "Player 3" → "Player 4", "Jugador 4"
-    label.querySelector("span").textContent = numbered(label.querySelector("span").textContent);
-    field.dataset.nameOf = String(seat);
-    field.dataset.default = numbered(field.dataset.default);
-    field.value = field.dataset.default;
+    const label = last.cloneNode(true), field = label.querySelector("input"), span = label.querySelector("span");
+    const numbered = (text) => text.replace(/\d+/, seat + 1);  // "Player 3" → "Player 4", "Jugador 4"
+    span.textContent = numbered(span.textContent);
+    field.value = field.dataset.default = numbered(field.dataset.default);
+    field.dataset.nameOf = seat;
     last.after(label);
     last = label;
     rememberName(document, field);
   }
 });
+
 
 // --- Offline: once visited, pages keep working without signal (service workers need localhost or https). ---
 const root = document.documentElement;
