@@ -49,3 +49,19 @@ def test_every_target_on_every_page_is_44_px(server, browser):
         context.close()
     assert counted > 1000  # (every page measured: their links, fields and buttons)
     assert not small, "\n".join(map(str, small[:30]))
+
+
+def test_a_setups_share_link_is_one_target_of_44_px(server, browser):
+    """Issue 30: a setup's share link, a long address wrapped over lines, was a thumb target 21 px high a line (its
+    box measured whole looked taller). Each line box of it is now at least 44 px: one box, in both languages."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    try:
+        for game in GAME_IDS:
+            for lang in ("es", "en"):
+                page.goto(f"{server[0]}/setup/{game}?seed=share&lang={lang}")
+                rects = page.locator(".share > a").evaluate(
+                    "a => [...a.getClientRects()].map((r) => [Math.round(r.width), Math.round(r.height)])")
+                assert rects and all(w >= MIN and h >= MIN for w, h in rects), (game, lang, rects)
+    finally:
+        context.close()
