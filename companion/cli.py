@@ -127,10 +127,10 @@ def cmd_address(args: argparse.Namespace) -> int:
     for 0.0.0.0, 127.0.0.1 for a server kept to this machine."""
     if not 1 <= args.port <= 65535:
         raise UsageError("--port must be from 1 to 65535")
-    on_every_interface = args.host in ("0.0.0.0", "", "::")
-    if on_every_interface and network.lan_address() is None:
+    address = network.lan_address() if args.host in network.EVERY_INTERFACE else None
+    if args.host in network.EVERY_INTERFACE and address is None:
         print("companion address: no network found; the codes will open only on this machine", file=sys.stderr)
-    print(network.served_address(args.host, args.port))
+    print(network.served_address(args.host, args.port, address))
     return EXIT_OK
 
 
@@ -175,9 +175,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if not 1 <= args.port <= 65535:
         raise UsageError("--port must be from 1 to 65535")
-    on_every_interface = args.host in ("0.0.0.0", "", "::")
+    on_every_interface = args.host in network.EVERY_INTERFACE
     address = network.lan_address() if on_every_interface else None
-    own = network.served_address(args.host, args.port)
+    own = network.served_address(args.host, args.port, address)
     config = {"BASE_URL": args.base_url or settings.environment()["BASE_URL"] or own}  # share links, never Host
     if args.cards:
         config["CARD_FILES"] = args.cards
@@ -186,8 +186,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         check_database(app)
     except InstanceError as e:
         raise UsageError(str(e)) from None
-    local = f"http://127.0.0.1:{args.port}" if on_every_interface or args.host == "localhost" else \
-        f"http://{args.host}:{args.port}"
+    local = network.served_address(args.host, args.port, None)  # this machine: 127.0.0.1 on every interface
     print(f"companion is at {local}  (Ctrl+C stops it)", flush=True)
     for entry in app.extensions[library.EXTENSION].added():  # --cards: each file is read again when it changes
         print(f"{_shown(entry.path)}: every card at {local}/preview/{entry.game} (drawn again when the file, its "

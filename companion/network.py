@@ -42,11 +42,14 @@ def interface_addresses() -> list[str]:
     return out
 
 
-def served_address(host: str, port: int) -> str:
-    """The address that opens a server listening on `host`: on every interface (0.0.0.0, ::), this machine's LAN
-    address (or 127.0.0.1 without a network); localhost as 127.0.0.1; any other host as it is given."""
-    if host in ("0.0.0.0", "", "::"):
-        host = lan_address() or "127.0.0.1"
+EVERY_INTERFACE = ("0.0.0.0", "", "::")  # a --host that listens on every interface
+
+
+def served_address(host: str, port: int, lan: str | None) -> str:
+    """The address that opens a server listening on `host`: on every interface, `lan` (this machine's LAN address,
+    looked up once by the caller; 127.0.0.1 without one); localhost as 127.0.0.1; any other host as it is given."""
+    if host in EVERY_INTERFACE:
+        host = lan or "127.0.0.1"
     elif host == "localhost":
         host = "127.0.0.1"
     return f"http://{f'[{host}]' if ':' in host else host}:{port}"
