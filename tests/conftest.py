@@ -191,17 +191,23 @@ def site(tmp_path_factory):
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     assert main(["site", "--out", str(folder / "site"), "--base-url", base]) == 0
-    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-                            cwd=folder / "site", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(base + "/", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.05)
+    proc = static_server(folder / "site", port)
     yield base, folder, proc
     proc.terminate()
     proc.wait(timeout=10)
+
+
+def static_server(folder: Path, port: int) -> subprocess.Popen:
+    """Python's plain static file server for `folder` on `port`, once it answers (the caller stops it)."""
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+                            cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.05)
+    return proc
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ PDFs built with its base URL, naming its card; bad arguments never touch a folde
 visit a card page never opened still opens with the server stopped."""
 import re
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -12,6 +11,7 @@ import pypdfium2 as pdfium
 import pytest
 import zxingcpp
 
+import conftest
 from companion import library
 from companion.cli import main
 from conftest import GAME_IDS, free_port
@@ -30,11 +30,9 @@ def _until(page, check: str, seconds: float) -> None:
 
 
 def static_server(folder: Path) -> tuple[str, subprocess.Popen]:
-    """Python's plain static file server on a free port for `folder` (the caller stops it)."""
+    """Python's plain static file server on a free port for `folder`, once it answers (the caller stops it)."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-                            cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return f"http://127.0.0.1:{port}", proc
+    return f"http://127.0.0.1:{port}", conftest.static_server(folder, port)
 
 
 def fetch(url: str) -> str:
@@ -118,12 +116,7 @@ def test_after_one_visit_a_card_page_never_opened_still_opens_offline(site, chro
     context = chromium.new_context(viewport={"width": 390, "height": 844}, locale="es-ES")
     try:
         phone = context.new_page()
-        for _ in range(100):
-            try:
-                phone.goto(f"{base}/rules/gemas/")
-                break
-            except Exception:
-                time.sleep(0.05)
+        phone.goto(f"{base}/rules/gemas/")
         phone.evaluate("() => navigator.serviceWorker.ready")
         _until(phone, "async () => (await caches.keys()).length > 0 && "
                       "(await (await caches.open((await caches.keys())[0])).keys()).length > 600", 20)
@@ -427,12 +420,7 @@ def test_after_one_visit_a_scoring_page_scores_with_the_server_stopped(site, chr
     context = chromium.new_context(**OFFLINE_PHONE, locale="es-ES")
     try:
         page = context.new_page()
-        for _ in range(100):
-            try:
-                page.goto(f"{base}/score/duquesa/")
-                break
-            except Exception:
-                time.sleep(0.05)
+        page.goto(f"{base}/score/duquesa/")
         page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=60000)
         _until(page, """async () => {
             const runtime = await caches.open("companion-runtime");
