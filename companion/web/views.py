@@ -209,7 +209,7 @@ def setup(game: str, form: MultiDict, lang: str, glue: GamePages) -> View:
         problems=plain.said_all(problems, lang, None, card_set, glue.words),
         form=form, players=players,
         names=names, public=public, hidden=hidden, to_score=to_score, to_sheet=to_sheet, per_player=glue.per_player,
-        play=play,
+        play=play, grids=glue.grids,
         setup_label=lambda key: i18n._(words[key], lang) if key in words else card_set.label(key, lang),
         setup_words=words, card_faces=card_faces(game, lang),
         icons=set(card_set.look.icons()),

@@ -81,8 +81,27 @@ def test_the_table_sees_the_layout_first_and_the_hands_only_in_the_dealers_view(
     page = client.get("/setup/duplicon?players=2&seed=abc&lang=es").get_data(as_text=True)
     deal = service.setup("duplicon", 2, "abc", {})
     public, dealer = _parts(page)
-    cells = ", ".join(map(str, deal["opening_turns"][0]["cells"]))
-    assert f"Casillas {cells}" in public and "Cuadrícula" not in public and "Cuadrícula" in dealer
+    assert "Cuadrícula" not in public and "Cuadrícula" in dealer and "Casillas" not in public
+
+
+@pytest.mark.parametrize("seed", ["abc", "s10"])  # s10 turns a pair first, then two cards that are not
+def test_cards_turned_at_the_start_are_drawn_in_their_places_on_the_grid(client, seed):
+    """Issue 30: Duplicon's opening turns read "Cells 0, 3"; each is now a 3 × 3 picture with the turned cards in
+    their cells, row and column said for a screen reader, and what became of the pair."""
+    deal = service.setup("duplicon", 2, seed, {})
+    page = client.get(f"/setup/duplicon?players=2&seed={seed}&lang=es").get_data(as_text=True)
+    pictures = re.findall(r'<figure class="cellmap">(.*?)</figure>', page, re.S)
+    assert len(pictures) == len(deal["opening_turns"]) >= 1
+    for picture, turn in zip(pictures, deal["opening_turns"], strict=True):
+        cells = re.findall(r'<span class="cell( on)?"', picture)
+        assert len(cells) == 9 and [k for k, on in enumerate(cells) if on] == turn["cells"]
+        shown = re.findall(r'href="/c/duplicon/([^"]+)"', picture)
+        assert shown == [turn["cards"][turn["cells"].index(k)] for k in sorted(turn["cells"])]
+        for k in turn["cells"]:
+            assert f"fila {k // 3 + 1}, columna {k % 3 + 1}" in picture
+        assert ("Pareja" in picture) == turn["pair"] and ("Sin pareja" in picture) == (not turn["pair"])
+    if seed == "s10":
+        assert [t["pair"] for t in deal["opening_turns"]] == [True, False]
 
 
 def test_a_setup_leads_into_scoring_and_a_sheet_with_its_players(client):

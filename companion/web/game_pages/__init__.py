@@ -56,6 +56,9 @@ class GamePages:
     words: Words = field(default_factory=Words)  # what its players call its request's fields, for problems
     per_player: tuple[str, ...] = ("hands",)  # setup answer keys holding one list per player
     hidden: tuple[str, ...] = ("hands", "deck")  # setup answer keys the players must not see: the dealer's view
+    # setup answer keys whose entries name places on a layout of (rows, columns) cards: each entry ({"cells": [...],
+    # "cards": [...], optionally "pair": bool}) is drawn as that layout with its cards in their cells
+    grids: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     to_score: ToScore | None = None  # what a setup carries to the scoring page beside the names (fields, values)
     play: Callable[[dict], tuple[str, str] | None] | None = None  # a setup's answer → (endpoint, words) of the page
     # its Play button opens, when not the scoring page (a one-player deal: a page of its own)

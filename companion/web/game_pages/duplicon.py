@@ -20,6 +20,7 @@ PAGES = GamePages(
     words=rounds.WORDS | Words(fields={"won": N_("cards won"), "zone": N_("cards in the play zone")}),
     template="score/duplicon.html", prepare=rounds.prepare(won=0, hand=0, zone=0), extras=rounds.parts(parts),
     hidden=("hands", "deck", "grid"),  # a memory game: the face-down grid is what players must find
+    grids={"opening_turns": (3, 3)},  # each card turned at the start, shown in its place on the grid
     setup_words={"grid": N_("Grid (3 × 3)"), "opening_turns": N_("Cards turned at the start"),
                  "non_scoring": N_("Non-scoring pile"), "cells": N_("Cells"), "cards": N_("Cards"), "pair": N_("Pair")},
 )
