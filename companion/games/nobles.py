@@ -42,7 +42,8 @@ ACE = 1
 COURT_MOST = 28  # every noble of a double deck with its four Jokers
 REDIRECT = 2  # [R] resources the defender pays to change the target (a Joker takes an attack for free)
 
-_CARD = Record({"rank": Int(1, 10), "suit": Enum(SUITS, "suit")}, required=("rank", "suit"))
+# [A] a number card's suit only gives the suit bonus: a card given without one gets none (an ace, an off-suit card)
+_CARD = Record({"rank": Int(1, 10), "suit": Enum(SUITS, "suit")}, required=("rank",))
 _NOBLE = Record(
     {"noble": Enum(NOBLES, "noble"), "version": Int(1, 2), "suit": Enum(SUITS, "suit"), "weapon": Int(0, 5),
      "dice": ListOf(Int(1, 6), 1, 2), "cards": ListOf(_CARD, 0, 2), "court": Int(1, COURT_MOST), "hand": Int(0, 60),
@@ -86,8 +87,8 @@ def _check_side(noble: Mapping, side: str, variants: Mapping, problems: Problems
         problems.add(at("wounds"), "a %(noble)s dies at %(n)s wounds", noble=who["noble"],
                      n=WOUNDS[noble["noble"]])
     if variants.get("suit_only"):
-        for i, card in enumerate(played):
-            if card["suit"] != noble.get("suit"):
+        for i, card in enumerate(played):  # (a card without its suit is taken as one of those that may be played)
+            if card.get("suit", noble.get("suit")) != noble.get("suit"):
                 problems.add((side, "cards", i, "suit"),
                              "with the suit-only variant, cards must match the noble's suit")
 
@@ -102,7 +103,7 @@ def strength(noble: Mapping, dice: Sequence[int], defending: bool, variants: Map
         "weapon": noble.get("weapon", 0),
         "dice": sum(dice),
         "cards": sum(c["rank"] for c in played),
-        "suit_bonus": sum(bonus for c in played if c["suit"] == noble.get("suit")),
+        "suit_bonus": sum(bonus for c in played if "suit" in c and c["suit"] == noble.get("suit")),
         "court": 3 * (noble.get("court", 1) - 1) if key == ("queen", 1) else 0,
         "hand": noble.get("hand", 0) if key == ("queen", 2) else 0,
         "defending": 1 if key == ("queen", 2) and defending else 0,
@@ -172,7 +173,7 @@ _COURT = Record({"name": Name(), "nobles": ListOf(_COURT_NOBLE, 0, COURT_MOST), 
                  "fallen": ListOf(Str(FALLEN.pattern, max_len=20, hint="fallen noble"), 0, COURT_MOST)},
                 required=("nobles",))
 _PLAY = Record({"at": Int(0, COURT_MOST - 1), "dice": ListOf(Int(1, 6), 1, 2), "cards": ListOf(_CARD, 0, 2),
-                "hand": Int(0, 60), "name": Name()}, required=("at",))
+                "hand": Int(0, 60), "resources": Int(0, 200), "name": Name()}, required=("at",))
 _VERSIONS = Record({kind: Int(1, 2) for kind in ("jack", "queen", "king")})
 _COURT_DUEL = Record({"courts": ListOf(_COURT, 2, 2), "versions": _VERSIONS, "turn": Int(0, 1), "attacker": _PLAY,
                       "defender": _PLAY, "redirected": Bool(), "variants": _VARIANTS, "seed": Str(max_len=64)},
@@ -191,10 +192,12 @@ def fallen_word(noble: Mapping) -> str:
 
 def court_duel(request: Mapping) -> dict:
     """One duel of a game whose two courts are tracked: each court (every noble: kind, suit, weapon, wounds; its
-    resources), the game's versions (one a noble kind [R]), whose turn it is (`turn`: that player attacks), which
-    noble attacks (`attacker.at`, a position in the attacking court) and which is the target (`defender.at`), the
-    dice and number cards, and whether the defender paid to change the target (`redirected`). The answer is the
-    duel's, with `courts` after it (`after_duel`), who fell, whether the game is over and who won it."""
+    resources if they are followed: a page may leave them to the table's counters and give a v2 King's with the
+    duel, `attacker.resources`), the game's versions (one a noble kind [R]), whose turn it is (`turn`: that player
+    attacks), which noble attacks (`attacker.at`, a position in the attacking court) and which is the target
+    (`defender.at`), the dice and number cards, and whether the defender paid to change the target (`redirected`).
+    The answer is the duel's, with `courts` after it (`after_duel`), who fell, whether the game is over and who
+    won it."""
     req = checked(_COURT_DUEL, request)
     courts, versions, turn = req["courts"], req.get("versions", {}), req.get("turn", 0)
     problems = Problems()
@@ -212,14 +215,15 @@ def court_duel(request: Mapping) -> dict:
         noble = court["nobles"][play["at"]]
         version = {} if noble["noble"] == "joker" else {"version": versions.get(noble["noble"], 1)}
         sides[side] = {**noble, **version, "court": len(court["nobles"]), "resources": court.get("resources", 0),
-                       **{k: play[k] for k in ("dice", "cards", "hand") if k in play}}
+                       **{k: play[k] for k in ("dice", "cards", "hand", "resources") if k in play}}
         rows[side] = ("courts", seat, "nobles", play["at"])
     if problems:
         raise InputError(problems)
     paid = 0
     if req.get("redirected") and sides["defender"]["noble"] != "joker":  # [R] a Joker diverts an attack for free
         paid = REDIRECT
-        if sides["defender"]["resources"] < paid:
+        known = "resources" in req["defender"] or "resources" in courts[1 - turn]  # (else the table's counters say)
+        if known and sides["defender"]["resources"] < paid:
             problems.add(("redirected",), "changing the target costs %(n)s resources; %(name)s has %(has)s", n=paid,
                          name=courts[1 - turn].get("name") or Word("the defender"), has=sides["defender"]["resources"])
         sides["defender"]["resources"] = max(0, sides["defender"]["resources"] - paid)
@@ -236,18 +240,20 @@ def court_duel(request: Mapping) -> dict:
 
 
 def after_duel(courts: Sequence[Mapping], turn: int, attack: int, target: int, duel: Mapping, paid: int = 0) -> dict:
-    """Two courts after a duel (pure): the defender's resources less what changing the target cost (`paid`),
-    the winner's resource added [R], each wounded noble's wounds; a noble at its wound limit dies and leaves its
-    court (its weapon with it), kept by name in the court's `fallen` [R]. The game is over when a court is empty:
-    the other player `champion`; both at once (a tie that kills both last nobles) is a draw [A]. `turn` is then
-    the next duel's attacker: the players take turns [R]."""
-    out = [{**court, "nobles": [dict(n) for n in court["nobles"]], "resources": court.get("resources", 0),
-            "fallen": list(court.get("fallen", ()))} for court in courts]
+    """Two courts after a duel (pure): where a court's resources are followed, the defender's less what changing
+    the target cost (`paid`) and the winner's resource added [R]; each wounded noble's wounds; a noble at its wound
+    limit dies and leaves its court (its weapon with it), kept by name in the court's `fallen` [R]. The game is over
+    when a court is empty: the other player `champion`; both at once (a tie that kills both last nobles) is a draw
+    [A]. `turn` is then the next duel's attacker: the players take turns [R]."""
+    out = [{**court, "nobles": [dict(n) for n in court["nobles"]], "fallen": list(court.get("fallen", ()))}
+           for court in courts]
     where = seats(turn)
     at = {"attacker": attack, "defender": target}
-    out[where["defender"]]["resources"] = max(0, out[where["defender"]]["resources"] - paid)
+    if "resources" in out[where["defender"]]:
+        out[where["defender"]]["resources"] = max(0, out[where["defender"]]["resources"] - paid)
     for side, gained in duel.get("resources", {}).items():
-        out[where[side]]["resources"] += gained
+        if "resources" in out[where[side]]:
+            out[where[side]]["resources"] += gained
     fallen = []
     for side, wounded in duel.get("wounds", {}).items():
         court = out[where[side]]

@@ -93,3 +93,32 @@ def test_after_duel_is_pure():
     assert repr(courts) == snapshot
     assert out["courts"][0]["resources"] == 1 and out["courts"][1]["nobles"][0]["wounds"] == 1 and out["turn"] == 0
     assert court_duel  # the request-level entry point is the same one service.score takes
+
+
+def test_resources_left_to_the_table_are_not_made_up_and_a_v2_king_brings_his_to_the_duel():
+    """Issue 30: a page that leaves resources to the table's counters sends none with the courts: the courts after
+    the duel have none either (not the duel's +1 read as a total), changing the target is not checked against an
+    unknown count, and a v2 King's resources come with the duel (`attacker.resources`)."""
+    courts = [{"name": "Ana", "nobles": [KING]}, {"name": "Bea", "nobles": [QUEEN, JACK]}]
+    r = duel(courts, target=1, redirected=True, versions={"king": 2}, a_dice=(4,))
+    assert r["winner"] == "attacker" and r["resources"] == {"attacker": 1} and r["paid"] == 2
+    assert all("resources" not in c for c in r["courts"])
+    king = service.score("nobles", {"courts": courts, "versions": {"king": 2}, "defender": {"at": 0, "dice": [1]},
+                                    "attacker": {"at": 0, "dice": [1], "resources": 3}})
+    assert king["attacker"]["parts"]["resources"] == 6
+    with pytest.raises(InputError) as e:
+        duel(courts, target=1, redirected=True, defender={"at": 1, "dice": [1], "resources": 1})
+    assert e.value.problems[0].path == ("redirected",)
+
+
+def test_a_number_card_without_its_suit_gets_no_suit_bonus():
+    """[A] the suit only gives the bonus: an ace or an off-suit card may be given by its rank alone."""
+    courts = [court("Ana", KING), court("Bea", QUEEN)]
+    plain = service.score("nobles", {"courts": courts, "attacker": {"at": 0, "dice": [1, 1], "cards": [{"rank": 7}]},
+                                     "defender": {"at": 0, "dice": [1], "cards": [{"rank": 7, "suit": "hearts"}]}})
+    assert plain["attacker"]["parts"]["cards"] == 7 and plain["attacker"]["parts"]["suit_bonus"] == 0
+    assert plain["defender"]["parts"]["suit_bonus"] == 2
+    only = service.score("nobles", {"courts": courts, "variants": {"suit_only": True},
+                                    "attacker": {"at": 0, "dice": [1, 1], "cards": [{"rank": 1}]},
+                                    "defender": {"at": 0, "dice": [1]}})
+    assert only["winner"] == "attacker" and only["decided_by"] == "ace"
