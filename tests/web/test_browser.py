@@ -32,6 +32,37 @@ def settled(page):
     page.wait_for_selector("html:not([data-live-pending])", state="attached")
 
 
+class Counted:
+    """A phone's taps and keys as a player makes them. Taps are counted by the page itself: every trusted primary
+    pointerdown, kept in the tab's session storage so that they add up across the pages of a whole game. Keys are
+    the characters typed (`type`; a phone's keyboard is outside the page, and an accented letter reaches it with no
+    keydown). A choice from a dropdown is its tap on the field plus one for the option (`choose`), which the
+    browser's own picker makes outside the page."""
+
+    SCRIPT = """addEventListener("pointerdown", e => { if (e.isTrusted && e.isPrimary)
+      sessionStorage.setItem("_taps", +(sessionStorage.getItem("_taps") || 0) + 1); }, true);"""
+
+    def __init__(self, page):
+        self.page, self.picked, self.keys = page, 0, 0
+        page.context.add_init_script(self.SCRIPT)
+
+    def type(self, locator, text: str):
+        """A field tapped, then its text typed key by key (a player's name replaces the seat's word the field held:
+        the page selects it when the field is tapped)."""
+        locator.tap()
+        locator.press_sequentially(text)
+        self.keys += len(text)
+
+    def choose(self, locator, value: str):
+        locator.tap()
+        locator.select_option(value)
+        self.picked += 1
+
+    def now(self) -> tuple[int, int]:
+        """(taps, keys) so far."""
+        return self.page.evaluate("+(sessionStorage.getItem('_taps') || 0)") + self.picked, self.keys
+
+
 def tap_card(page, section: int, card_id: str):
     page.locator("details.pick").nth(section).locator(f"label.card:has(input[value='{card_id}'])").tap()
 

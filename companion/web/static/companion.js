@@ -192,6 +192,8 @@ function rememberName(page, field) {
     field.value = name.slice(0, 40);
     shown(seat, field.value);
   }
+  // a seat's word ("Player 2") is replaced by what is typed, not added to: tapping in selects it
+  field.addEventListener("focus", () => { if (field.value === field.dataset.default) field.select(); });
   field.addEventListener("input", () => {
     const typed = field.value.trim();
     shown(seat, typed || field.dataset.default);
