@@ -7,7 +7,21 @@ import secrets
 from typing import Any
 from urllib.parse import urlencode
 
-from ...games.nobles import BASE, CARDS_PLAYED, DICE, NOBLES, SUITS, WOUNDS, seats
+from ... import library
+from ...games.nobles import (
+    BASE,
+    CARDS_PLAYED,
+    COURT_MOST,
+    DICE,
+    FALLEN,
+    NOBLE_RANKS,
+    NOBLES,
+    SUIT_BONUS,
+    SUITS,
+    WOUNDS,
+    fallen_word,
+    seats,
+)
 from ...i18n import N_
 from ...schema import whole_number
 from .. import forms
@@ -18,6 +32,15 @@ from . import GamePages
 KINDS = ("jack", "queen", "king")
 SLOTS = 3  # [R] nobles each player keeps at the start (the double deck's 6 come from its setup)
 PLAYED = ("dice", "cards", "hand")  # what a side brings to one duel besides its noble
+KEEP, DEAL = "_keep", "_deal"  # a court tapped as chips (`_keep0`: "king:clubs"…) and the nobles dealt to pick from
+
+
+def noble_of(word: str) -> dict:
+    """A noble as a chip names it ("queen:hearts", "joker"); anything else as its kind, which the rules refuse."""
+    match = FALLEN.fullmatch(word)
+    if match is None:
+        return {"noble": word}
+    return {"noble": "joker"} if word == "joker" else {"noble": match[1], "suit": match[2]}
 
 
 def at_court(form: MultiDict) -> bool:
@@ -39,7 +62,8 @@ def _courts(req: dict, form: MultiDict) -> tuple[list[dict], dict[int, dict[int,
         kept = [(i, row) for i, row in enumerate(rows) if row is not None]
         moved[seat] = {i: k for k, (i, _row) in enumerate(kept)}
         name = names[seat] if seat < len(names) and names[seat] else None
-        out.append({**court, **({"name": name} if name else {}), "nobles": [row for _i, row in kept]})
+        tapped = [noble_of(w) for w in form.getlist(f"{KEEP}{seat}")[:COURT_MOST] if w]  # the court's chips
+        out.append({**court, **({"name": name} if name else {}), "nobles": [row for _i, row in kept] + tapped})
     return out, moved
 
 
@@ -80,42 +104,50 @@ def ready(form: MultiDict) -> bool:
 
 
 def typed_dice(form: MultiDict, side: str) -> list[int]:
-    """The dice a form gives a side: tapped one die at a time (`attacker.dice.0:int`…) or, in older links,
+    """The dice a form gives a side: tapped one die at a time (`attacker.dice.0:int`…), two dice by their total
+    (`attacker.dice.total:int`: the rules only add them, so a total of 9 is given as 5 and 4) or, in older links,
     typed as one list (`attacker.dice:ints`); a die not given is left out."""
-    tapped = sorted(k for k in form if k.startswith(f"{side}.dice.") and k.endswith(":int"))
+    total = whole_number((form.get(f"{side}.dice.total:int") or "").strip(), signed=False, digits=2)
+    if total is not None:  # (a total two dice cannot show is passed on as one die, which the rules refuse)
+        return [(total + 1) // 2, total // 2] if 2 <= total <= 12 else [total]
+    tapped = sorted(k for k in form if k.startswith(f"{side}.dice.") and k.endswith(":int") and ".total" not in k)
     words = [form.get(k) or "" for k in tapped] or (form.get(f"{side}.dice:ints") or "").replace(",", " ").split()
     return [n for n in (whole_number(w.strip(), signed=False, digits=1) for w in words) if n is not None]
 
 
 def _fighters(form: MultiDict, courts: list[dict] | None, turn: int, versions: dict[str, int]) -> dict[str, tuple]:
-    """(noble, version) each side brings to the duel as the form stands: at court the picked noble of each court,
-    in the calculator the noble named; the first of each picker when none is picked yet."""
+    """(noble, version, suit) each side brings to the duel as the form stands: at court the picked noble of each
+    court, in the calculator the noble named; the first of each picker when none is picked yet."""
     out = {}
     for side, seat in seats(turn).items():
         if courts is not None:
             nobles = courts[seat]["nobles"]
             at = whole_number(form.get(f"{side}.at:int") or "0", signed=False, digits=2) or 0
-            kind = nobles[at]["noble"] if 0 <= at < len(nobles) and isinstance(nobles[at], dict) else None
+            noble = nobles[at] if 0 <= at < len(nobles) and isinstance(nobles[at], dict) else {}
+            kind, suit = noble.get("noble"), noble.get("suit")
             version = versions.get(kind, 1)
         else:
-            kind = form.get(f"{side}.noble") or NOBLES[0]
+            kind, suit = form.get(f"{side}.noble") or NOBLES[0], form.get(f"{side}.suit")
             version = whole_number(form.get(f"{side}.version:int") or "1", signed=False, digits=1) or 1
-        out[side] = (kind, version)
+        out[side] = (kind, version, suit)
     return out
 
 
 def played(form: MultiDict, result: dict | None, fighters: dict[str, tuple]) -> dict[str, dict]:
-    """What the duel form asks of each side: how many dice its noble rolls (one row of six faces each) and which
-    face each shows (tapped, or rolled here), and how many number cards it may play (the second card's row only
-    for a noble that plays two, or one the form already fills)."""
+    """What the duel form asks of each side: how many dice its noble rolls (one row of faces, or of totals for two
+    dice) and what they show (tapped, or rolled here: `shown`), how many number cards it may play (the second
+    card's row only for a noble that plays two, or one the form already fills), and the noble's suit with the
+    bonus a card of that suit gives (its chip says so)."""
     out = {}
-    for side, (kind, version) in fighters.items():
+    suit_only = bool(form.get("variants.suit_only:bool"))
+    for side, (kind, version, suit) in fighters.items():
         dice = typed_dice(form, side)
         if not dice and result and isinstance(result.get(side), dict):
             dice = list(result[side].get("dice", ()))
-        count = max(DICE.get((kind, version), 1), len(dice))
+        count = DICE.get((kind, version), 1)
         cards = max(CARDS_PLAYED.get((kind, version), 1), 2 if form.get(f"{side}.cards.1.rank:int") else 1)
-        out[side] = {"dice": [dice[k] if k < len(dice) else None for k in range(count)], "cards": cards}
+        out[side] = {"dice": count, "shown": sum(dice) if len(dice) == count else None, "cards": cards,
+                     "suit": suit, "bonus": 0 if suit_only else SUIT_BONUS.get((kind, version), 2)}
     return out
 
 
@@ -134,8 +166,6 @@ def court_fields(courts: list[dict], names: list[str], form: MultiDict, turn: in
             for part, kind in (("noble", ""), ("suit", ""), ("weapon", ":int"), ("wounds", ":int")):
                 if noble.get(part):
                     out.append((f"{at}nobles.{i}.{part}{kind}", noble[part]))
-        if court.get("resources"):
-            out.append((f"{at}resources:int", court["resources"]))
         out += [(f"{at}fallen:list", word) for word in court.get("fallen", ())]
     return out
 
@@ -149,11 +179,16 @@ def extras(req: dict | None, result: dict | None, form: MultiDict) -> dict:
     out: dict[str, Any] = {"fresh_seed": secrets.token_hex(4), "next_query": None, "at_court": at_court(form),
                            "base": BASE, "wound_limit": WOUNDS, "kinds": NOBLES, "suits": SUITS}
     if out["at_court"]:
-        courts, _moved = _courts(req if req is not None else forms.request_from_form(form), form)
+        courts, _moved = _courts(forms.request_from_form(form), form)  # (the form's, not the prepared ones)
         turn = whole_number(form.get("turn:int") or "0", signed=False, digits=1)
         out.update(courts=courts, turn=turn if turn in (0, 1) else 0,
                    slots=min(max(_number(form.get("_slots")) or SLOTS, 1), 12),
-                   started=any(c["nobles"] for c in courts) or bool(result),
+                   started=all(c["nobles"] for c in courts) or bool(result),
+                   # the nobles dealt to each player (chips to keep), each court's nobles as its chips name them
+                   deal=[[w for w in form.getlist(f"{DEAL}{seat}")[:2 * COURT_MOST] if FALLEN.fullmatch(w)]
+                         for seat in range(2)],
+                   kept=[[fallen_word(n) for n in c["nobles"] if isinstance(n, dict)] for c in courts],
+                   kinds_suits=[f"{k}:{s}" for k in KINDS for s in SUITS],
                    versions={k: _number(form.get(f"versions.{k}:int")) or 1 for k in KINDS})
         out["played"] = played(form, result, _fighters(form, courts, out["turn"], out["versions"]))
         out["new_game"] = urlencode([("_names", name) for name in forms.typed_names(form)])
@@ -178,8 +213,25 @@ def extras(req: dict | None, result: dict | None, form: MultiDict) -> dict:
 
 
 def to_score(result: dict) -> list[tuple[str, str]]:
-    """A setup carries who attacks first and how many nobles each player keeps (rows to type)."""
-    return [("turn:int", str(result.get("first_player", 0))), ("_slots", str(result.get("keep", SLOTS)))]
+    """A setup carries who attacks first, how many nobles each player keeps and the nobles dealt to each (chips to
+    keep: "king:clubs", "joker")."""
+    card_set = library.current().get("nobles")
+    dealt = [(f"{DEAL}{seat}", dealt_word(card_set, card_id)) for seat, ids in enumerate(result.get("nobles_dealt", ()))
+             for card_id in ids]
+    return [("turn:int", str(result.get("first_player", 0))), ("_slots", str(result.get("keep", SLOTS))),
+            *[(k, w) for k, w in dealt if w]]
+
+
+def dealt_word(card_set, card_id: str) -> str:
+    """A dealt card's noble as a chip names it, from the card data; "" for one the data does not know."""
+    try:
+        card = card_set.component(card_id)
+    except KeyError:
+        return ""
+    if card.type == "joker":
+        return "joker"
+    rank = card.data.get("rank")
+    return f"{NOBLE_RANKS[rank]}:{card.data['suit']}" if rank in NOBLE_RANKS else ""
 
 
 PAGES = GamePages(
