@@ -84,6 +84,16 @@ const pageFor = async (form, query) => {
                         { credentials: "same-origin", headers: { Accept: "text/html" } });
   return r.ok || r.status === 400 ? r.text() : null;
 };
+// A form still being filled in asks nothing (a set half tapped in is no request to refuse). A part of a form
+// declares it (`data-needs`: the fields that must all be filled once it is in use): in use once any field in it is
+// filled, or, with `data-needs-when` ("name=value ..."), once the form has one of those values.
+const incomplete = (form, data) => [...form.querySelectorAll("[data-needs]")].some((part) => {
+  const filled = (name) => data.getAll(name).some((v) => v !== "");
+  const when = part.dataset.needsWhen;
+  const used = when ? when.split(" ").some((pair) => data.getAll(pair.split("=")[0]).includes(pair.split("=")[1]))
+    : [...part.querySelectorAll("[name]")].some((field) => filled(field.name));
+  return used && !part.dataset.needs.split(" ").every(filled);
+});
 function live(form) {
   if (form.dataset.liveOn) return;
   form.dataset.liveOn = "1";
@@ -110,7 +120,13 @@ function live(form) {
   const redraw = async () => {
     const started = performance.now();
     const mine = ++asked;
-    const query = new URLSearchParams([...new FormData(form)].filter(([, v]) => typeof v === "string")).toString();
+    const data = new FormData(form);
+    if (incomplete(form, data)) {  // the answer shown is no longer the form's: dimmed until it is complete
+      document.getElementById("result")?.classList.add("stale");
+      delete root.dataset.livePending;
+      return;
+    }
+    const query = new URLSearchParams([...data].filter(([, v]) => typeof v === "string")).toString();
     let html = null;
     try { html = await pageFor(form, query); } catch {}
     if (mine !== asked) return;  // a newer change is on its way
