@@ -201,7 +201,7 @@ def test_names_typed_once_fill_every_page(server, phone):
     assert [names.nth(i).input_value() for i in range(3)] == ["Ana", "Bruno", "Player 3"]
     assert phone.locator(".who").first.inner_text() == "Ana"
     names.nth(2).fill("Carla")
-    phone.goto(f"{base}/score/gemas?_n=3")
+    phone.goto(f"{base}/score/gemas?_n=3&_turns=1")  # (its turn tracker: Who and Against)
     assert [phone.input_value(f"input[name='players.{i}.name']") for i in range(3)] == ["Ana", "Bruno", "Carla"]
     assert (phone.locator("#turn label.tap:has(input[name='lay_down.player']) [data-seat]").all_inner_texts()
             == ["Ana", "Bruno", "Carla"])

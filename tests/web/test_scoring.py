@@ -222,7 +222,7 @@ def test_every_rule_link_on_a_result_points_at_a_rules_section(client, shipped):
 def test_gemas_who_and_against_follow_names_typed_after_the_page_was_drawn(client):
     """Issue 13's bug: with names typed on a fresh form, "Who" and "Against" still offered the drawn page's
     "Player 1–3", and scoring failed ("no player is called 'Jugador 1'"). They now name a seat."""
-    page = client.get("/score/gemas?_n=3&lang=es").get_data(as_text=True)
+    page = client.get("/score/gemas?_n=3&_turns=1&lang=es").get_data(as_text=True)
     who = re.findall(r'name="lay_down.player" value="([^"]+)"', page)  # (the chips with a value: the seats)
     against = re.findall(r'name="lay_down.target" value="([^"]+)"', page)
     first, second = who[0], against[1]

@@ -344,7 +344,7 @@ def test_the_static_sites_form_is_sent_in_place_and_a_refused_one_names_its_prob
     page.goto(f"{base}/score/gemas/")
     page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=60000)
     page.fill("input[name='players.0.name']", "Ana")
-    page.fill("input[name='players.0.gems.green:int']", "3")
+    page.click("label.tap:has(input[name='players.0.gems.green:int'][value='3'])")  # a count by chips
     page.click("form.form .go button[type=submit]")
     _wait_drawn(page)
     assert "players.0.gems.green%3Aint=3" in page.url and "Ana" in _text(page, "#result")
