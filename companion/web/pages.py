@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, send_file, url_for
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, send_file, url_for
 from flask_babel import gettext as _
 
 from .. import library, rulebook, service
@@ -110,18 +110,21 @@ def card_font(game: str, name: str):
                                  max_age=24 * 3600))
 
 
+def icon_css(game: str) -> str | None:
+    """A game's look as CSS (accent, icon classes, fonts); None for a game not known."""
+    card_set = library.current().get(game.lower())
+    if card_set is None:
+        return None
+    fonts = face_svg.font_faces(card_set, lambda name: url_for("pages.card_font", game=card_set.game, name=name))
+    return icons.stylesheet(card_set.look) + fonts
+
+
 @bp.get("/icons/<game>.css")
 def icon_styles(game: str):
-    """A game's look as CSS (accent, icon classes, fonts), kept a day; checked at each use for a game served live."""
+    """A game's look as CSS, checked at each use for a game served live; compressed, tagged and kept (a year at
+    its versioned address) by companion.web.assets."""
     card_set = _card_set(game)
-    fonts = face_svg.font_faces(card_set, lambda name: url_for("pages.card_font", game=card_set.game, name=name))
-    response = Response(icons.stylesheet(card_set.look) + fonts, mimetype="text/css")
-    response.cache_control.max_age = 24 * 3600
-    _live(card_set.game, response)
-    if response.cache_control.no_cache:  # a live game's look: an unchanged one is a 304
-        response.add_etag()
-        response.make_conditional(request)
-    return response
+    return _live(card_set.game, Response(icon_css(game), mimetype="text/css"))
 
 
 def _live(game: str, response: Response) -> Response:

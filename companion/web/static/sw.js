@@ -36,6 +36,11 @@ self.addEventListener("fetch", (event) => {
     .catch(() => request.mode === "navigate" ? caches.match("/offline") : Response.error()));
 });
 
+// Pages ask for files at addresses carrying their version (?v=, the file's hash); the worker keeps the shell's files
+// at their plain addresses, the same files (a new version of any of them is a new worker): a versioned file this
+// worker has not fetched yet is answered with the plain copy.
 function cached(request) {
-  return caches.match(request).then((hit) => hit || null);
+  return caches.match(request).then((hit) => hit
+    || (new URL(request.url).searchParams.has("v") ? caches.match(request, { ignoreSearch: true }) : null))
+    .then((hit) => hit || null);
 }
