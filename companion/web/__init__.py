@@ -23,7 +23,7 @@ def create_app(config: dict | None = None) -> Flask:
     from flask import Flask, appcontext_pushed, g, jsonify, request
 
     from .. import library, resources, settings
-    from . import assets, csrf, errors, instance, limits, locale, saved
+    from . import assets, csrf, errors, head, instance, limits, locale, saved
 
     config = dict(config or {})
     env = settings.environment()  # every COMPANION_* variable, read once; the config's own keys win over them
@@ -61,6 +61,7 @@ def create_app(config: dict | None = None) -> Flask:
     from . import api, icons, offline, pages, preview, render, scan, scoring, setup_page, sheet_pages, sheets_api
 
     assets.init_app(app)
+    head.init_app(app)
     locale.init_app(app)
     csrf.init_app(app)
     try:

@@ -35,7 +35,11 @@ def test_every_scoring_page_transfers_under_60_kb(client, game):
 def test_pages_load_nothing_from_elsewhere_and_run_no_inline_script(client, path):
     r = client.get(path)
     page = r.get_data(as_text=True)
-    assert not re.search(r'<(?:script|link|img|iframe|source)[^>]+(?:src|href)="(?:https?:)?//', page)
+    # (a link to this page in another language is not loaded: its address is absolute, on this same server)
+    assert not re.search(r'<(?:script|link(?![^>]*rel="alternate")|img|iframe|source)[^>]+(?:src|href)="(?:https?:)?//',
+                         page)
+    alternates = re.findall(r'<link rel="alternate"[^>]+href="([^"]*)"', page)
+    assert len(alternates) == 3 and all(a.startswith("http://localhost/") for a in alternates)
     assert "<script>" not in page and " style=" not in page and "<style" not in page
     assert "script-src 'self'" in r.headers["Content-Security-Policy"]
     assert r.headers["X-Content-Type-Options"] == "nosniff" and r.headers["Referrer-Policy"]

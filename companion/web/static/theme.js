@@ -17,6 +17,8 @@
   const other = document.querySelector(`link[rel=alternate][hreflang="${wanted}"]`);
   if (other && wanted !== root.lang) {
     root.dataset.leaving = "1";  // (site-python.js starts nothing on a page being left)
-    location.replace(other.href.split("?")[0] + location.search + location.hash);  // (a seed, a form: kept)
+    // (its path only: the alternate's address is absolute, on the host the site was built for, and this copy may be
+    // served from another, a preview on a laptop; a seed, a form: kept)
+    location.replace(new URL(other.href).pathname + location.search + location.hash);
   }
 })();
