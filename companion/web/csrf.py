@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 FIELD = "_csrf"
 HEADER = "X-CSRF-Token"
 SAFE = ("GET", "HEAD", "OPTIONS")
-EXEMPT = {"api.score"}  # computes an answer from the body alone: nothing stored, no cookie read
+EXEMPT = {"api.score", "api.scan"}  # compute an answer from the body alone: nothing stored, no cookie read
 
 
 def token() -> str:

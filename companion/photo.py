@@ -1,0 +1,211 @@
+"""The QR codes in a photo of the table: a phone's picture (JPEG, PNG or WebP) read safely, turned as it was taken,
+and searched with zxing-cpp in a few passes within a time budget; each code with its text and its corners."""
+from __future__ import annotations
+
+import io
+import math
+import time
+import warnings
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+
+import zxingcpp
+from PIL import Image, ImageFilter, ImageOps, UnidentifiedImageError
+
+from .schema import InputError, problem
+
+MiB = 1024 * 1024
+MAX_BYTES = 20 * MiB  # a 12 MP phone JPEG is 2-6 MB, a 50 MP one 10-16 MB
+MAX_PIXELS = 50_000_000  # a 48/50 MP phone's full resolution; more is refused before it is decoded
+SEARCHED_PIXELS = 16_000_000  # a larger photo is searched at a whole fraction of its size (a 50 MP one at 1/2)
+FORMATS = ("JPEG", "PNG", "WEBP")  # the JPEG reader also opens MPO: a JPEG with a second picture inside
+BUDGET = 1.5  # seconds: no pass (or retry of a code) starts that would end past this, by the time the last took
+QR = zxingcpp.BarcodeFormat.QRCode
+FIELD = ("photo",)
+
+
+@dataclass(frozen=True)
+class Code:
+    """One QR code found: what it says and its four corners (the code's own top left, top right, bottom right,
+    bottom left) in the photo's pixels as the photo is seen (turned by its EXIF orientation)."""
+
+    text: str
+    corners: tuple[tuple[int, int], ...]
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return _centre(self.corners)
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a photo holds: its codes, its size as seen, and the passes that ran (with their seconds)."""
+
+    codes: list[Code]
+    size: tuple[int, int]
+    passes: list[tuple[str, float]]
+
+
+def open_photo(data: bytes) -> Image.Image:
+    """The photo in `data` decoded and turned upright by its EXIF orientation; InputError naming what is wrong: too
+    many bytes or pixels (checked before decoding, so a decompression bomb is refused unread), not a JPEG, PNG or
+    WebP, or cut short or damaged."""
+    if not data:
+        raise InputError([problem(FIELD, "is empty: choose a photo (JPEG, PNG or WebP)")])
+    if len(data) > MAX_BYTES:
+        raise InputError([problem(FIELD, "is larger than %(most)s MiB", most=MAX_BYTES // MiB)])
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data), formats=FORMATS)
+    except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise InputError([problem(FIELD, "is not a photo the companion can read: send a JPEG, PNG or WebP "
+                                         "picture")]) from None
+    except (OSError, ValueError, SyntaxError):
+        raise InputError([problem(FIELD, "could not be read: the picture is cut short or damaged")]) from None
+    w, h = image.size
+    if w * h > MAX_PIXELS:
+        raise InputError([problem(FIELD, "has %(got)s megapixels (%(w)s × %(h)s); the most is %(most)s",
+                                  got=round(w * h / 1e6), w=w, h=h, most=MAX_PIXELS // 1_000_000)])
+    if w < 1 or h < 1:
+        raise InputError([problem(FIELD, "could not be read: the picture is cut short or damaged")])
+    try:
+        reduce = _reduction(w * h)
+        if reduce > 1 and image.format in ("JPEG", "MPO"):
+            image.draft("RGB", (math.ceil(w / reduce), math.ceil(h / reduce)))  # decoded smaller: much faster
+        image.load()
+        upright = ImageOps.exif_transpose(image)
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
+        raise InputError([problem(FIELD, "could not be read: the picture is cut short or damaged")]) from None
+    upright.info["full_size"] = _turned((w, h), image)
+    return upright
+
+
+def _reduction(pixels: int) -> int:
+    """The whole fraction a photo of so many pixels is searched at (1: as it is)."""
+    return max(1, math.ceil(math.sqrt(pixels / SEARCHED_PIXELS)))
+
+
+def _turned(size: tuple[int, int], image: Image.Image) -> tuple[int, int]:
+    """The photo's full size as seen: width and height swapped when its EXIF orientation turns it a quarter."""
+    orientation = image.getexif().get(0x0112, 1)
+    return (size[1], size[0]) if orientation in (5, 6, 7, 8) else size
+
+
+def find_codes(data: bytes, budget: float = BUDGET) -> Found:
+    """Every QR code in the photo (InputError when it is not a photo that can be read; see `open_photo`).
+
+    Three passes, each paying for itself on blurred photos (benchmarks/bench_scan.py): the photo as it is; then
+    each code the first pass saw but could not read, cut out, sharpened, and again at twice its size; then the whole
+    photo sharpened, when the time left allows (it costs about four plain passes)."""
+    start = time.perf_counter()
+    image = open_photo(data)
+    full = image.info["full_size"]
+    if _reduction(image.width * image.height) > 1:  # not drafted smaller on decoding (not a JPEG)
+        image = image.reduce(_reduction(image.width * image.height))
+    grey = image.convert("L")
+    del image
+    scale = (full[0] / grey.width, full[1] / grey.height)
+    codes: list[Code] = []
+    passes = [("open", time.perf_counter() - start)]
+    began = time.perf_counter()
+    doubtful = []
+    for result in zxingcpp.read_barcodes(grey, formats=QR, return_errors=True):
+        if result.valid:
+            _keep(codes, result, (0, 0), 1, scale)
+        else:
+            doubtful.append(_quad(result, (0, 0), 1, (1, 1)))
+    plain = time.perf_counter() - began
+    passes.append(("plain", plain))
+    began, slowest = time.perf_counter(), 0.0
+    for quad in doubtful:
+        now = time.perf_counter()
+        if now - start + slowest > budget:
+            break
+        if not any(_inside(_centre(quad), _unscaled(kept.corners, scale)) for kept in codes):
+            _again(grey, quad, codes, scale)
+        slowest = max(slowest, time.perf_counter() - now)
+    passes.append(("doubtful", time.perf_counter() - began))
+    if time.perf_counter() - start + SHARPEN_COST * plain <= budget:
+        began = time.perf_counter()
+        sharp = grey.filter(ImageFilter.UnsharpMask(radius=2, percent=200, threshold=0))
+        for result in zxingcpp.read_barcodes(sharp, formats=QR):
+            _keep(codes, result, (0, 0), 1, scale)
+        passes.append(("sharpened", time.perf_counter() - began))
+    return Found(codes, full, passes)
+
+
+SHARPEN_COST = 4  # the whole photo sharpened and read, in plain passes (measured: 3 to 5)
+
+
+def _again(grey: Image.Image, quad, codes: list[Code], scale: tuple[float, float]) -> None:
+    """A code seen but not read, cut out with a margin and read sharpened, then sharpened at twice its size."""
+    xs, ys = [x for x, _ in quad], [y for _, y in quad]
+    margin = 0.6 * max(max(xs) - min(xs), max(ys) - min(ys))
+    box = (max(0, int(min(xs) - margin)), max(0, int(min(ys) - margin)),
+           min(grey.width, int(max(xs) + margin) + 1), min(grey.height, int(max(ys) + margin) + 1))
+    if box[2] - box[0] < 8 or box[3] - box[1] < 8:
+        return
+    crop = grey.crop(box)
+    tries = ((1, lambda c: c.filter(ImageFilter.UnsharpMask(radius=2, percent=200, threshold=0))),
+             (2, lambda c: c.resize((c.width * 2, c.height * 2), Image.Resampling.BICUBIC)
+              .filter(ImageFilter.UnsharpMask(radius=4, percent=200, threshold=0))))
+    for times, make in tries:
+        results = zxingcpp.read_barcodes(make(crop), formats=QR)
+        for result in results:
+            _keep(codes, result, box[:2], times, scale)
+        if results:
+            return
+
+
+def _quad(result, offset: tuple[float, float], times: float, scale: tuple[float, float]):
+    """A result's corners (its top left, top right, bottom right, bottom left) in the photo's pixels, from a reading
+    of a piece of it cut at `offset` and enlarged `times`."""
+    p = result.position
+    return tuple((round((pt.x / times + offset[0]) * scale[0]), round((pt.y / times + offset[1]) * scale[1]))
+                 for pt in (p.top_left, p.top_right, p.bottom_right, p.bottom_left))
+
+
+def _unscaled(quad, scale: tuple[float, float]):
+    return tuple((x / scale[0], y / scale[1]) for x, y in quad)
+
+
+def _centre(quad) -> tuple[float, float]:
+    return (sum(x for x, _ in quad) / 4, sum(y for _, y in quad) / 4)
+
+
+def _keep(codes: list[Code], result, offset: tuple[float, float], times: float, scale: tuple[float, float]) -> None:
+    """Add a decoded code unless a code already kept covers its centre (the same printed code read by another
+    pass). Two copies of a card are two codes: they lie apart, so each is kept."""
+    code = Code(result.text, _quad(result, offset, times, scale))
+    if not any(_inside(code.centre, kept.corners) for kept in codes):
+        codes.append(code)
+
+
+def _inside(point: tuple[float, float], quad) -> bool:
+    """Whether the point lies inside the (convex) quadrilateral, either way round."""
+    x, y = point
+    signs = set()
+    for (x1, y1), (x2, y2) in zip(quad, quad[1:] + quad[:1], strict=True):
+        cross = (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1)
+        if cross:
+            signs.add(cross > 0)
+    return len(signs) == 1
+
+
+def card_id(text: str, game: str) -> str | None:
+    """The card a printed code names, if it is one of `game`'s: `BASE/C/<ID>` (any base: the deck may have been
+    printed for another address) or the older `BASE/C/<GAME>/<ID>` and `BASE/c/<game>/<id>`, read as the card
+    pages read them (the id in capitals). Whether the id is one of the game's cards is the caller's to check."""
+    try:
+        parts = urlsplit(text.strip())
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https"):
+        return None
+    segments = [unquote(s) for s in parts.path.split("/")]
+    if len(segments) >= 3 and segments[-2] == "C":
+        return segments[-1].upper() or None
+    if len(segments) >= 4 and segments[-3] in ("C", "c") and segments[-2].lower() == game:
+        return segments[-1].upper() or None
+    return None

@@ -1,0 +1,128 @@
+"""The cards in a photo of the table (issue 28): companion.photo reads phones' pictures safely and finds every code,
+on simulated photos of printed cards (tests/table.py; the figures at 12 MP are benchmarks/bench_scan.py's)."""
+import io
+import math
+
+import pytest
+from PIL import Image
+
+from companion import photo
+from companion.schema import InputError
+from table import small_photo
+
+HAND = ("DQ03", "DQ07", "DQ11", "DQ15", "DQ22")
+
+
+@pytest.fixture(scope="module")
+def hand():
+    return small_photo("duquesa", HAND)
+
+
+@pytest.fixture(scope="module")
+def hand_png(hand):
+    return reencoded(hand[0], "PNG", compress_level=1)
+
+
+def ids(found: photo.Found) -> list[str]:
+    return sorted(photo.card_id(code.text, "duquesa") for code in found.codes)
+
+
+def near(found: photo.Found, laid, most: float = 6) -> bool:
+    """Every code found where a card's code was laid, within `most` px, and one code for each card."""
+    centres = [code.centre for code in found.codes]
+    return len(centres) == len(laid) and all(min(math.dist(c, card.code_centre) for c in centres) <= most
+                                             for card in laid)
+
+
+def reencoded(data: bytes, fmt: str, **options) -> bytes:
+    out = io.BytesIO()
+    Image.open(io.BytesIO(data)).save(out, fmt, **options)
+    return out.getvalue()
+
+
+def test_a_photo_of_five_cards_gives_those_five(hand):
+    data, laid = hand
+    found = photo.find_codes(data)
+    assert ids(found) == sorted(HAND)
+    assert found.size == (2000, 1500)
+    assert near(found, laid)
+    first = found.codes[0].corners
+    assert len(first) == 4 and all(0 <= x < 2000 and 0 <= y < 1500 for x, y in first)
+
+
+@pytest.mark.parametrize("orientation, turn", [(6, Image.Transpose.ROTATE_90), (8, Image.Transpose.ROTATE_270),
+                                               (3, Image.Transpose.ROTATE_180)])
+def test_the_exif_orientation_is_honoured(hand, orientation, turn):
+    """A phone stores the sensor's pixels and says in EXIF how to turn them: the codes' corners are given in the
+    photo as it is seen, turned."""
+    data, laid = hand
+    stored = Image.open(io.BytesIO(data)).transpose(turn)  # as a phone held another way stores it
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    out = io.BytesIO()
+    stored.save(out, "JPEG", quality=90, exif=exif)
+    found = photo.find_codes(out.getvalue())
+    assert found.size == (2000, 1500)
+    assert ids(found) == sorted(HAND) and near(found, laid)
+
+
+def test_png_and_webp(hand, hand_png):
+    data, laid = hand
+    for sent in (hand_png, reencoded(data, "WEBP", quality=90, method=0)):
+        found = photo.find_codes(sent)
+        assert ids(found) == sorted(HAND) and near(found, laid)
+
+
+def test_two_copies_of_a_card_are_two_codes_told_apart_by_position():
+    data, laid = small_photo(("duquesa", "queens-necklace"), ("DQ07", "QN-D3", "DQ07", "DQ12", "QN-E2"))
+    found = photo.find_codes(data)
+    assert sorted(code.text.rsplit("/", 1)[1] for code in found.codes) == ["DQ07", "DQ07", "DQ12", "QN-D3", "QN-E2"]
+    assert near(found, laid)
+
+
+def test_a_larger_photo_is_searched_smaller_and_answered_in_its_own_pixels(hand, hand_png, monkeypatch):
+    data, laid = hand
+    monkeypatch.setattr(photo, "SEARCHED_PIXELS", 1_000_000)  # 3 MP: searched at half its size
+    found = photo.find_codes(hand_png)
+    assert found.size == (2000, 1500) and ids(found) == sorted(HAND) and near(found, laid, most=8)
+
+
+def problem_of(data: bytes) -> str:
+    with pytest.raises(InputError) as e:
+        photo.open_photo(data)
+    assert e.value.field == "photo"
+    return str(e.value)
+
+
+def test_what_is_not_a_photo_is_refused_naming_the_problem(hand):
+    data, _ = hand
+    gif = io.BytesIO()
+    Image.new("RGB", (40, 30), "white").save(gif, "GIF")
+    assert "send a JPEG, PNG or WebP" in problem_of(b"hello, these are my cards\n")
+    assert "send a JPEG, PNG or WebP" in problem_of(gif.getvalue())
+    assert "cut short or damaged" in problem_of(data[: len(data) // 2])
+    assert "is empty" in problem_of(b"")
+    assert "larger than 20 MiB" in problem_of(b"\xff\xd8" + bytes(photo.MAX_BYTES))
+
+
+def test_too_many_pixels_are_refused_before_decoding():
+    """A small file that would decode to a huge picture (a decompression bomb) is refused from its header."""
+    out = io.BytesIO()
+    Image.new("1", (9000, 6000)).save(out, "PNG")
+    assert len(out.getvalue()) < 100_000
+    assert "54 megapixels (9000 × 6000); the most is 50" in problem_of(out.getvalue())
+
+
+@pytest.mark.parametrize("text, game, expected", [
+    ("HTTP://192.168.1.20:5000/C/DQ07", "duquesa", "DQ07"),
+    ("https://you.github.io/deck/C/DQ07", "duquesa", "DQ07"),  # printed for a static site: any base
+    ("HTTP://192.168.1.20:5000/C/DUQUESA/DQ07", "duquesa", "DQ07"),  # the codes printed before short codes
+    ("http://127.0.0.1:5000/c/duquesa/dq07", "duquesa", "DQ07"),
+    ("http://127.0.0.1:5000/c/nobles/NB-AH", "duquesa", None),
+    ("HTTP://192.168.1.20:5000/C/QN-D3", "duquesa", "QN-D3"),  # the caller checks the game's cards
+    ("WIFI:S:home;T:WPA;P:secret;;", "duquesa", None),
+    ("javascript:alert(1)//C/DQ07", "duquesa", None),
+    ("http://[bad/C/DQ07", "duquesa", None),
+])
+def test_the_card_a_code_names(text, game, expected):
+    assert photo.card_id(text, game) == expected
