@@ -104,14 +104,18 @@ def test_run_a_queens_necklace_sale(server, phone):
     phone.fill("input[name='players.0.shown.amber:ints']", "1 1")
     phone.fill("input[name='players.1.shown.ruby:ints']", "2")
     phone.fill("input[name='players.1.shown.diamond:ints']", "1")
-    phone.get_by_role("button", name="Score the sale").tap()
-    phone.wait_for_selector("#result")
+    # the answer is live: no Score button to press (Enter still sends the form)
+    assert phone.locator("button[type=submit][data-not-live]").is_hidden()
     settled(phone)
+    phone.wait_for_selector("#result")
     expected = service.score("queens-necklace", {"fashion": ["diamond", "emerald", "ruby", "amber"], "players": [
         {"name": "Alice", "shown": {"diamond": [3, 2], "amber": [1, 1]}},
         {"name": "Bob", "shown": {"ruby": [2], "diamond": [1]}}]})
     earned = phone.locator("[data-earned]").evaluate_all("els => els.map(e => Number(e.dataset.earned))")
     assert earned == [p["earned"] for p in expected["players"]]
+    # the totals in the sticky bar under the thumb, followed as the cards are entered
+    assert phone.locator(".go .totals").inner_text() == " · ".join(f"{p['name']} {p['earned']}"
+                                                                    for p in expected["players"])
     assert phone.locator("table.sale th").count() == 5  # a label column and the four gem columns
     shot(phone, "queens-necklace-sale")
 

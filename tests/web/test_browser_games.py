@@ -13,6 +13,7 @@ expect = playwright_api.expect
 
 # Whole games' ceilings (issue 30: the phone is quicker than paper), as measured when they were set
 DUQUESA_TAPS = 12
+QUEENS_NECKLACE_TAPS = 29  # 3 sales of 3 players with Rings, a Banker, the Necklace, a King and the Alchemist
 DUPLICON_TAPS, DUPLICON_KEYS = 31, 37  # 4 rounds of 3 players, names typed included
 
 
@@ -73,17 +74,46 @@ def test_a_whole_duquesa_game_from_setup_to_winner(server, browser):
 
 
 def test_a_whole_queens_necklace_game_of_three_sales_from_setup_to_winner(server, browser):
+    """Issue 30: 36 taps and 15 keys measured as players, with Rings, the King, the Necklace, a Banker and the
+    Alchemist in number boxes and dropdowns. Now chips, a sale played folds to its result line when the next is
+    opened, and the totals stay in the sticky bar; held as a ceiling, names typed included."""
     phone = fresh_phone(browser)
-    dealt = set_the_table(phone, server[0], "queens-necklace", ["Alice", "Bob", "Chloé"])
+    counted = Counted(phone)
+    dealt = set_the_table(phone, server[0], "queens-necklace", ["Alice", "Bob", "Chloé"], counted)
     fashion = [phone.input_value(f"input[name='sales.0.fashion.{k}']:checked") for k in range(4)]
     assert fashion == list(dealt["fashion"]) if "fashion" in dealt else len(set(fashion)) == 4
+    # what each player shows, and the cards played beside the gems (their chips: field under the player → value)
     sales = [{"Alice": {"diamond": [3]}, "Bob": {"ruby": [2, 1]}, "Chloé": {"emerald": [2]}},
-             {"Alice": {"amber": [1, 1]}, "Bob": {"diamond": [2]}, "Chloé": {"ruby": [3]}},
+             {"Alice": {"amber": [1, 1]}, "Bob": {"diamond": [2]}, "Chloé": {"ruby": [3], "amber": [1]}},
              {"Alice": {"emerald": [3, 1]}, "Bob": {"amber": [1]}, "Chloé": {"diamond": [1]}}]
+    played = [{"Alice": {"rings.diamond:int": "1"}, "Bob": {"bankers:int": "1"}},
+              {"Alice": {"necklace": "amber"}, "Chloé": {"king": "amber"}},
+              {"Chloé": {"alchemist.from": "diamond", "alchemist.to": "emerald"}}]  # its card: her only diamond
+    extra = [{"Alice": {"rings": {"diamond": 1}}, "Bob": {"bankers": 1}},
+             {"Alice": {"necklace": "amber"}, "Chloé": {"king": "amber"}},
+             {"Chloé": {"alchemist": {"from": "diamond", "gems": 1, "to": "emerald"}}}]
+
+    def request(upto: int) -> dict:
+        return {"sales": [{"fashion": fashion, "players": [{"name": name, "shown": gems, **extra[s].get(name, {})}
+                                                           for name, gems in sales[s].items()]}
+                          for s in range(upto)]}
+
+    names = list(sales[0])
+    folds = phone.locator("details.pick")
     for s, shown in enumerate(sales):
-        sale = phone.locator("details.pick").nth(s)
-        if not sale.evaluate("d => d.open"):
+        sale = folds.nth(s)
+        if s:  # the next sale opened by its title; the one before folds to its result line, the totals in view
             sale.locator("summary").first.tap()
+            expect(folds.nth(s - 1)).not_to_have_attribute("open", "")
+            settled(phone)
+            so_far = service.score("queens-necklace", request(s))
+            line = phone.locator(f"#sold-{s - 1}").inner_text()
+            for p in so_far["sales"][-1]["players"]:
+                assert f"{p['name']}" in line and str(p["earned"]) in line, line
+            bar = phone.locator(".go .totals")
+            assert bar.inner_text().split(" · ") == [f"{n} {t}" for n, t in so_far["totals"].items()]
+            box = bar.bounding_box()
+            assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["viewport"]["height"], box
         # the fashion is kept from the sale before: nothing to choose again
         assert [phone.input_value(f"input[name='sales.{s}.fashion.{k}']:checked") for k in range(4)] == fashion
         for i, gems in enumerate(shown.values()):
@@ -91,17 +121,22 @@ def test_a_whole_queens_necklace_game_of_three_sales_from_setup_to_winner(server
                 for n in cards:
                     sale.locator(f"label:has(input[name='sales.{s}.players.{i}.shown.{gem}:ints']) .taps button",
                                  has_text=f"+{n}").tap()
-    phone.locator(".go button[type=submit]").tap()
-    expected = service.score("queens-necklace", {"sales": [
-        {"fashion": fashion, "players": [{"name": name, "shown": gems} for name, gems in shown.items()]}
-        for shown in sales]})
-    assert expected["finished"]
+        if played[s]:
+            sale.locator("details.more > summary").tap()
+        for name, chips in played[s].items():
+            for field, value in chips.items():
+                at = f"sales.{s}.players.{names.index(name)}.{field}"
+                sale.locator(f"label.tap:has(input[name='{at}'][value='{value}'])").tap()
+    expected = service.score("queens-necklace", request(3))
+    assert expected["finished"] and expected["sales"][1]["tributes"]  # (the King against the Necklace pays)
     final = phone.locator(".winner.final")
     for name in expected["winners"]:
         expect(final).to_contain_text(name)
     settled(phone)
     totals = phone.locator("#result [data-total]").evaluate_all("els => els.map(e => Number(e.dataset.total))")
     assert totals == list(expected["totals"].values())
+    taps, keys = counted.now()
+    assert taps <= QUEENS_NECKLACE_TAPS and keys == len("AliceBobChloé"), (taps, keys)
     shot(phone, "game-queens-necklace")
     phone.context.close()
 

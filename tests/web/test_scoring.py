@@ -80,9 +80,9 @@ def test_queens_necklace_three_sale_tally(client):
     one = service.score("queens-necklace", example("queens-necklace"))
     assert data(page, "total") == [str(2 * p["earned"]) for p in one["players"]]
     assert "Leading after 2 sales: <bdi>Bob</bdi>" in page
-    # the filled-in sales stay open for editing, the third (empty) one stays closed
-    opened = re.findall(r'<details class="pick" (open)?><summary>Sale (\d)', page)
-    assert opened == [("open", "1"), ("open", "2"), ("", "3")]
+    # the sales played fold to their result lines (a tap opens one to edit); the third, being entered, is open
+    opened = re.findall(r'<details class="pick" name="sale"( open)?><summary>Sale (\d)', page)
+    assert opened == [("", "1"), ("", "2"), (" open", "3")]
 
 
 def test_gemas_page_equals_the_api(client):

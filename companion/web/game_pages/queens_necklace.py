@@ -11,6 +11,22 @@ from . import GamePages
 GEMS = ("diamond", "emerald", "ruby", "amber")  # the sale form's order; an unchosen fashion shows it
 
 
+def card_moved(player: dict) -> dict:
+    """The Alchemist's card, when not said, is the player's only kind of card of the gem it moves from: the table
+    shows it (a 2-gem ruby when every ruby shown is a 2)."""
+    move, shown = player.get("alchemist"), player.get("shown")
+    if isinstance(move, dict) and "gems" not in move and isinstance(shown, dict):
+        kinds = set(shown.get(move.get("from"), ())) if isinstance(move.get("from"), str) else set()
+        if len(kinds) == 1:
+            move["gems"] = kinds.pop()
+    return player
+
+
+def players(names: list[str], rows) -> list[dict]:
+    """A sale's rows, one per typed name, with the Alchemist's card filled in where the table shows it."""
+    return [card_moved(p) for p in forms.named_rows(names, rows, shown={})]
+
+
 def prepare(req: dict, form: MultiDict) -> dict:
     """Names typed once fill each sale's columns; a sale without a fashion chosen has the one its form shows (the
     sale before's in a three-sale game, else the gems' order), as a link made without those fields shows it."""
@@ -19,14 +35,31 @@ def prepare(req: dict, form: MultiDict) -> dict:
         sales, fashion = [], list(GEMS)
         for s in forms.filled(req["sales"]):
             if isinstance(s, dict):
-                s["players"] = forms.named_rows(names, s.get("players"), shown={})
+                s["players"] = players(names, s.get("players"))
                 fashion = s.setdefault("fashion", fashion)
                 if any(p["shown"] for p in s["players"]):
                     sales.append(s)
         return {"sales": sales}
-    req["players"] = forms.named_rows(names, req.get("players"), shown={})
+    req["players"] = players(names, req.get("players"))
     req.setdefault("fashion", list(GEMS))
     return req
+
+
+def played(form: MultiDict) -> list[int]:
+    """The three-sale game's sales (their places on the form) in which a gem was shown: those scored, in order."""
+    return [k for k in range(3) if any(name.startswith(f"sales.{k}.players.") and ".shown." in name and value.strip()
+                                       for name, value in form.items(multi=True))]
+
+
+def extras(_req: dict | None, result: dict | None, form: MultiDict) -> dict:
+    """The three-sale game: each sale played with its answer (folded to its result line on the form), and the sale
+    being entered, the only one open: the first not played (none once all three are)."""
+    if form.get("_mode") != "game":
+        return {}
+    done = played(form)
+    answers = result["sales"] if result and len(result.get("sales", ())) == len(done) else [None] * len(done)
+    return {"sale_answers": dict(zip(done, answers, strict=True)),
+            "entering": next((k for k in range(3) if k not in done), None)}
 
 
 def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
@@ -44,10 +77,10 @@ def add(c: Component, form: MultiDict, target: str) -> None:
 PAGES = GamePages(
     words=Words(fields={"sales": "", "fashion": N_("fashion"), "shown": "", "rings": N_("Rings"),
                         "king": N_("King"), "necklace": N_("Necklace"), "bankers": N_("Bankers"),
-                        "alchemist": N_("Alchemist"), "from": N_("from"), "to": N_("to")},
+                        "alchemist": N_("Alchemist"), "from": N_("from"), "gems": N_("card of"), "to": N_("to")},
                 counted={"sales": N_("Sale %(k)s")},
                 count_of={"sales": N_("number of sales"), "fashion": N_("gems in the fashion order")}),
-    template="score/queens-necklace.html", prepare=prepare, targets=targets, add=add,
+    template="score/queens-necklace.html", prepare=prepare, extras=extras, targets=targets, add=add,
     hidden=("hands", "deck", "merchant_positions"),
     to_score=lambda deal: [("_mode", "game")] + [(f"sales.0.fashion.{i}", gem)
                                                  for i, gem in enumerate(deal.get("fashion", []))],

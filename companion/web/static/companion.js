@@ -262,6 +262,12 @@ if (root.dataset.sheetsJs && !document.querySelector("script[data-sheets]")) {
   if (readList(QUEUE_KEY).length) document.head.append(Object.assign(document.createElement("script"), { src: root.dataset.sheetsJs }));
 }
 
+// --- Folds of which one is open at a time (`details[name]`): the one a tap opens comes to the top of the screen,
+// as the one before folds above it (the page's own first open fold stays where it is drawn). ---
+addEventListener("load", () => document.addEventListener("toggle", (event) => {
+  const fold = event.target;
+  if (fold.matches?.("details[name]") && fold.open) fold.scrollIntoView({ block: "start", behavior: "instant" });
+}, true));
 // --- Parts of a live form redrawn with its answer (`data-live-part` with an id): a part that shows what the
 // answer works out in the middle of the form, where the table says it (a strength announced between the dice and
 // the cards), or rows that follow a choice made above them. A part holding the focus is left as it is: the player
