@@ -257,3 +257,23 @@ def test_steppers_fit_four_gems_a_player_at_320_px(server, browser):
         widths = phone.locator(".steps input").evaluate_all("els => els.map(e => e.getBoundingClientRect().width)")
         assert min(widths) >= 30, path
     context.close()
+
+
+def test_the_tally_chips_fit_at_320_px_and_are_44_px(server, browser):
+    """Seven players, each colour's chips from 0 to what a game of seven has (orange 0-6), long names: nothing
+    scrolls sideways, every chip is a 44 px target, and a colour's chips stay beside its icon."""
+    context = browser.new_context(viewport={"width": 320, "height": 700}, is_mobile=True, has_touch=True)
+    phone = context.new_page()
+    long = "&".join(f"players.{i}.name={'Bartolomé de las Casas y Fernández'}" for i in range(7))
+    phone.goto(f"{server[0]}/score/gemas?_n=7&lang=es&{long}")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 320
+    chips = phone.locator("fieldset.icon-rows label.tap > span")
+    assert chips.count() == 7 * (5 + 6 + 6 + 7)
+    sizes = chips.evaluate_all("els => els.map(e => e.getBoundingClientRect()).map(r => [r.width, r.height])")
+    assert all(w >= 44 and h >= 44 for w, h in sizes)
+    green, orange = (phone.locator("fieldset.icon-rows").first.locator("fieldset.taps").nth(k) for k in (0, 3))
+    for row in (green, orange):  # every chip right of the icon's column, wrapped ones included
+        left = row.locator("legend").bounding_box()
+        assert all(c["x"] >= left["x"] + left["width"] for c in row.locator("label.tap > span").evaluate_all(
+            "els => els.map(e => { const r = e.getBoundingClientRect(); return {x: r.x}; })"))
+    context.close()
