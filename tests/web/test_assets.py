@@ -151,3 +151,33 @@ def test_a_designers_look_changed_in_its_file_gets_a_new_address(tmp_path):
     data.write_text(text.replace(accent, "#123456"), encoding="utf-8")
     [new] = [u for u in loaded(client, "/rules/cosecha") if u.startswith("/icons/")]
     assert new != old and "--accent:#123456" in client.get(new).get_data(as_text=True)
+
+
+def test_after_one_page_the_offline_page_has_its_styles_and_scripts(browser, tmp_path):
+    """The first page a phone opens loads its files before the service worker runs, so the worker holds them only
+    at the plain addresses it installs with; the offline page asks for them at their versioned addresses and gets
+    those copies (the same files): styled, its script running. (Fails with the worker's exact matches alone.)"""
+    from conftest import free_port, start_server
+    from test_browser import OFFLINE_PHONE  # (and skips without playwright or chromium)
+
+    base, proc = start_server(free_port(), tmp_path)
+    context = browser.new_context(**OFFLINE_PHONE, locale="en-GB")
+    page = context.new_page()
+    try:
+        page.goto(f"{base}/rules/gemas")
+        page.wait_for_function("() => navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+                               timeout=15_000)
+        proc.terminate()
+        proc.wait(timeout=10)
+        # (the browser's own cache keeps them a year too: emptied, as a phone short of room may, so that the
+        # worker's copies are what answers)
+        context.new_cdp_session(page).send("Network.clearBrowserCache")
+        page.goto(f"{base}/score/duplicon")  # never opened: the offline page
+        assert page.locator("h1").inner_text() == "No connection"
+        bar = page.locator("header.bar").evaluate("(e) => getComputedStyle(e).display")
+        assert bar == "flex", bar  # companion.css applied (unstyled, a header is a block)
+        assert page.locator("[data-theme-switch]").is_visible()  # companion.js ran (it shows the switch)
+    finally:
+        context.close()
+        proc.terminate()
+        proc.wait(timeout=10)
