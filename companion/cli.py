@@ -151,8 +151,10 @@ def _terminal_qr(url: str) -> None:
 
 # waitress's limits, set so that nobody on the network can lock the table out: idle or half-sent connections
 # cost no thread and are closed after CHANNEL_TIMEOUT; poll() instead of select() lifts the 1,024-socket ceiling.
+# A body of 21 MiB: a photo of the table at full resolution (companion.photo.MAX_REQUEST); the app itself takes
+# 256 KiB elsewhere (4 MiB for imports), checked from the length before it reads.
 SERVE_LIMITS = dict(threads=8, connection_limit=2000, channel_timeout=20, cleanup_interval=5, asyncore_use_poll=True,
-                    max_request_header_size=32 * 1024, max_request_body_size=5 * 1024 * 1024, backlog=1024)
+                    max_request_header_size=32 * 1024, max_request_body_size=21 * 1024 * 1024, backlog=1024)
 
 
 def _more_open_files() -> None:

@@ -16,6 +16,7 @@ from .schema import InputError, problem
 
 MiB = 1024 * 1024
 MAX_BYTES = 20 * MiB  # a 12 MP phone JPEG is 2-6 MB, a 50 MP one 10-16 MB
+MAX_REQUEST = MAX_BYTES + MiB  # the photo and its form's own lines (companion serve takes as much)
 MAX_PIXELS = 50_000_000  # a 48/50 MP phone's full resolution; more is refused before it is decoded
 SEARCHED_PIXELS = 16_000_000  # a larger photo is searched at a whole fraction of its size (a 50 MP one at 1/2)
 FORMATS = ("JPEG", "PNG", "WEBP")  # the JPEG reader also opens MPO: a JPEG with a second picture inside
@@ -55,10 +56,12 @@ def open_photo(data: bytes) -> Image.Image:
     if len(data) > MAX_BYTES:
         raise InputError([problem(FIELD, "is larger than %(most)s MiB", most=MAX_BYTES // MiB)])
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
+        with warnings.catch_warnings():  # Pillow's own warning at 89 MP: MAX_PIXELS is checked below
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             image = Image.open(io.BytesIO(data), formats=FORMATS)
-    except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning):
+    except Image.DecompressionBombError:  # Pillow's refusal from the header, past 179 MP
+        raise InputError([problem(FIELD, "has more than %(most)s megapixels", most=MAX_PIXELS // 1_000_000)]) from None
+    except UnidentifiedImageError:
         raise InputError([problem(FIELD, "is not a photo the companion can read: send a JPEG, PNG or WebP "
                                          "picture")]) from None
     except (OSError, ValueError, SyntaxError):

@@ -111,6 +111,9 @@ def test_too_many_pixels_are_refused_before_decoding():
     Image.new("1", (9000, 6000)).save(out, "PNG")
     assert len(out.getvalue()) < 100_000
     assert "54 megapixels (9000 × 6000); the most is 50" in problem_of(out.getvalue())
+    out = io.BytesIO()
+    Image.new("1", (14000, 13000)).save(out, "PNG")  # past what Pillow itself refuses from the header
+    assert "has more than 50 megapixels" in problem_of(out.getvalue())
 
 
 @pytest.mark.parametrize("text, game, expected", [

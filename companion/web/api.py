@@ -41,7 +41,7 @@ def scan(game: str):
     id and its code's corners in the photo's pixels as seen (turned by its EXIF orientation), and the photo's size.
     Two copies of a card are two entries; codes of other games' cards, or of anything else, are left out."""
     card_set = service.card_set(game)  # an unknown game is a 404 before the body is read
-    request.max_content_length = photo.MAX_BYTES + 64 * 1024  # the form's own lines beside the photo
+    request.max_content_length = photo.MAX_REQUEST
     try:
         try:
             upload = request.files.get("photo")

@@ -8,6 +8,7 @@ import pytest
 from PIL import Image
 
 from companion import photo
+from companion.cli import SERVE_LIMITS
 from table import small_photo
 
 HAND = ("DQ03", "DQ07", "DQ11", "DQ15", "DQ22")
@@ -74,10 +75,15 @@ def many_pixels():
     (truncated, "the picture is cut short or damaged", "la imagen está cortada o dañada"),
     (many_pixels, "has 54 megapixels (9000 × 6000); the most is 50", "tiene 54 megapíxeles (9000 × 6000); como "
                                                                       "mucho 50"),
-    (lambda: b"\xff\xd8" + bytes(photo.MAX_BYTES + 70_000), "is larger than 20 MiB", "ocupa más de 20 MiB"),
+    (lambda: b"\xff\xd8" + bytes(photo.MAX_BYTES + 10), "is larger than 20 MiB", "ocupa más de 20 MiB"),
+    (lambda: bytes(photo.MAX_REQUEST), "is larger than 20 MiB", "ocupa más de 20 MiB"),  # refused unread
 ])
 def test_a_bad_photo_is_a_400_naming_the_problem(client, make, english, spanish):
     for lang, said in (("en", english), ("es", spanish)):
         r = scan(client, "duquesa", make(), **{"Accept-Language": lang})
         assert r.status_code == 400, r.data[:200]
         assert r.json["field"] == "photo" and english in r.json["error"] and said in r.json["message"]
+
+
+def test_the_server_takes_a_photo_as_large_as_the_api_does():
+    assert SERVE_LIMITS["max_request_body_size"] >= photo.MAX_REQUEST
