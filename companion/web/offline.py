@@ -24,9 +24,13 @@ def _worker() -> str:
 def page_context() -> dict:
     """Where a page's service worker is and what it covers: this server's, or a static site's (kept at its root)."""
     if current_app.config.get("STATIC_SITE"):
+        from . import locale
+
         root = current_app.config.get("SITE_ROOT", "")
-        return {"service_worker": {"url": f"{root}/sw.js", "scope": f"{root}/"}, "static_site": True,
-                "python_page": python_page(root)}
+        # registered for the page's language: the phone keeps that language's pages (another language's page
+        # registers it again, for its own)
+        return {"service_worker": {"url": f"{root}/sw.js?lang={locale.current()}", "scope": f"{root}/"},
+                "static_site": True, "python_page": python_page(root)}
     return {"service_worker": {"url": url_for("offline.service_worker"), "scope": f"{request.script_root}/"},
             "static_site": False}
 
@@ -39,9 +43,11 @@ def python_page(root: str) -> dict | None:
     if not current_app.config.get("SITE_SCORING") or request.endpoint not in glue.DRAWN_ON_THE_PHONE:
         return None
     return {"endpoint": request.endpoint, "values": request.view_args or {}, "lang": locale.current(),
-            "worker": f"{root}/py/worker.js", "words": {
-                "download": _("Downloading the scoring for this phone: %(mb)s MB, once."),
+            "worker": current_app.config.get("SITE_WORKER") or f"{root}/py/worker.js", "words": {
+                "download": _("Downloading the scoring and this site's pages to this phone: %(mb)s MB, once."),
                 "ready": _("Getting the scoring ready…"), "failed": _("The scoring could not start on this phone:"),
+                "unloaded": _("The scoring could not start on this phone: its files did not arrive. Open this page "
+                              "again with a connection; once they have arrived, it works without one."),
                 "offline": _("The scoring has not been downloaded to this phone yet: open this page once with a "
                              "connection.")}}
 

@@ -109,6 +109,9 @@ class _Args:
         self.args, self.path, self.referrer, self.host_url = form, path, None, ""
 
 
+COMPILED_TEMPLATES = "templates_compiled"  # (a folder name; written by companion site into the phones' zip only)
+
+
 class PhoneRenderer:
     """The page templates rendered in the phone's own Python, for one language of one static site.
 
@@ -116,14 +119,17 @@ class PhoneRenderer:
     `companion site` from the app's own routes, so an address is never spelt twice)."""
 
     def __init__(self, lang: str, urls: Mapping[str, str], site: Mapping[str, Any]):
-        from jinja2 import Environment, FileSystemLoader
+        from jinja2 import Environment, FileSystemLoader, ModuleLoader
 
         from .. import resources
         from .views import has_score_page
 
         self.lang, self.urls, self.site = lang, dict(urls), dict(site)
-        self.env = Environment(loader=FileSystemLoader(str(resources.templates_dir())), autoescape=True,
-                               extensions=["jinja2.ext.i18n"])
+        # On the phone, the templates as the site's build compiled them to Python (COMPILED_TEMPLATES, beside the
+        # templates): Jinja's own parsing and code generation in the phone's Python took seconds of a first answer.
+        compiled = resources.templates_dir().parent / COMPILED_TEMPLATES
+        loader = ModuleLoader(str(compiled)) if compiled.is_dir() else FileSystemLoader(str(resources.templates_dir()))
+        self.env = Environment(loader=loader, autoescape=True, extensions=["jinja2.ext.i18n"])
         configure(self.env, has_score_page, lambda: lang)
         self.env.install_gettext_translations(i18n.translations(lang), newstyle=True)
         self.env.globals.update(url_for=self.url_for, lang=lang, langs=i18n.LANGS, csrf_token=lambda: "",

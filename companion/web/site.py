@@ -107,36 +107,78 @@ def build(out: str | Path, base_url: str, companion_url: str | None = None, scor
     instance = tempfile.mkdtemp(prefix="companion-site-instance-")
     try:
         with written_over(out, MARKER, {"base_url": base_url, "companion_url": companion_url}) as staging:
-            tables = {}
+            apps, tables = {}, {}
             for lang in i18n.LANGS:
-                tree = staging if lang == i18n.DEFAULT_LANG else staging / lang
-                app = create_app({"STATIC_SITE": True, "STATIC_LANG": lang, "SITE_ROOT": root, "SITE_SCORING": scoring,
-                                  "COMPANION_URL": companion_url, "INSTANCE_PATH": instance})
-                tree_url = base_url.rstrip("/") + ("/" if tree == staging else f"/{lang}/")
-                with app.app_context():
-                    _freeze(app, tree, tree_url)
-                with app.test_request_context("/", base_url=tree_url):
+                apps[lang] = app = create_app({"STATIC_SITE": True, "STATIC_LANG": lang, "SITE_ROOT": root,
+                                               "SITE_SCORING": scoring, "COMPANION_URL": companion_url,
+                                               "INSTANCE_PATH": instance})
+                with app.test_request_context("/", base_url=_tree_url(base_url, lang)):
                     tables[lang] = render.url_table(site_url_for, app.url_map)
-            files = sorted(p for p in staging.rglob("*") if p.is_file())
-            site_urls = [root + "/" + p.relative_to(staging).as_posix().removesuffix("index.html") for p in files]
             parts = urlsplit(base_url)
             site = {"urls": tables, "origin": f"{parts.scheme}://{parts.netloc}",
-                    "trees": {lang: root + ("" if lang == i18n.DEFAULT_LANG else f"/{lang}") for lang in i18n.LANGS},
+                    "trees": {lang: _tree(root, lang) for lang in i18n.LANGS},
                     "service_worker": {"url": f"{root}/sw.js", "scope": f"{root}/"}}
-            runtime = site_runtime.write(staging, site) if scoring else None  # kept by the worker when first used
-            (staging / "sw.js").write_text(_service_worker(root, site_urls), encoding="utf-8")
+            runtime = site_runtime.write(staging, site) if scoring else None  # the pages name its worker's version
+            for lang, app in apps.items():
+                app.config["SITE_WORKER"] = f"{root}/{runtime['worker']}" if runtime else None
+                with app.app_context():
+                    _freeze(app, staging if lang == i18n.DEFAULT_LANG else staging / lang, _tree_url(base_url, lang))
+            pages = _pages_by_language(staging, root)
+            runtime_files = runtime["files"] if runtime else []
+            first_visit = {lang: sum(site_runtime.sent_bytes(_file(staging, root, u).read_bytes()) for u in urls)
+                           + (runtime["sent"] if runtime else 0) for lang, urls in pages.items()}
+            if runtime:
+                site_runtime.write_worker(staging, runtime, first_visit)
+            (staging / "sw.js").write_text(_service_worker(root, pages, runtime_files), encoding="utf-8")
             for path in [staging, *staging.rglob("*")]:
                 os.chmod(path, 0o755 if path.is_dir() else 0o644)
             files = [p for p in staging.rglob("*") if p.is_file()]  # the site's own, not what else the folder holds
             made = {"files": len(files) + 1, "bytes": sum(p.stat().st_size for p in files),
-                    "languages": list(i18n.LANGS), "runtime": runtime}
+                    "languages": list(i18n.LANGS),
+                    "runtime": {k: v for k, v in runtime.items() if not k.startswith("_")} if runtime else None,
+                    "first_visit_bytes": first_visit}
     finally:
         shutil.rmtree(instance, ignore_errors=True)
     return made
 
 
-def _service_worker(root: str, urls: list[str]) -> str:
-    """A service worker that keeps the whole site at its first visit: after that every page opens with no network."""
-    version = hashlib.sha256("\n".join(urls).encode()).hexdigest()[:12]
+def _tree(root: str, lang: str) -> str:
+    """A language's tree on the site (the default language at the root, the others under /<lang>)."""
+    return root + ("" if lang == i18n.DEFAULT_LANG else f"/{lang}")
+
+
+def _tree_url(base_url: str, lang: str) -> str:
+    return base_url.rstrip("/") + ("/" if lang == i18n.DEFAULT_LANG else f"/{lang}/")
+
+
+def _file(staging: Path, root: str, url: str) -> Path:
+    path = staging / url.removeprefix(root + "/").split("?")[0]
+    return path / "index.html" if url.endswith("/") else path
+
+
+def _pages_by_language(staging: Path, root: str) -> dict[str, list[str]]:
+    """Each language's pages and files as site paths (a page as its folder): what a visitor's phone keeps. The
+    phones' Python (py/) is every language's, and kept apart."""
+    others = {lang: f"{lang}/" for lang in i18n.LANGS if lang != i18n.DEFAULT_LANG}
+    pages: dict[str, list[str]] = {lang: [] for lang in i18n.LANGS}
+    for path in sorted(p for p in staging.rglob("*") if p.is_file()):
+        relative = path.relative_to(staging).as_posix()
+        if relative.startswith(("py/", ".")) or relative == "sw.js":
+            continue
+        lang = next((lang for lang, prefix in others.items() if relative.startswith(prefix)), i18n.DEFAULT_LANG)
+        if relative.removeprefix(others.get(lang, "")).startswith("C/"):
+            continue  # a printed code's page only leads to its card's page: the service worker leads there itself
+        pages[lang].append(root + "/" + relative.removesuffix("index.html"))
+    return pages
+
+
+def _service_worker(root: str, pages: dict[str, list[str]], runtime: list[str]) -> str:
+    """A service worker that keeps the visitor's language's pages and the phones' Python at the first visit of any
+    page: after that every page opens with no network, and the phone scores with no network."""
+    version = hashlib.sha256(json.dumps([pages, runtime]).encode()).hexdigest()[:12]
+    trees = {lang: f"{_tree(root, lang)}/" for lang in pages}
+    offline = {lang: f"{tree}offline/" for lang, tree in trees.items()}
     return (Path(__file__).parent / "static" / "site-sw.js").read_text(encoding="utf-8") \
-        .replace("__VERSION__", version).replace("__ROOT__", root + "/").replace("__FILES__", json.dumps(urls))
+        .replace("__VERSION__", version).replace("__ROOT__", root + "/").replace("__PAGES__", json.dumps(pages)) \
+        .replace("__RUNTIME__", json.dumps([f"{root}/{path}" for path in runtime])) \
+        .replace("__OFFLINE__", json.dumps(offline)).replace("__TREES__", json.dumps(trees))

@@ -9,35 +9,47 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
+import importlib
 import io
 import json
+import pickle
 import subprocess
 import sys
 import tarfile
+import types
 import urllib.error
 import urllib.request
 import zipfile
 from pathlib import Path
 
-from .. import settings
+from .. import i18n, settings
 from ..resources import PACKAGE_DIR, cards_dir
 from ..schema import InputError, Problem
+from . import render
 
 PYODIDE = {
     "version": "314.0.7",
     "url": "https://registry.npmjs.org/pyodide/-/pyodide-314.0.7.tgz",
     "integrity": "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uyuGD82LN7y2q+SNvi/6V5JEsOlD2R1A==",
 }
-# The runtime files the worker loads (the package also holds source maps, type files and a console page).
-RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+# The runtime files the worker loads (the package also holds source maps, type files, a console page and the list of
+# Pyodide's own packages, pyodide-lock.json: the phones load none of those, so the worker gives Pyodide an empty list).
+RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 ENTRY = "companion.browser"
+SHIPPED = "companion/cards/shipped.pickle"  # the card sets as the build read them (see shipped_cards)
 # Parts of Pyodide's standard library that scoring, dealing and pages never load (mail, XML, debuggers, test
 # frameworks, servers, process pools): left out of the phone's copy, about 0.6 MB of its first download. The browser
 # tests load every page and call through this very runtime, so a part that turns out to be needed shows there.
 STDLIB_LEFT_OUT = ("email", "multiprocessing", "xml", "xmlrpc", "unittest", "doctest.py", "pdb.py", "pydoc.py",
                    "pydoc_data", "wsgiref", "imaplib.py", "pickletools.py", "http", "mailbox.py", "smtplib.py",
                    "ftplib.py", "poplib.py", "nntplib.py", "sqlite3", "dbm", "curses", "tkinter", "turtle.py",
-                   "idlelib", "lib2to3", "ensurepip", "venv")
+                   "idlelib", "lib2to3", "ensurepip", "venv", "_pyrepl", "optparse.py", "getopt.py", "telnetlib.py",
+                   "cgi.py", "cgitb.py")
+# Of the codecs (a third of the standard library's download: tables of old code pages), only those Python itself and
+# the pages use: UTF-8/16/32, Latin-1, ASCII, the escapes and IDNA.
+ENCODINGS_KEPT = ("__init__", "aliases", "ascii", "latin_1", "utf_8", "utf_8_sig", "utf_16", "utf_16_le", "utf_16_be",
+                  "utf_32", "utf_32_le", "utf_32_be", "unicode_escape", "raw_unicode_escape", "charmap", "idna",
+                  "punycode", "cp1252", "cp437", "undefined", "_win_cp_codecs")
 WORKER = Path(__file__).parent / "runtime" / "worker.js"
 
 
@@ -73,8 +85,10 @@ def _integrity(data: bytes) -> str:
 
 
 def write(folder: Path, site: dict) -> dict:
-    """Write `folder/py/` (runtime, code zip, worker); what it holds, for the service worker and the README.
-    `site` is what the phone's page renderer needs to know of this site (its addresses: see web/render.py)."""
+    """Write `folder/py/` (runtime and code zip; the worker comes later, see write_worker); what it holds: the
+    files a phone keeps (site paths from the site's root, each named by its version), the worker's address and
+    their weight as a compressing host sends them. `site` is what the phone's page renderer needs to know of this
+    site (its addresses: see web/render.py)."""
     py = folder / "py"
     runtime = py / f"pyodide-{PYODIDE['version']}"  # named by version: a phone's kept copy never mixes two
     runtime.mkdir(parents=True, exist_ok=True)
@@ -82,27 +96,49 @@ def write(folder: Path, site: dict) -> dict:
         for name in RUNTIME_FILES:
             member = tgz.extractfile(f"package/{name}").read()
             (runtime / name).write_bytes(_trimmed(member) if name == "python_stdlib.zip" else member)
+        lock = json.loads(tgz.extractfile("package/pyodide-lock.json").read())
     code = code_zip(site)
     (py / "companion.zip").write_bytes(code)
-    version = hashlib.sha256(code).hexdigest()[:12]
+    code_version = hashlib.sha256(code).hexdigest()[:12]
     files = [runtime / name for name in RUNTIME_FILES]
-    unpacked = sum(p.stat().st_size for p in files) + len(code)
-    transfer = sum(len(gzip.compress(p.read_bytes(), 6)) for p in files) + len(code)
-    worker = (WORKER.read_text(encoding="utf-8").replace("__CODE_VERSION__", version)
-              .replace("__PYODIDE_DIR__", runtime.name).replace("__RUNTIME_BYTES__", str(unpacked))
-              .replace("__TRANSFER_MB__", f"{transfer / 1e6:.1f}")
+    template = WORKER.read_text(encoding="utf-8")
+    # The worker's address changes with what it loads, so a phone's kept copy never runs another site's code.
+    version = hashlib.sha256(template.encode() + code + PYODIDE["version"].encode()).hexdigest()[:12]
+    kept = [f"py/{runtime.name}/{name}" for name in RUNTIME_FILES] + [f"py/companion.zip?v={code_version}"]
+    return {"pyodide": PYODIDE["version"], "code_bytes": len(code), "code_version": code_version,
+            "worker": f"py/worker.js?v={version}", "files": [*kept, f"py/worker.js?v={version}"],
+            "unpacked": sum(p.stat().st_size for p in files) + len(code),
+            "sent": sum(sent_bytes(p.read_bytes()) for p in files) + sent_bytes(code),
+            "_lock_info": lock["info"], "_dir": runtime.name}
+
+
+def write_worker(folder: Path, runtime: dict, first_visit: dict[str, int]) -> None:
+    """Write `folder/py/worker.js` for what `write` wrote; `first_visit` is what a phone's first visit downloads in
+    each language (bytes as a compressing host sends them: the runtime and that language's pages), for its banner."""
+    worker = (WORKER.read_text(encoding="utf-8").replace("__CODE_VERSION__", runtime["code_version"])
+              .replace("__PYODIDE_DIR__", runtime["_dir"]).replace("__RUNTIME_BYTES__", str(runtime["unpacked"]))
+              .replace("__FIRST_VISIT_MB__", json.dumps({k: round(v / 1e6, 1) for k, v in first_visit.items()}))
+              .replace("__LOCK_INFO__", json.dumps(runtime["_lock_info"])).replace("__SHIPPED__", SHIPPED)
               .replace("__RUNTIME_FILES__", json.dumps(RUNTIME_FILES)))
-    (py / "worker.js").write_text(worker, encoding="utf-8")
-    return {"pyodide": PYODIDE["version"], "code_bytes": len(code), "code_version": version}
+    (folder / "py" / "worker.js").write_text(worker, encoding="utf-8")
+
+
+def sent_bytes(data: bytes) -> int:
+    """About what a compressing static host sends for a file (gzip at its usual level)."""
+    return len(gzip.compress(data, 6, mtime=0))
 
 
 def _trimmed(stdlib: bytes) -> bytes:
-    """Pyodide's standard library without STDLIB_LEFT_OUT."""
+    """Pyodide's standard library without STDLIB_LEFT_OUT and the codecs not in ENCODINGS_KEPT."""
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(stdlib)) as source, \
             zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as kept:
         for item in source.infolist():
-            if item.filename.split("/")[0] not in STDLIB_LEFT_OUT:
+            parts = item.filename.split("/")
+            if parts[0] == "encodings" and len(parts) == 2 and parts[1].removesuffix(".py") not in ENCODINGS_KEPT \
+                    and parts[1]:
+                continue
+            if parts[0] not in STDLIB_LEFT_OUT:
                 kept.writestr(item, source.read(item), compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
     return out.getvalue()
 
@@ -118,6 +154,40 @@ def modules() -> list[str]:
     return json.loads(done.stdout)
 
 
+def shipped_cards() -> bytes:
+    """The shipped card sets as this build read them, pickled: the worker hands them to `cards.load_shipped`, so
+    that a phone does not parse the card data's YAML in pure Python (half its first answer's time). Pickle's
+    protocol 4 is read alike by every Python from 3.8 on; a read-only mapping is pickled as the call that makes it."""
+    from types import MappingProxyType, ModuleType
+
+    from .. import cards
+
+    class Pickler(pickle.Pickler):
+        def reducer_override(self, obj):
+            if obj is MappingProxyType:  # (its name, mappingproxy, is nowhere to import it from)
+                return getattr, (types, "MappingProxyType")
+            if isinstance(obj, ModuleType):
+                return importlib.import_module, (obj.__name__,)
+            if type(obj) is MappingProxyType:
+                return MappingProxyType, (dict(obj),)
+            return NotImplemented
+
+    out = io.BytesIO()
+    Pickler(out, protocol=4).dump(dict(cards.load_shipped()))
+    return out.getvalue()
+
+
+def compiled_templates(site: dict) -> dict[str, str]:
+    """The page templates compiled to Python by Jinja, for the phones' renderer (render.PhoneRenderer, whose
+    environment compiles them here, with its settings), by module file name."""
+    import tempfile
+
+    renderer = render.PhoneRenderer(i18n.DEFAULT_LANG, {}, site)
+    with tempfile.TemporaryDirectory() as folder:
+        renderer.env.compile_templates(folder, zip=None, log_function=None)
+        return {p.name: p.read_text(encoding="utf-8") for p in sorted(Path(folder).glob("*.py"))}
+
+
 def code_zip(site: dict) -> bytes:
     """Our pure core (the modules the entry imports), the shipped card data, the page templates with the
     catalogues compiled, this site's addresses, and the pure-Python modules of PyYAML, Jinja2 and MarkupSafe."""
@@ -125,7 +195,6 @@ def code_zip(site: dict) -> bytes:
     import markupsafe
     import yaml
 
-    from .. import i18n
     from ..resources import templates_dir
 
     buffer = io.BytesIO()
@@ -136,9 +205,12 @@ def code_zip(site: dict) -> bytes:
             z.write(source, source.relative_to(PACKAGE_DIR.parent).as_posix())
         for data in sorted(cards_dir().glob("*.yaml")):
             z.write(data, f"companion/cards/{data.name}")
+        z.writestr(SHIPPED, shipped_cards())
         z.write(PACKAGE_DIR / "default_layouts.yaml", "companion/default_layouts.yaml")  # a file without layouts:
         for template in sorted(templates_dir().rglob("*.html")):
             z.write(template, f"companion/templates/{template.relative_to(templates_dir()).as_posix()}")
+        for name, code in compiled_templates(site).items():
+            z.writestr(f"companion/{render.COMPILED_TEMPLATES}/{name}", code)
         for lang in i18n.LANGS:
             if i18n.po_path(lang).exists():
                 z.writestr(f"companion/translations/{lang}.mo", i18n.compiled(lang))

@@ -4,6 +4,7 @@ visit a card page never opened still opens with the server stopped."""
 import re
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -117,9 +118,7 @@ def test_after_one_visit_a_card_page_never_opened_still_opens_offline(site, chro
     try:
         phone = context.new_page()
         phone.goto(f"{base}/rules/gemas/")
-        phone.evaluate("() => navigator.serviceWorker.ready")
-        _until(phone, "async () => (await caches.keys()).length > 0 && "
-                      "(await (await caches.open((await caches.keys())[0])).keys()).length > 600", 20)
+        _until(phone, KEPT, 180)  # (the site's Spanish pages and the phones' Python)
         proc.terminate()
         proc.wait(timeout=10)
         phone.goto(f"{base}/C/NB-QH")  # a printed code never opened, with the server stopped
@@ -413,7 +412,7 @@ def test_a_sheet_kept_on_the_phone_survives_a_reload_and_imports_into_a_companio
 
 def test_after_one_visit_a_scoring_page_scores_with_the_server_stopped(site, chromium):
     """One visit to a scoring page keeps the phone's Python; with the file server stopped, another game's page
-    (never opened) still scores."""
+    (never opened) still scores, and a page of the other language says it was not kept, in its own words."""
     from test_browser import OFFLINE_PHONE
 
     base, proc = static_server(site[1] / "site")
@@ -422,22 +421,81 @@ def test_after_one_visit_a_scoring_page_scores_with_the_server_stopped(site, chr
         page = context.new_page()
         page.goto(f"{base}/score/duquesa/")
         page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=60000)
-        _until(page, """async () => {
+        _until(page, KEPT + """ && (async () => {
             const runtime = await caches.open("companion-runtime");
             const kept = (await runtime.keys()).map((r) => r.url);
-            const site = (await caches.keys()).find((k) => k.startsWith("companion-site-"));
             const asked = JSON.parse(document.documentElement.dataset.pythonFiles || "[]");
             return kept.some((u) => u.includes("companion.zip")) && kept.some((u) => u.endsWith(".wasm"))
-                && kept.some((u) => u.endsWith("worker.js")) && site
-                && asked.filter((u) => u.includes("/py/")).every((u) => kept.includes(u))
-                && (await (await caches.open(site)).keys()).length > 600;
-        }""", 180)
+                && kept.some((u) => u.includes("worker.js")) && asked.length > 0
+                && asked.filter((u) => u.includes("/py/")).every((u) => kept.includes(u));
+        })()""", 180)
         proc.terminate()
         proc.wait(timeout=10)
         query = (Path(__file__).parent / "forms" / "nobles.txt").read_text().strip()
-        page.goto(f"{base}/en/score/nobles/?{query}")
+        page.goto(f"{base}/score/nobles/?{query}")
         _wait_drawn(page)
         assert page.locator("#result").count() == 1 and page.locator(".problems").count() == 0
+        page.goto(f"{base}/en/rules/nobles/")  # the English pages were not kept for a Spanish visitor
+        assert page.locator("h1").inner_text() == "Sin conexión"
     finally:
         context.close()
         proc.kill()
+
+
+def _logged_server(folder: Path, log: Path) -> tuple[str, subprocess.Popen]:
+    """Python's plain static file server for `folder` on a free port, its log of requests written to `log`."""
+    import sys
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"], cwd=folder,
+                            stdout=subprocess.DEVNULL, stderr=log.open("w"))
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/no-such-file", timeout=1)
+        except urllib.error.HTTPError:  # (a 404: the server answers, and the log holds no page of the site)
+            break
+        except OSError:
+            time.sleep(0.05)
+    return f"http://127.0.0.1:{port}", proc
+
+
+def _sent(log: Path) -> list[str]:
+    """The addresses the server sent whole (200: a 304 says the phone's copy is still good, and sends nothing)."""
+    return re.findall(r'"GET (\S+) HTTP/[\d.]+" 200 ', log.read_text())
+
+
+KEPT = "async () => (await navigator.serviceWorker.ready).active?.state === 'activated'"
+
+
+def test_one_visit_of_the_home_page_makes_scoring_setup_and_the_solo_rank_work_offline(site, chromium, server_pages,
+                                                                                       tmp_path):
+    """A Spanish visitor opens the home page only; once the service worker has kept the site, with no connection,
+    a scoring page, a setup and the solo rank are drawn by the phone's own Python with the server's answers. The
+    first visit asked for every address once, and for no English page (the visitor's language only)."""
+    from test_browser import OFFLINE_PHONE
+
+    log = tmp_path / "requests.log"
+    base, proc = _logged_server(site[1] / "site", log)
+    context = chromium.new_context(**OFFLINE_PHONE, locale="es-ES")
+    try:
+        page = context.new_page()
+        page.goto(f"{base}/")
+        _until(page, KEPT, 180)
+        sent = _sent(log)
+        twice = {u for u in sent if sent.count(u) > 1}
+        assert not twice, twice
+        assert any(u.endswith(".wasm") for u in sent) and any("companion.zip" in u for u in sent)
+        assert not [u for u in sent if u.startswith("/en/")], "the English pages were fetched too"
+        context.set_offline(True)
+        form = (Path(__file__).parent / "forms" / "duplicon.txt").read_text().strip()
+        for path, query, drop in (("score/duplicon/", form, ""), ("setup/gemas/", "seed=golden-42", ".share"),
+                                  ("solo/duquesa/", "florins:int=30", "")):
+            page.goto(f"{base}/{path}?{query}")
+            _wait_drawn(page, timeout=120000)
+            server = server_pages.get(f"/{path.rstrip('/')}?{query}&lang=es").get_data(as_text=True)
+            assert _text(page, "#result", drop) == _text(server, "#result", drop), path
+            assert _text(page, "#result"), path  # (an answer, not two empty pages)
+    finally:
+        context.close()
+        proc.terminate()
+        proc.wait(timeout=10)

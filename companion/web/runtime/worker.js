@@ -1,53 +1,102 @@
 // The static site's Python: Pyodide in a Web Worker, so the page stays responsive while it loads. It runs the same
 // rules modules as the server (companion.browser.call) and answers {id, answer} or {id, failure}; while the
 // runtime downloads it reports {progress, total, transfer_mb}, then {ready, ms}.
-import { loadPyodide } from "./__PYODIDE_DIR__/pyodide.mjs";
-
+//
+// Each runtime file is fetched once per phone: every file is asked for at the worker's start, all at once, and kept
+// in the site's runtime cache as it arrives; the service worker keeps the same files under the same lock (Web Locks),
+// so whichever asks first downloads a file and the other finds it kept.
 const started = performance.now();
 const phases = {};  // when the runtime, our code and the entry were up (ms after the worker started)
 const TOTAL = __RUNTIME_BYTES__;  // what the runtime and our code weigh unpacked (the bar's end)
-const TRANSFER_MB = __TRANSFER_MB__;  // about what the first visit downloads, compressed
+const FIRST_VISIT_MB = __FIRST_VISIT_MB__;  // what a first visit downloads in each language, compressed (the banner)
+const RUNTIME_CACHE = "companion-runtime";  // shared with the site's service worker (site-sw.js)
+const here = (path) => new URL(path, import.meta.url).href;
+const DIR = here("./__PYODIDE_DIR__/");
+const CODE = here("./companion.zip?v=__CODE_VERSION__");
+// What the page asks the site's service worker to keep (it keeps them anyway: a check that nothing is missing).
+const FILES = [...__RUNTIME_FILES__.map((name) => DIR + name), CODE, self.location.href];
 
-// Every file the runtime fetches is counted as it arrives (a body read through, not a second download).
 const fetchFile = self.fetch.bind(self);
 let loaded = 0;
 let told = 0;
-self.fetch = async (input, init) => {
-  const response = await fetchFile(input, init);
-  if (!response.ok || !response.body) return response;
+
+// A runtime file: the kept copy, else downloaded once and kept (under a lock the service worker takes too).
+function kept(url) {
+  if (!self.caches || !navigator.locks) return fetchFile(url);
+  return new Promise((resolve, reject) => {
+    navigator.locks.request(`companion-keep ${url}`, async () => {
+      const cache = await caches.open(RUNTIME_CACHE);
+      const hit = await cache.match(url);
+      if (hit) return resolve(counted(hit));
+      const fresh = await fetchFile(url);
+      if (!fresh.ok) return resolve(fresh);
+      resolve(counted(fresh.clone()));
+      await cache.put(url, fresh).catch(() => {});  // (no room: it still runs, and is fetched again next time)
+    }).catch(reject);
+  });
+}
+
+// A download counted as it arrives, for the page's progress bar (a body read through, not a second download).
+function counted(response) {
+  if (!response.body) return response;
   const reader = response.body.getReader();
-  const counted = new ReadableStream({
+  const body = new ReadableStream({
     async pull(controller) {
       const { done, value } = await reader.read();
       if (done) { controller.close(); return; }
       loaded += value.byteLength;
       if (performance.now() - told > 100) {
         told = performance.now();
-        postMessage({ progress: Math.min(loaded, TOTAL), total: TOTAL, transfer_mb: TRANSFER_MB });
+        postMessage({ progress: Math.min(loaded, TOTAL), total: TOTAL, transfer_mb: FIRST_VISIT_MB });
       }
       controller.enqueue(value);
     },
     cancel(reason) { return reader.cancel(reason); },
   });
-  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+// Every file at once (the runtime, the standard library and our code download side by side, not one after another).
+const asked = new Map(FILES.slice(0, -1).map((url) => [url, kept(url)]));
+self.fetch = (input, init) => {
+  const url = new URL(input instanceof Request ? input.url : input, import.meta.url).href;
+  return asked.get(url) ?? fetchFile(input, init);
 };
 
+// A module from its kept copy (Pyodide's two scripts), so that it too is downloaded only once.
+async function imported(url) {
+  const response = await asked.get(url);
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  const source = URL.createObjectURL(new Blob([await response.text()], { type: "text/javascript" }));
+  try {
+    return await import(source);
+  } finally {
+    URL.revokeObjectURL(source);
+  }
+}
+
 const python = (async () => {
-  const py = await loadPyodide({ indexURL: new URL("./__PYODIDE_DIR__/", import.meta.url).href });
+  const [{ loadPyodide }, asm] = await Promise.all([imported(DIR + "pyodide.mjs"), imported(DIR + "pyodide.asm.mjs")]);
+  const py = await loadPyodide({ indexURL: DIR, createPyodideModule: asm.default,
+                                 lockFileContents: { info: __LOCK_INFO__, packages: {} } });
   phases.runtime = Math.round(performance.now() - started);
-  const code = await fetch(new URL("./companion.zip?v=__CODE_VERSION__", import.meta.url));
+  const code = await fetch(CODE);
   if (!code.ok) throw new Error(`companion.zip: ${code.status}`);
   py.unpackArchive(await code.arrayBuffer(), "zip", { extractDir: "/home/pyodide/companion-site" });
-  py.runPython("import sys; sys.path.insert(0, '/home/pyodide/companion-site')");
+  // The card data as the site's build read it (no YAML parsed on the phone), before anything asks for it.
+  py.runPython(`
+import pickle, sys
+from types import MappingProxyType
+sys.path.insert(0, "/home/pyodide/companion-site")
+import companion.cards
+with open("/home/pyodide/companion-site/__SHIPPED__", "rb") as _f:
+    companion.cards.load_shipped = (lambda cards: lambda: cards)(MappingProxyType(pickle.load(_f)))
+`);
   phases.code = Math.round(performance.now() - started);
   const entry = py.pyimport("companion.browser");
   phases.imported = Math.round(performance.now() - started);
   return entry;
 })();
-// What the page asks the site's service worker to keep, so the next visit scores with no network at all.
-const FILES = [...__RUNTIME_FILES__.map((name) => `./__PYODIDE_DIR__/${name}`), "./companion.zip?v=__CODE_VERSION__",
-               "./worker.js"]
-  .map((path) => new URL(path, import.meta.url).href);
 python.then(() => postMessage({ ready: true, ms: Math.round(performance.now() - started), files: FILES, phases }),
             (e) => postMessage({ ready: false, failure: String(e) }));
 

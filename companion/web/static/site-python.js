@@ -43,14 +43,15 @@
   worker.onmessage = ({ data }) => {
     if ("progress" in data) {
       if (!seen) {
-        words.textContent = config.words.download.replace("%(mb)s", data.transfer_mb.toLocaleString(config.lang, { maximumFractionDigits: 1 }));
+        const mb = data.transfer_mb[config.lang] ?? Math.max(...Object.values(data.transfer_mb));
+        words.textContent = config.words.download.replace("%(mb)s", mb.toLocaleString(config.lang, { maximumFractionDigits: 1 }));
         bar.max = data.total;
         bar.value = data.progress;
       }
       return;
     }
     if ("ready" in data) {
-      if (!data.ready) return failed(data.failure);
+      if (!data.ready) return failed(data.failure, true);
       ready = true;
       status.hidden = true;
       // live totals (companion.js) ask this phone's Python for the page, as the Score button does
@@ -64,6 +65,7 @@
       navigator.serviceWorker?.ready.then((r) => r.active?.postMessage({ keep: data.files })).catch(() => {});
       root.dataset.pythonFiles = JSON.stringify(data.files || []);  // (what the service worker is asked to keep)
       root.dataset.pythonReady = String(data.ms);
+      root.dataset.pythonReadyAt = String(Math.round(performance.now()));  // (ms since the page was asked for)
       root.dataset.pythonPhases = JSON.stringify(data.phases || {});
       const query = wanted ?? location.search.slice(1);
       if (SHEETS) showSheets();
@@ -76,12 +78,16 @@
     waiting.delete(data.id);
     if (pending) ("answer" in data ? pending.resolve(data.answer) : pending.reject(new Error(data.failure)));
   };
-  worker.onerror = (event) => failed(event.message || "worker");
+  worker.onerror = (event) => failed(event.message || "the worker did not load", true);
 
-  function failed(reason) {
+  // Said in plain words: a runtime that did not arrive (no connection at a first visit, a host that lost a file)
+  // says so and what to do; a refusal from the rules names its problem. (The technical reason: data-reason.)
+  function failed(reason, unloaded = false) {
     status.hidden = false;
     bar.hidden = true;
-    words.textContent = navigator.onLine === false ? config.words.offline : `${config.words.failed} ${reason}`;
+    status.dataset.reason = String(reason);
+    words.textContent = navigator.onLine === false ? config.words.offline
+      : unloaded ? config.words.unloaded : `${config.words.failed} ${reason}`;
   }
 
   function pairs(query) {
@@ -124,6 +130,7 @@
     window.companionEnhance?.(main);
     fresh();
     root.dataset.drawnIn = String(Math.round(performance.now() - started));
+    root.dataset.drawnAt = String(Math.round(performance.now()));  // (ms since the page was asked for)
     root.dataset.drawnStatus = String(result.status);
     root.dataset.drawn = String(Number(root.dataset.drawn || 0) + 1);
   }

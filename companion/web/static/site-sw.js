@@ -1,55 +1,96 @@
-// The static site's service worker: it keeps every page of the site at its first visit (the site is small), so
-// afterwards any card page opens with no network. Pages are served from this copy first, then from the network.
+// The static site's service worker: at the first visit of any page it keeps the site's pages in the visitor's
+// language (registered as sw.js?lang=…; another language's page registers it again for that language) and the
+// phones' Python, so afterwards every page, scoring, setup and the solo helper included, opens with no network.
+// Pages are served from this copy first, then from the network.
 "use strict";
-const CACHE = "companion-site-__VERSION__";
+const VERSION = "__VERSION__";
 const ROOT = "__ROOT__";
-const FILES = __FILES__;
-const RUNTIME = "companion-runtime";  // files named by version (Pyodide's folder, the code's ?v=) outlive site versions
+const PAGES = __PAGES__;  // each language's pages and files, as site paths
+const RUNTIME_FILES = __RUNTIME__;  // the phones' Python (py/), each named by its version
+const TREES = __TREES__;  // each language's tree ("/" or "/en/" at a host's root)
+const OFFLINE = __OFFLINE__;  // each language's page saying a page was never kept
+const LANG = new URL(self.location.href).searchParams.get("lang");
+const KEPT = LANG in PAGES ? LANG : Object.keys(PAGES)[0];  // the language kept
+const CACHE = `companion-site-${VERSION}-${KEPT}`;
+const RUNTIME = "companion-runtime";  // shared with the Python worker (py/worker.js), which keeps the same files
+const runtimeURLs = RUNTIME_FILES.map((path) => new URL(path, self.location.href).href);
+
+// A runtime file kept once: under the lock the Python worker takes for the same file, so that a scoring page opened
+// at the first visit and this service worker never both download it.
+function keep(cache, url) {
+  const work = async () => {
+    if (await cache.match(url)) return;
+    const fresh = await fetch(url);
+    if (!fresh.ok) throw new Error(`${url}: ${fresh.status}`);
+    await cache.put(url, fresh);
+  };
+  return self.navigator.locks ? self.navigator.locks.request(`companion-keep ${url}`, work) : work();
+}
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));
+  // The pages first (the Python worker of a scoring page opened now is downloading the runtime meanwhile), a few
+  // at a time; then the runtime. (What this visit's page already loaded comes from the browser's own cache.)
+  event.waitUntil((async () => {
+    const pages = await caches.open(CACHE);
+    const todo = [...PAGES[KEPT]];
+    await Promise.all(Array.from({ length: 6 }, async () => {
+      for (let path = todo.shift(); path !== undefined; path = todo.shift()) {
+        if (!(await pages.match(path))) await pages.add(path);
+      }
+    }));
+    const runtime = await caches.open(RUNTIME);
+    await Promise.all(runtimeURLs.map((url) => keep(runtime, url)));
+    await self.skipWaiting();
+  })());
 });
 
 self.addEventListener("activate", (event) => {
-  event.waitUntil(caches.keys()
-    .then((keys) => Promise.all(keys.filter((k) => k.startsWith("companion-site-") && k !== CACHE)
-      .map((k) => caches.delete(k))))
-    .then(() => self.clients.claim()));
+  event.waitUntil((async () => {
+    for (const key of await caches.keys()) {
+      if (key.startsWith("companion-site-") && key !== CACHE) await caches.delete(key);
+    }
+    const runtime = await caches.open(RUNTIME);  // another version's runtime files: not needed any more
+    for (const request of await runtime.keys()) {
+      if (!runtimeURLs.includes(request.url)) await runtime.delete(request);
+    }
+    await self.clients.claim();
+  })());
 });
 
-// A scoring page, once its Python is up, names the runtime's files: kept now, so the next visit needs no network.
+// (A page of an older site may still name the runtime's files: kept if missing.)
 self.addEventListener("message", (event) => {
   const files = (event.data && event.data.keep) || [];
-  const ours = files.filter((f) => typeof f === "string" && new URL(f).origin === self.location.origin
-                                   && new URL(f).pathname.startsWith(ROOT + "py/"));
-  event.waitUntil(caches.open(RUNTIME).then(async (cache) => {
-    for (const file of ours) {
-      if (!(await cache.match(file))) {
-        const fresh = await fetch(file, { cache: "force-cache" });  // the browser's copy of this visit's download
-        if (fresh.ok) await cache.put(file, fresh);
-      }
-    }
-  }).catch(() => {}));
+  const ours = files.filter((f) => typeof f === "string" && runtimeURLs.includes(f));
+  event.waitUntil(caches.open(RUNTIME).then((cache) => Promise.all(ours.map((url) => keep(cache, url))))
+    .catch(() => {}));
 });
 
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
-  // The phones' Python (py/: 6 MB) is not kept at the first visit of a card page, only once a scoring page has
-  // loaded it; from then on it comes from this copy, so scoring works with no network.
   if (url.pathname.startsWith(ROOT + "py/")) {
     event.respondWith(caches.open(RUNTIME).then(async (cache) => {
-      const kept = await cache.match(event.request);
-      if (kept) return kept;
-      const fresh = await fetch(event.request);
-      if (fresh.ok) cache.put(event.request, fresh.clone());
-      return fresh;
+      const hit = await cache.match(event.request);
+      if (hit) return hit;
+      if (runtimeURLs.includes(url.href)) {
+        await keep(cache, url.href);
+        return (await cache.match(url.href)) || fetch(event.request);
+      }
+      return fetch(event.request);
     }));
     return;
   }
-  // A printed code says BASE/C/<ID>; the page is kept as BASE/C/<ID>/ (a folder), so try both.
+  // A printed code says BASE/C/<ID>: its page only leads to the card's own page, BASE/c/<game>/<ID>/, so it is not
+  // kept; the card's page in the language kept is opened straight away. (Other pages are kept as folders.)
+  const code = url.pathname.match(/\/C\/([^/]+)\/?$/);
+  const card = code && PAGES[KEPT].find((path) => path.startsWith(TREES[KEPT] + "c/")
+                                                  && path.endsWith(`/${decodeURIComponent(code[1])}/`));
+  if (card) {
+    event.respondWith(Response.redirect(card, 302));
+    return;
+  }
   const folder = url.pathname.endsWith("/") ? null : url.pathname + "/";
   event.respondWith(caches.open(CACHE).then(async (cache) =>
     (await cache.match(url.pathname)) || (folder && await cache.match(folder)) ||
-    fetch(event.request).catch(async () => (await cache.match(ROOT + "offline/")) || Response.error())));
+    fetch(event.request).catch(async () => (await cache.match(OFFLINE[KEPT])) || Response.error())));
 });
