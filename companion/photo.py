@@ -18,7 +18,8 @@ MiB = 1024 * 1024
 MAX_BYTES = 20 * MiB  # a 12 MP phone JPEG is 2-6 MB, a 50 MP one 10-16 MB
 MAX_REQUEST = MAX_BYTES + MiB  # the photo and its form's own lines (companion serve takes as much)
 MAX_PIXELS = 50_000_000  # a 48/50 MP phone's full resolution; more is refused before it is decoded
-SEARCHED_PIXELS = 16_000_000  # a larger photo is searched at a whole fraction of its size (a 50 MP one at 1/2)
+SEARCHED_PIXELS = 12_600_000  # a larger photo is searched brought down to this (a 12 MP one as it is; a 50 MP
+# JPEG decoded at half its size at once, a 20 MP one decoded whole and resized); up to a quarter more is kept
 FORMATS = ("JPEG", "PNG", "WEBP")  # the JPEG reader also opens MPO: a JPEG with a second picture inside
 BUDGET = 1.5  # seconds: no pass (or retry of a code) starts that would end past this, by the time the last took
 QR = zxingcpp.BarcodeFormat.QRCode
@@ -40,11 +41,13 @@ class Code:
 
 @dataclass(frozen=True)
 class Found:
-    """What a photo holds: its codes, its size as seen, and the passes that ran (with their seconds)."""
+    """What a photo holds: its codes, its size as seen, the size it was searched at, and the passes that ran (with
+    their seconds)."""
 
     codes: list[Code]
     size: tuple[int, int]
     passes: list[tuple[str, float]]
+    searched: tuple[int, int]
 
 
 def open_photo(data: bytes) -> Image.Image:
@@ -73,9 +76,9 @@ def open_photo(data: bytes) -> Image.Image:
     if w < 1 or h < 1:
         raise InputError([problem(FIELD, "could not be read: the picture is cut short or damaged")])
     try:
-        reduce = _reduction(w * h)
-        if reduce > 1 and image.format in ("JPEG", "MPO"):
-            image.draft("RGB", (math.ceil(w / reduce), math.ceil(h / reduce)))  # decoded smaller: much faster
+        scale = _scale(w * h)
+        if scale < 1 and image.format in ("JPEG", "MPO"):  # decoded at 1/2, 1/4 or 1/8 at once: much faster
+            image.draft("RGB", (math.ceil(w * scale * 0.9), math.ceil(h * scale * 0.9)))
         image.load()
         upright = ImageOps.exif_transpose(image)
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
@@ -84,9 +87,9 @@ def open_photo(data: bytes) -> Image.Image:
     return upright
 
 
-def _reduction(pixels: int) -> int:
-    """The whole fraction a photo of so many pixels is searched at (1: as it is)."""
-    return max(1, math.ceil(math.sqrt(pixels / SEARCHED_PIXELS)))
+def _scale(pixels: int) -> float:
+    """The scale a photo of so many pixels is searched at (1: as it is)."""
+    return min(1.0, math.sqrt(SEARCHED_PIXELS / pixels))
 
 
 def _turned(size: tuple[int, int], image: Image.Image) -> tuple[int, int]:
@@ -104,10 +107,11 @@ def find_codes(data: bytes, budget: float = BUDGET) -> Found:
     start = time.perf_counter()
     image = open_photo(data)
     full = image.info["full_size"]
-    if _reduction(image.width * image.height) > 1:  # not drafted smaller on decoding (not a JPEG)
-        image = image.reduce(_reduction(image.width * image.height))
     grey = image.convert("L")
     del image
+    if grey.width * grey.height > 1.25 * SEARCHED_PIXELS:  # not drafted small enough on decoding
+        scale = _scale(grey.width * grey.height)
+        grey = grey.resize((round(grey.width * scale), round(grey.height * scale)), Image.Resampling.BOX)
     scale = (full[0] / grey.width, full[1] / grey.height)
     codes: list[Code] = []
     passes = [("open", time.perf_counter() - start)]
@@ -135,7 +139,7 @@ def find_codes(data: bytes, budget: float = BUDGET) -> Found:
         for result in zxingcpp.read_barcodes(sharp, formats=QR):
             _keep(codes, result, (0, 0), 1, scale)
         passes.append(("sharpened", time.perf_counter() - began))
-    return Found(codes, full, passes)
+    return Found(codes, full, passes, grey.size)
 
 
 SHARPEN_COST = 4  # the whole photo sharpened and read, in plain passes (measured: 3 to 5)

@@ -288,3 +288,15 @@ def codes_seen(found_ids: list[str], laid: list[Laid]) -> tuple[int, int]:
         else:
             wrong += 1
     return hits, wrong
+
+
+def png_claiming(width: int, height: int) -> bytes:
+    """A small PNG file whose header says `width` x `height` (what a decompression bomb says), made in no time."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\0" * 1000)) + chunk(b"IEND", b""))

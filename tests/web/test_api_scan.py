@@ -5,11 +5,10 @@ import io
 import math
 
 import pytest
-from PIL import Image
 
 from companion import photo
 from companion.cli import SERVE_LIMITS
-from table import small_photo
+from table import png_claiming, small_photo
 
 HAND = ("DQ03", "DQ07", "DQ11", "DQ15", "DQ22")
 MIXED = ("DQ07", "QN-D3", "DQ07", "DQ12", "QN-E2")  # two copies of DQ07 among another game's cards
@@ -63,18 +62,13 @@ def truncated():
     return data[: len(data) // 3]
 
 
-@functools.cache
-def many_pixels():
-    out = io.BytesIO()
-    Image.new("1", (9000, 6000)).save(out, "PNG")
-    return out.getvalue()
 
 
 @pytest.mark.parametrize("make, english, spanish", [
     (lambda: b"DQ03 DQ07 DQ11\n", "send a JPEG, PNG or WebP picture", "envía una imagen JPEG, PNG o WebP"),
     (truncated, "the picture is cut short or damaged", "la imagen está cortada o dañada"),
-    (many_pixels, "has 54 megapixels (9000 × 6000); the most is 50", "tiene 54 megapíxeles (9000 × 6000); como "
-                                                                      "mucho 50"),
+    (lambda: png_claiming(9000, 6000), "has 54 megapixels (9000 × 6000); the most is 50",
+     "tiene 54 megapíxeles (9000 × 6000); como mucho 50"),
     (lambda: b"\xff\xd8" + bytes(photo.MAX_BYTES + 10), "is larger than 20 MiB", "ocupa más de 20 MiB"),
     (lambda: bytes(photo.MAX_REQUEST), "is larger than 20 MiB", "ocupa más de 20 MiB"),  # refused unread
 ])
