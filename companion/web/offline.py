@@ -29,13 +29,17 @@ def page_context() -> dict:
         root = current_app.config.get("SITE_ROOT", "")
         # registered for the page's language: the phone keeps that language's pages (another language's page
         # registers it again, for its own)
-        return {"service_worker": {"url": f"{root}/sw.js?lang={locale.current()}", "scope": f"{root}/"},
-                "static_site": True, "python_page": python_page(root)}
+        worker = {"url": f"{root}/sw.js?lang={locale.current()}", "scope": f"{root}/"}
+        page = python_page(root, worker)
+        # a page drawn by the phone's Python registers it itself once it has answered (site-python.js): at a first
+        # visit the site's copy is not made while Python starts
+        return {"service_worker": {"url": "", "scope": ""} if page else worker, "static_site": True,
+                "python_page": page}
     return {"service_worker": {"url": url_for("offline.service_worker"), "scope": f"{request.script_root}/"},
             "static_site": False}
 
 
-def python_page(root: str) -> dict | None:
+def python_page(root: str, service_worker: dict) -> dict | None:
     """On a static site with scoring, what a computing page's script needs to draw it in the phone's own Python:
     the page (endpoint and route values), its language, the worker, and the words it shows while Python loads."""
     from . import glue, locale
@@ -43,7 +47,8 @@ def python_page(root: str) -> dict | None:
     if not current_app.config.get("SITE_SCORING") or request.endpoint not in glue.DRAWN_ON_THE_PHONE:
         return None
     return {"endpoint": request.endpoint, "values": request.view_args or {}, "lang": locale.current(),
-            "worker": current_app.config.get("SITE_WORKER") or f"{root}/py/worker.js", "words": {
+            "worker": current_app.config.get("SITE_WORKER") or f"{root}/py/worker.js",
+            "service_worker": service_worker, "words": {
                 "download": _("Downloading the scoring and this site's pages to this phone: %(mb)s MB, once."),
                 "ready": _("Getting the scoring ready…"), "failed": _("The scoring could not start on this phone:"),
                 "unloaded": _("The scoring could not start on this phone: its files did not arrive. Open this page "

@@ -1,6 +1,7 @@
 // The static site's Python: Pyodide in a Web Worker, so the page stays responsive while it loads. It runs the same
 // rules modules as the server (companion.browser.call) and answers {id, answer} or {id, failure}; while the
-// runtime downloads it reports {progress, total, transfer_mb}, then {ready, ms}.
+// runtime downloads it reports {progress, total, transfer_mb}, then {ready, ms}; {snapshot: bytes} once its memory
+// is kept (see below).
 //
 // Each runtime file is fetched once per phone: every file is asked for at the worker's start, all at once, and kept
 // in the site's runtime cache as it arrives; the service worker keeps the same files under the same lock (Web Locks),
@@ -75,14 +76,54 @@ async function imported(url) {
   }
 }
 
+// A picture of this Python's memory once it has answered (Pyodide's memory snapshot), kept on the phone for this
+// worker's version: the next start restores it instead of starting Python and importing everything again (a
+// tenth of the time). Its files live outside that memory, so our code is unpacked again. Made on the phone, never
+// downloaded; anything wrong with it and Python starts as the first time.
+const SNAPSHOTS = "companion-python-memory";
+const SNAPSHOT = self.location.href;  // (kept under the worker's own address, which names its version)
+let snapshotWanted = false;
+let startedPython = null;  // (the Python a snapshot is taken of)
+
+async function keptSnapshot() {
+  try {
+    const hit = await (await caches.open(SNAPSHOTS)).match(SNAPSHOT);
+    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+  } catch {
+    return null;
+  }
+}
+
+function unpack(py, code) {
+  py.unpackArchive(code, "zip", { extractDir: "/home/pyodide/companion-site" });
+}
+
 const python = (async () => {
-  const [{ loadPyodide }, asm] = await Promise.all([imported(DIR + "pyodide.mjs"), imported(DIR + "pyodide.asm.mjs")]);
-  const py = await loadPyodide({ indexURL: DIR, createPyodideModule: asm.default,
-                                 lockFileContents: { info: __LOCK_INFO__, packages: {} } });
+  const [{ loadPyodide }, asm, snapshot] = await Promise.all([
+    imported(DIR + "pyodide.mjs"), imported(DIR + "pyodide.asm.mjs"), self.caches ? keptSnapshot() : null]);
+  const code = fetch(CODE).then((r) => {
+    if (!r.ok) throw new Error(`companion.zip: ${r.status}`);
+    return r.arrayBuffer();
+  });
+  const options = { indexURL: DIR, createPyodideModule: asm.default,
+                    lockFileContents: { info: __LOCK_INFO__, packages: {} } };
+  if (snapshot) {
+    try {
+      const py = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+      phases.runtime = Math.round(performance.now() - started);
+      unpack(py, await code);
+      phases.code = Math.round(performance.now() - started);
+      const entry = py.pyimport("companion.browser");
+      phases.imported = Math.round(performance.now() - started);
+      phases.restored = true;
+      return entry;
+    } catch {
+      await caches.delete(SNAPSHOTS).catch(() => {});
+    }
+  }
+  const py = await loadPyodide({ ...options, _makeSnapshot: Boolean(self.caches) });
   phases.runtime = Math.round(performance.now() - started);
-  const code = await fetch(CODE);
-  if (!code.ok) throw new Error(`companion.zip: ${code.status}`);
-  py.unpackArchive(await code.arrayBuffer(), "zip", { extractDir: "/home/pyodide/companion-site" });
+  unpack(py, await code);
   // The card data as the site's build read it (no YAML parsed on the phone), before anything asks for it.
   py.runPython(`
 import pickle, sys
@@ -91,14 +132,33 @@ sys.path.insert(0, "/home/pyodide/companion-site")
 import companion.cards
 with open("/home/pyodide/companion-site/__SHIPPED__", "rb") as _f:
     companion.cards.load_shipped = (lambda cards: lambda: cards)(MappingProxyType(pickle.load(_f)))
+import companion.browser
 `);
   phases.code = Math.round(performance.now() - started);
   const entry = py.pyimport("companion.browser");
   phases.imported = Math.round(performance.now() - started);
+  snapshotWanted = Boolean(self.caches);
+  startedPython = py;
   return entry;
 })();
 python.then(() => postMessage({ ready: true, ms: Math.round(performance.now() - started), files: FILES, phases }),
             (e) => postMessage({ ready: false, failure: String(e) }));
+
+// Taken after the first answer (its page's templates are compiled by then), while the phone reads it.
+function takeSnapshot() {
+  if (!snapshotWanted) return;
+  snapshotWanted = false;
+  setTimeout(async () => {
+    try {
+      const memory = startedPython.makeMemorySnapshot();
+      await caches.delete(SNAPSHOTS);  // (another version's)
+      await (await caches.open(SNAPSHOTS)).put(SNAPSHOT, new Response(memory));
+      postMessage({ snapshot: memory.length });
+    } catch (e) {
+      postMessage({ snapshot: 0, failure: String(e) });
+    }
+  }, 0);
+}
 
 self.onmessage = async ({ data }) => {
   const { id, call, args } = data;
@@ -108,4 +168,5 @@ self.onmessage = async ({ data }) => {
   } catch (e) {
     postMessage({ id, failure: String(e) });
   }
+  takeSnapshot();
 };

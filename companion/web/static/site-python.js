@@ -42,12 +42,16 @@
 
   worker.onmessage = ({ data }) => {
     if ("progress" in data) {
-      if (!seen) {
+      if (!seen && !status.dataset.reason) {  // (a failure said stays said)
         const mb = data.transfer_mb[config.lang] ?? Math.max(...Object.values(data.transfer_mb));
         words.textContent = config.words.download.replace("%(mb)s", mb.toLocaleString(config.lang, { maximumFractionDigits: 1 }));
         bar.max = data.total;
         bar.value = data.progress;
       }
+      return;
+    }
+    if ("snapshot" in data) {  // (the next start restores this Python's memory: see worker.js)
+      root.dataset.pythonSnapshot = String(data.snapshot);
       return;
     }
     if ("ready" in data) {
@@ -71,7 +75,7 @@
       if (SHEETS) showSheets();
       else if (query || config.endpoint === "setup.setup") show(query);
       else ask("page", { endpoint: config.endpoint, values: config.values, lang: config.lang, fields: [] })
-        .catch(() => {});  // the templates compiled now, so the first answer is as quick as the next
+        .catch(() => {}).finally(keepSite);  // the templates compiled now, so the first answer is as quick as the next
       return;
     }
     const pending = waiting.get(data.id);
@@ -80,9 +84,20 @@
   };
   worker.onerror = (event) => failed(event.message || "the worker did not load", true);
 
+  // The site's service worker, registered once this page has answered (or failed): at a first visit, keeping the
+  // site's pages would take the processor from Python while it starts.
+  let keeping = false;
+  function keepSite() {
+    if (keeping || !config.service_worker || !("serviceWorker" in navigator) || !window.isSecureContext) return;
+    keeping = true;
+    navigator.serviceWorker.register(config.service_worker.url, { scope: config.service_worker.scope })
+      .catch(() => {});
+  }
+
   // Said in plain words: a runtime that did not arrive (no connection at a first visit, a host that lost a file)
   // says so and what to do; a refusal from the rules names its problem. (The technical reason: data-reason.)
   function failed(reason, unloaded = false) {
+    keepSite();
     status.hidden = false;
     bar.hidden = true;
     status.dataset.reason = String(reason);
@@ -133,6 +148,7 @@
     root.dataset.drawnAt = String(Math.round(performance.now()));  // (ms since the page was asked for)
     root.dataset.drawnStatus = String(result.status);
     root.dataset.drawn = String(Number(root.dataset.drawn || 0) + 1);
+    keepSite();
   }
 
   function go(query) {
