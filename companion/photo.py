@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import math
+import struct
 import time
 import warnings
 from dataclasses import dataclass
@@ -24,6 +25,11 @@ FORMATS = ("JPEG", "PNG", "WEBP")  # the JPEG reader also opens MPO: a JPEG with
 BUDGET = 1.5  # seconds: no pass (or retry of a code) starts that would end past this, by the time the last took
 QR = zxingcpp.BarcodeFormat.QRCode
 FIELD = ("photo",)
+# What Pillow raises on a damaged or hostile file (found by mutating photos: struct.error from EXIF, among others)
+DAMAGED = (OSError, ValueError, SyntaxError, EOFError, struct.error, TypeError, KeyError, IndexError,
+           ZeroDivisionError, Image.DecompressionBombError)
+# Pillow's words about a damaged file's EXIF (and its own 89 MP warning: MAX_PIXELS is checked first) are not kept
+warnings.filterwarnings("ignore", category=UserWarning, module=r"PIL\.")
 
 
 @dataclass(frozen=True)
@@ -59,43 +65,54 @@ def open_photo(data: bytes) -> Image.Image:
     if len(data) > MAX_BYTES:
         raise InputError([problem(FIELD, "is larger than %(most)s MiB", most=MAX_BYTES // MiB)])
     try:
-        with warnings.catch_warnings():  # Pillow's own warning at 89 MP: MAX_PIXELS is checked below
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            image = Image.open(io.BytesIO(data), formats=FORMATS)
+        image = Image.open(io.BytesIO(data), formats=FORMATS)
     except Image.DecompressionBombError:  # Pillow's refusal from the header, past 179 MP
         raise InputError([problem(FIELD, "has more than %(most)s megapixels", most=MAX_PIXELS // 1_000_000)]) from None
     except UnidentifiedImageError:
         raise InputError([problem(FIELD, "is not a photo the companion can read: send a JPEG, PNG or WebP "
                                          "picture")]) from None
-    except (OSError, ValueError, SyntaxError):
+    except DAMAGED:
         raise InputError([problem(FIELD, "could not be read: the picture is cut short or damaged")]) from None
     w, h = image.size
     if w * h > MAX_PIXELS:
         raise InputError([problem(FIELD, "has %(got)s megapixels (%(w)s × %(h)s); the most is %(most)s",
                                   got=round(w * h / 1e6), w=w, h=h, most=MAX_PIXELS // 1_000_000)])
-    if w < 1 or h < 1:
-        raise InputError([problem(FIELD, "could not be read: the picture is cut short or damaged")])
     try:
+        if w < 1 or h < 1:
+            raise ValueError("no pixels")
         scale = _scale(w * h)
         if scale < 1 and image.format in ("JPEG", "MPO"):  # decoded at 1/2, 1/4 or 1/8 at once: much faster
             image.draft("RGB", (math.ceil(w * scale * 0.9), math.ceil(h * scale * 0.9)))
         image.load()
-        upright = ImageOps.exif_transpose(image)
-    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
+    except DAMAGED:
         raise InputError([problem(FIELD, "could not be read: the picture is cut short or damaged")]) from None
-    upright.info["full_size"] = _turned((w, h), image)
+    upright = _upright(image)
+    upright.info["full_size"] = (w, h) if upright.size == image.size else (h, w)
     return upright
+
+
+# EXIF orientation -> the turn that shows the photo as it was taken (as ImageOps.exif_transpose turns it)
+TURNS = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180, 4: Image.Transpose.FLIP_TOP_BOTTOM,
+         5: Image.Transpose.TRANSPOSE, 6: Image.Transpose.ROTATE_270, 7: Image.Transpose.TRANSVERSE,
+         8: Image.Transpose.ROTATE_90}
+
+
+def _upright(image: Image.Image) -> Image.Image:
+    """The photo turned by its EXIF orientation. exif_transpose also writes the EXIF back, which fails on a tag
+    holding the wrong kind of value; then the photo is turned by its orientation tag alone, if that can be read."""
+    try:
+        return ImageOps.exif_transpose(image)
+    except DAMAGED:
+        try:
+            turn = TURNS.get(image.getexif().get(0x0112, 1))
+        except DAMAGED:
+            turn = None
+        return image.transpose(turn) if turn is not None else image
 
 
 def _scale(pixels: int) -> float:
     """The scale a photo of so many pixels is searched at (1: as it is)."""
     return min(1.0, math.sqrt(SEARCHED_PIXELS / pixels))
-
-
-def _turned(size: tuple[int, int], image: Image.Image) -> tuple[int, int]:
-    """The photo's full size as seen: width and height swapped when its EXIF orientation turns it a quarter."""
-    orientation = image.getexif().get(0x0112, 1)
-    return (size[1], size[0]) if orientation in (5, 6, 7, 8) else size
 
 
 def find_codes(data: bytes, budget: float = BUDGET) -> Found:

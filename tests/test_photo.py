@@ -2,6 +2,7 @@
 on simulated photos of printed cards (tests/table.py; the figures at 12 MP are benchmarks/bench_scan.py's)."""
 import io
 import math
+import random
 
 import pytest
 from PIL import Image
@@ -130,3 +131,48 @@ def test_too_many_pixels_are_refused_before_decoding():
 ])
 def test_the_card_a_code_names(text, game, expected):
     assert photo.card_id(text, game) == expected
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # Pillow's words on the damaged EXIF
+def test_a_damaged_photo_is_refused_by_name_whatever_its_damage():
+    """Bytes of small photos changed, cut and inserted at random (the EXIF too): each is read or refused with a
+    message, never another error (Pillow raised struct.error from a damaged EXIF before it was caught)."""
+    rng = random.Random(28)
+    exif = Image.Exif()
+    exif[0x0112], exif[0x010F] = 6, "phone"
+    sound = []
+    for fmt in ("JPEG", "PNG", "WEBP"):
+        out = io.BytesIO()
+        Image.new("RGB", (60, 40), "white").save(out, fmt, exif=exif.tobytes())
+        sound.append(out.getvalue())
+    refused = 0
+    for _ in range(600):
+        data = bytearray(rng.choice(sound))
+        for _ in range(rng.randint(1, 6)):
+            k = rng.randrange(len(data))
+            if rng.random() < 0.6:
+                data[k] = rng.randrange(256)
+            elif rng.random() < 0.5:
+                del data[k:k + rng.randint(1, 20)]
+            else:
+                data[k:k] = rng.randbytes(rng.randint(1, 8))
+        try:
+            assert photo.find_codes(bytes(data), budget=0).codes == []
+        except InputError as e:
+            assert e.field == "photo"
+            refused += 1
+    assert refused > 300
+
+
+def test_an_exif_that_pillow_cannot_write_back_still_turns_the_photo():
+    """A tag of numbers holding text (a phone's maker name under tag 290): exif_transpose fails writing the EXIF
+    back (struct.error); the photo is still turned by its orientation tag."""
+    exif = Image.Exif()
+    exif[0x0112], exif[0x010F] = 6, "phone"
+    out = io.BytesIO()
+    Image.new("RGB", (60, 40), "white").save(out, "JPEG", exif=exif.tobytes())
+    data = out.getvalue()  # tag 271 (text) becomes 290, in either byte order
+    data = data.replace(b"\x01\x0f\x00\x02", b"\x01\x22\x00\x02", 1)
+    data = data.replace(b"\x0f\x01\x02\x00", b"\x22\x01\x02\x00", 1)
+    assert data != out.getvalue()
+    assert photo.find_codes(data, budget=0).size == (40, 60)
