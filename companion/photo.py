@@ -30,6 +30,7 @@ DAMAGED = (OSError, ValueError, SyntaxError, EOFError, struct.error, TypeError, 
            ZeroDivisionError, Image.DecompressionBombError)
 # Pillow's words about a damaged file's EXIF (and its own 89 MP warning: MAX_PIXELS is checked first) are not kept
 warnings.filterwarnings("ignore", category=UserWarning, module=r"PIL\.")
+warnings.filterwarnings("ignore", category=Image.DecompressionBombWarning, module=r"PIL\.")
 
 
 @dataclass(frozen=True)

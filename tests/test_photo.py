@@ -110,6 +110,7 @@ def test_what_is_not_a_photo_is_refused_naming_the_problem(hand):
     assert "larger than 20 MiB" in problem_of(b"\xff\xd8" + bytes(photo.MAX_BYTES))
 
 
+@pytest.mark.filterwarnings("ignore::PIL.Image.DecompressionBombWarning")  # Pillow's, at 89 MP
 def test_too_many_pixels_are_refused_before_decoding():
     """A small file that would decode to a huge picture (a decompression bomb) is refused from its header."""
     assert "54 megapixels (9000 × 6000); the most is 50" in problem_of(png_claiming(9000, 6000))
