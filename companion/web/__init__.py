@@ -58,7 +58,20 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.sort_keys = False  # answers keep the order the rules give them, as on the command line
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
-    from . import api, icons, offline, pages, preview, render, scan, scoring, setup_page, sheet_pages, sheets_api
+    from . import (
+        api,
+        icons,
+        offline,
+        pages,
+        photo_pages,
+        preview,
+        render,
+        scan,
+        scoring,
+        setup_page,
+        sheet_pages,
+        sheets_api,
+    )
 
     assets.init_app(app)
     head.init_app(app)
@@ -83,7 +96,7 @@ def create_app(config: dict | None = None) -> Flask:
 
         own.append(phone_sheets.bp)
     for blueprint in (api.bp, pages.bp, preview.bp, scoring.bp, setup_page.bp, scan.bp, sheets_api.bp, sheet_pages.bp,
-                      offline.bp, *own):
+                      offline.bp, photo_pages.bp, *own):
         app.register_blueprint(blueprint)
 
     @app.get("/healthz")

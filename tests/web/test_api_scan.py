@@ -84,14 +84,14 @@ def test_the_server_takes_a_photo_as_large_as_the_api_does():
 
 
 def test_a_third_photo_at_once_waits_its_turn_then_is_a_503(client, monkeypatch):
-    from companion.web import api
+    from companion.web import photo_pages  # (the API and the scoring pages' photos take turns together)
 
-    monkeypatch.setattr(api, "SCAN_WAIT", 0.05)
-    assert api.SCANS.acquire(timeout=5) and api.SCANS.acquire(timeout=5)  # two photos being read
+    monkeypatch.setattr(photo_pages, "SCAN_WAIT", 0.05)
+    assert photo_pages.SCANS.acquire(timeout=5) and photo_pages.SCANS.acquire(timeout=5)  # two photos being read
     try:
         r = scan(client, "duquesa", small_photo("duquesa", HAND)[0])
     finally:
-        api.SCANS.release()
-        api.SCANS.release()
+        photo_pages.SCANS.release()
+        photo_pages.SCANS.release()
     assert r.status_code == 503 and r.headers["Retry-After"] == "5" and "other photos" in r.json["error"]
     assert scan(client, "duquesa", small_photo("duquesa", HAND)[0]).status_code == 200

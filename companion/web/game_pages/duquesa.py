@@ -20,9 +20,10 @@ def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
     if c.type != "necklace":
         return []
     hands = [(f"players.{i}.hand:list", name) for i, name in forms.players_of(form)]
-    # a full hand is not offered, nor a hand or common card that already holds this card
+    placed = form.getlist("common") + [card for field, _ in hands for card in form.getlist(field)]
+    # a card is in one place only (the common card, or a hand); a full hand is not offered
     return [(field, whose) for field, whose in [("common", "common"), *hands]
-            if c.id not in form.getlist(field) and (field == "common" or len(form.getlist(field)) < HAND_SIZE)]
+            if c.id not in placed and (field == "common" or len(form.getlist(field)) < HAND_SIZE)]
 
 
 def add(c: Component, form: MultiDict, target: str) -> None:

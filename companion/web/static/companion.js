@@ -243,6 +243,82 @@ document.addEventListener("change", ({ target }) => {
 });
 
 
+// --- A photo of the cards on the table (.photo-scan): once taken it is sent with the form to the part it fills; the
+// cards found are outlined on it, the form is filled as the answer says, and the live answer follows. ---
+document.addEventListener("change", async ({ target }) => {
+  const box = target.closest?.(".photo-scan");
+  if (!box || target.type !== "file" || !target.files?.length) return;
+  const form = target.form, send = box.querySelector("[data-photo-send]"), file = target.files[0];
+  const data = new FormData(form);
+  data.delete("_photo");
+  data.append("_photo", file);
+  data.set("_to", send.value);
+  let said = box.querySelector("output");
+  if (!said) box.append(said = Object.assign(document.createElement("output"), { role: "status" }));
+  said.textContent = box.dataset.reading;
+  root.dataset.photoPending = "1";
+  let answer = null;
+  try {
+    const response = await fetch(send.formAction, { method: "POST", body: data, headers: { Accept: "application/json" } });
+    answer = await response.json();
+    if (!response.ok) throw answer;
+  } catch (e) {
+    said.textContent = e?.message || box.dataset.failed;
+    delete root.dataset.photoPending;
+    return;
+  }
+  target.value = "";  // the next photo adds to this one
+  said.textContent = answer.said;
+  await outline(box, file, answer);
+  fill(form, new URLSearchParams(answer.query));
+  delete root.dataset.photoPending;
+});
+document.addEventListener("DOMContentLoaded", () => {
+  for (const send of document.querySelectorAll("[data-photo-send]")) send.hidden = true;  // a photo sends itself
+});
+async function outline(box, file, answer) {
+  let bitmap;
+  try { bitmap = await createImageBitmap(file); } catch { return; }  // (a format this browser cannot show)
+  const canvas = document.createElement("canvas"), scale = Math.min(1, 900 / bitmap.width);
+  canvas.width = Math.round(bitmap.width * scale);
+  canvas.height = Math.round(bitmap.height * scale);
+  const draw = canvas.getContext("2d");
+  draw.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  const [sx, sy] = [canvas.width / answer.size[0], canvas.height / answer.size[1]];
+  draw.lineWidth = Math.max(4, canvas.width / 120);
+  draw.font = `bold ${Math.max(18, canvas.width / 30)}px sans-serif`;
+  for (const card of answer.cards) {  // added: green; found but not added: amber
+    draw.strokeStyle = draw.fillStyle = card.added ? "#18a33a" : "#f0a000";
+    draw.beginPath();
+    card.corners.forEach(([x, y], k) => (k ? draw.lineTo : draw.moveTo).call(draw, x * sx, y * sy));
+    draw.closePath();
+    draw.stroke();
+    draw.fillText(card.id, card.corners[0][0] * sx, card.corners[0][1] * sy - draw.lineWidth);
+  }
+  canvas.setAttribute("role", "img");
+  canvas.setAttribute("aria-label", answer.said);
+  const figure = box.querySelector("figure") || box.appendChild(document.createElement("figure"));
+  figure.replaceChildren(canvas);
+}
+// A form set as a query says (a photo's answer): its boxes ticked, its fields filled, each change announced so that
+// what follows changes (counts, the live answer); where the query names a field the form has not, the page is opened.
+function fill(form, query) {
+  if ([...query.keys()].some((name) => !name.startsWith("_") && !form.elements[name])) {
+    location.assign(`${form.action}?${query}`);
+    return;
+  }
+  const seen = {};
+  for (const field of form.elements) {
+    if (!field.name || ["file", "submit", "button"].includes(field.type) || field.tagName === "FIELDSET") continue;
+    const values = query.getAll(field.name);
+    const before = field.type === "checkbox" || field.type === "radio" ? field.checked : field.value;
+    if (field.type === "checkbox" || field.type === "radio") field.checked = values.includes(field.value);
+    else if (!field.name.startsWith("_") || values.length) field.value = values[seen[field.name] = (seen[field.name] ?? -1) + 1] ?? "";
+    const after = field.type === "checkbox" || field.type === "radio" ? field.checked : field.value;
+    if (after !== before) field.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+}
+
 // --- Offline: once visited, pages keep working without signal (service workers need localhost or https). ---
 const root = document.documentElement;
 if ("serviceWorker" in navigator && window.isSecureContext && root.dataset.sw) {

@@ -1,0 +1,132 @@
+"""A photo of the cards on the table fills a scoring page (issue 28): the page's form is sent with the photo to the
+part it fills (`_to`: a hand, a sale column, a court, as the game's glue names its targets), each card found goes
+where the glue's `add` puts it, and the page comes back filled in. The page's script sends the same form and gets
+JSON (the cards found with their corners, to outline them on the photo, and the filled form's query); without a
+script it is a plain multipart form whose answer is the filled page (303). A bad photo is the page again, with what is
+wrong said, and a 400. The photo is read and dropped: nothing is kept."""
+from __future__ import annotations
+
+import threading
+from urllib.parse import urlencode
+
+from flask import Blueprint, abort, jsonify, redirect, request, url_for
+from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
+from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
+
+from .. import library
+from ..cards import CardSet, Component
+from ..schema import InputError, problem
+from . import glue, locale, plain, scoring
+
+bp = Blueprint("photo_pages", __name__)
+SCANS = threading.BoundedSemaphore(2)  # photos searched at once (each takes a CPU for up to photo.BUDGET, 100-200 MB)
+SCAN_WAIT = 10  # seconds a photo waits for its turn before a 503
+PAGE_FIELD = "_photo"  # the page's file field (a name of its own: the scoring form's fields are the request's)
+SEEN, TOOK = "_seen", "_took"  # in the filled page's address: the cards found, and those added
+
+
+def cards_in(card_set: CardSet, field: str = "photo") -> tuple[list[tuple[Component, list[list[int]]]], list[int]]:
+    """The game's printed cards in the photo uploaded as `field`, in the order found, each with its code's corners,
+    and the photo's size as seen. InputError names a missing, empty, oversized or unreadable photo; a 503 when
+    the companion is reading other photos for longer than SCAN_WAIT. Codes of other games' cards, of a back or of
+    anything else are left out; two copies of a card are two entries."""
+    from .. import photo  # (zxing-cpp: imported by the server that reads photos, not by a static site's phone)
+
+    request.max_content_length = photo.MAX_REQUEST
+    try:
+        uploads = [u for u in request.files.getlist(field) if u.filename]  # a page's empty file fields send no file
+    except RequestEntityTooLarge:
+        raise InputError([problem(photo.FIELD, "is larger than %(most)s MiB", most=photo.MAX_BYTES // photo.MiB)]
+                         ) from None
+    if not uploads:
+        raise InputError([problem(photo.FIELD, "is missing: choose a photo of the cards")])
+    data = uploads[0].read(photo.MAX_BYTES + 1)
+    if not SCANS.acquire(timeout=SCAN_WAIT):
+        raise ServiceUnavailable("the companion is reading other photos just now; try again in a few seconds",
+                                 retry_after=5)
+    try:
+        found = photo.find_codes(data)
+    finally:
+        SCANS.release()
+    cards = []
+    for code in found.codes:
+        card = _card(card_set, photo.card_id(code.text, card_set.game))
+        if card is not None:
+            cards.append((card, [list(corner) for corner in code.corners]))
+    return cards, list(found.size)
+
+
+def _card(card_set: CardSet, card_id: str | None) -> Component | None:
+    """The card of the set a printed code names (as its card page finds it), or None (another game's, a back)."""
+    try:
+        card = card_set.component(card_id) if card_id else None
+    except KeyError:
+        return None
+    return card if card is not None and card.kind != "back" else None
+
+
+def said(seen: list[str], took: list[str]) -> str:
+    """What a photo gave, in the page's language: how many cards it shows, which were added, which were not."""
+    if not seen:
+        return _("No card found in the photo: lay the cards flat, in good light, and hold the phone steady.")
+    words = [_("Cards found in the photo: %(n)s.", n=len(seen))]
+    if took:
+        words.append(_("Added: %(cards)s.", cards=", ".join(took)))
+    left = list(seen)
+    for card in took:
+        left.remove(card)
+    if left:
+        words.append(_("Not added (already there, or no room): %(cards)s.", cards=", ".join(left)))
+    return " ".join(words)
+
+
+@bp.post("/score/<game>/photo")
+def fill(game: str):
+    """The scoring page's form filled with the cards in its photo (see the module's docstring)."""
+    card_set = library.current().get(game)
+    pages = glue.pages(game) if card_set is not None else None
+    if pages is None or pages.targets is None or pages.add is None or not scoring.has_score_page(game):
+        abort(404)
+    wants_json = request.accept_mimetypes.best == "application/json"
+    try:
+        cards, size = cards_in(card_set, PAGE_FIELD)
+    except InputError as e:
+        form = _form()
+        message = f"{_('Photo')}: {e.problems[0].say(locale.current())}"
+        if wants_json:
+            return jsonify(error=str(e), message=message), 400
+        template, context, _status = glue.VIEWS["scoring.score"](form, locale.current(), game=game)
+        context["problems"] = [plain.Said(("_photo",), message), *context["problems"]]
+        return scoring.respond((template, context, 400), game)
+    form = _form()
+    target = form.pop("_to", "")
+    found = []
+    for card, corners in cards:
+        added = target in dict(pages.targets(card, form))
+        if added:
+            pages.add(card, form, target)
+        found.append({"id": card.id, "corners": corners, "added": added})
+    seen, took = [c["id"] for c in found], [c["id"] for c in found if c["added"]]
+    form.setlist(SEEN, [",".join(seen) or "-"])
+    form.setlist(TOOK, [",".join(took)])
+    query = urlencode(list(form.items(multi=True)))
+    if wants_json:
+        return jsonify(cards=found, size=size, query=query, said=said(seen, took))
+    lang = [("lang", request.args["lang"])] if "lang" in request.args else []  # a page asked in a language keeps it
+    return redirect(f"{url_for('scoring.score', game=game)}?{query}{'&' + urlencode(lang) if lang else ''}", 303)
+
+
+def _form() -> MultiDict:
+    """The page's form as sent, without its file, its token and what the last photo said."""
+    return MultiDict([(k, v) for k, v in request.form.items(multi=True) if k not in ("_csrf", SEEN, TOOK)])
+
+
+@bp.app_context_processor
+def _note() -> dict:
+    """`photo_note`: what the photo just read gave, on the page it filled (its address says: `_seen`, `_took`)."""
+    seen = request.args.get(SEEN)
+    if not seen:
+        return {"photo_note": None}
+    took = request.args.get(TOOK, "")
+    return {"photo_note": said([c for c in seen.split(",") if c and c != "-"], [c for c in took.split(",") if c])}
