@@ -293,7 +293,12 @@ async function outline(box, file, answer) {
     card.corners.forEach(([x, y], k) => (k ? draw.lineTo : draw.moveTo).call(draw, x * sx, y * sy));
     draw.closePath();
     draw.stroke();
-    draw.fillText(card.id, card.corners[0][0] * sx, card.corners[0][1] * sy - draw.lineWidth);
+    const [x, y] = [card.corners[0][0] * sx, card.corners[0][1] * sy - 2 * draw.lineWidth];
+    draw.save();
+    draw.strokeStyle = "#000";  // the card's name on a dark edge: readable on any table
+    draw.strokeText(card.id, x, y);
+    draw.restore();
+    draw.fillText(card.id, x, y);
   }
   canvas.setAttribute("role", "img");
   canvas.setAttribute("aria-label", answer.said);
