@@ -38,7 +38,8 @@ def test_a_photo_of_a_hand_fills_that_hand_and_the_page_scores_it(client):
     assert all(c["added"] for c in r.json["cards"]) and len(r.json["cards"][0]["corners"]) == 4
     filled = parse_qs(r.json["query"])
     expected = service.score("duquesa", {"common": "DQ20", "players": [
-        {"name": "Ana", "hand": filled["players.0.hand:list"]}, {"name": "Bruno", "hand": filled["players.1.hand:list"]}]})
+        {"name": "Ana", "hand": filled["players.0.hand:list"]},
+        {"name": "Bruno", "hand": filled["players.1.hand:list"]}]})
     page = client.get("/score/duquesa?lang=en&" + r.json["query"]).get_data(as_text=True)
     for p in expected["players"]:
         assert f'data-florins="{p["florins"]}"' in page
