@@ -9,14 +9,12 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
-import importlib
 import io
 import json
 import pickle
 import subprocess
 import sys
 import tarfile
-import types
 import urllib.error
 import urllib.request
 import zipfile
@@ -158,18 +156,20 @@ def shipped_cards() -> bytes:
     """The shipped card sets as this build read them, pickled: the worker hands them to `cards.load_shipped`, so
     that a phone does not parse the card data's YAML in pure Python (half its first answer's time). Pickle's
     protocol 4 is read alike by every Python from 3.8 on; a read-only mapping is pickled as the call that makes it."""
-    from types import MappingProxyType, ModuleType
+    from types import MappingProxyType
 
     from .. import cards
 
+    a_proxy = object()  # stands for vars(object), a mappingproxy that unpickling can make from two builtins
+
     class Pickler(pickle.Pickler):
         def reducer_override(self, obj):
-            if obj is MappingProxyType:  # (its name, mappingproxy, is nowhere to import it from)
-                return getattr, (types, "MappingProxyType")
-            if isinstance(obj, ModuleType):
-                return importlib.import_module, (obj.__name__,)
             if type(obj) is MappingProxyType:
                 return MappingProxyType, (dict(obj),)
+            if obj is MappingProxyType:  # (its name, mappingproxy, is nowhere to import it from): the type of one
+                return type, (a_proxy,)
+            if obj is a_proxy:
+                return vars, (object,)
             return NotImplemented
 
     out = io.BytesIO()
