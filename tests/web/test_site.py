@@ -499,3 +499,32 @@ def test_one_visit_of_the_home_page_makes_scoring_setup_and_the_solo_rank_work_o
         context.close()
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.mark.slow  # compresses what a first visit downloads (about 13 MB): a second or two
+def test_a_first_visit_weighs_what_the_banner_says_and_within_its_budget(site):
+    """What a phone's first visit keeps in each language (its service worker's lists: that language's pages and the
+    phones' Python), as a compressing host sends it, is at most 6.5 MB, and is the figure the download banner says;
+    no page of the other language is on a language's list."""
+    import gzip
+    import json
+
+    folder = site[1] / "site"
+    sw = (folder / "sw.js").read_text(encoding="utf-8")
+    pages = json.loads(re.search(r"const PAGES = (\{.*?\});", sw)[1])
+    runtime = json.loads(re.search(r"const RUNTIME_FILES = (\[.*?\]);", sw)[1])
+    said = json.loads(re.search(r"const FIRST_VISIT_MB = (\{.*?\});",
+                                (folder / "py" / "worker.js").read_text(encoding="utf-8"))[1])
+
+    def sent(url: str) -> int:
+        path = folder / url.lstrip("/").split("?")[0]
+        return len(gzip.compress((path / "index.html" if url.endswith("/") else path).read_bytes(), 6, mtime=0))
+
+    python = sum(map(sent, runtime))
+    assert any(u.endswith(".wasm") for u in runtime) and any("companion.zip?v=" in u for u in runtime)
+    for lang, urls in pages.items():
+        assert f"/{'' if lang == 'es' else 'en/'}score/gemas/" in urls
+        assert all(u.startswith("/en/") == (lang == "en") for u in urls), lang
+        total = python + sum(map(sent, urls))
+        assert total <= 6.5e6, (lang, total)
+        assert said[lang] == round(total / 1e6, 1), (lang, total, said[lang])
