@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qsl
 
-from ...games.gemas import COLOURS, reserve_size, uses_heart
+from ...cards import Component
+from ...games.gemas import ACTIONS, COLOURS, reserve_size, uses_heart
 from ...i18n import N_
 from .. import forms
 from ..forms import Fields, MultiDict
@@ -114,13 +115,44 @@ def extras(_req: dict | None, result: dict | None, form: MultiDict) -> dict:
     return out
 
 
+SET = "lay_down"  # where a photo of a set laid down goes (the tracker's set fieldset)
+
+
+def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
+    """Where a scanned card can go: the set laid down this turn, in the turn tracker. A gem card while the set is
+    gem cards (or not chosen) with a card's colour still blank; an action card while the set is that action (or
+    not chosen) and no gem card is chosen. Whose: the player laying it down, once tapped."""
+    if not turn_by_turn(form):
+        return []
+    kind = form.get(f"{SET}.set") or ""
+    colours = [form.get(f"{SET}.cards.{k}") for k in range(3)]
+    if c.type == "gem-card":
+        fits = kind in ("", "gems") and not all(colours)
+    else:
+        fits = c.type in ACTIONS and kind in ("", c.type) and not any(colours)
+    if not fits:
+        return []
+    seat = _seat(form.get(f"{SET}.player"), [{}] * MOST_SEATS)
+    return [(SET, form.get(f"players.{seat}.name") or str(seat + 1) if seat is not None else "—")]
+
+
+def add(c: Component, form: MultiDict, target: str) -> None:
+    """A gem card's colour in the set's first blank card (the set is gem cards); an action card names the set."""
+    if c.type == "gem-card":
+        form.setlist(f"{target}.set", ["gems"])
+        blank = next(k for k in range(3) if not form.get(f"{target}.cards.{k}"))
+        form.setlist(f"{target}.cards.{blank}", [c.data["colour"]])
+    else:
+        form.setlist(f"{target}.set", [c.type])
+
+
 PAGES = GamePages(
     words=Words(fields={"gems": "", "bandaids": N_("band-aids"), "heart": N_("heart"),
                         "lay_down": N_("set laid down"), "player": N_("who"), "target": N_("against"),
                         "set": N_("set"), "cards": N_("cards"), "choice": N_("choice"),
                         ENDED: N_("out of band-aids with no heart")},
                 count_of={"cards": N_("number of cards")}),
-    template="score/gemas.html", prepare=prepare, extras=extras,
+    template="score/gemas.html", prepare=prepare, extras=extras, targets=targets, add=add,
     setup_words={"reserve": N_("Gem reserve"), "bandaids_each": N_("Band-aids each"), "heart": N_("Hearts in play"),
                  "teams": N_("Teams")},
 )

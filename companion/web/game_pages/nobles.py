@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from ... import library
+from ...cards import Component
 from ...games.nobles import (
     BASE,
     CARDS_PLAYED,
@@ -234,6 +235,36 @@ def dealt_word(card_set, card_id: str) -> str:
     return f"{NOBLE_RANKS[rank]}:{card.data['suit']}" if rank in NOBLE_RANKS else ""
 
 
+def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
+    """Where a scanned noble or Joker can go: a court being tapped at the start of a game at court, not yet full.
+    With a deal (from the setup) only a noble dealt to that player and not kept yet (a noble dealt twice: twice);
+    without one, a noble neither court keeps, or a Joker the court has not (its chips: one of each noble, a Joker)."""
+    word = dealt_word(library.current()["nobles"], c.id)
+    if not word or not at_court(form) or _started(form):
+        return []
+    names = dict(forms.players_of(form))
+    out = []
+    for seat in range(2):
+        kept, dealt = form.getlist(f"{KEEP}{seat}"), form.getlist(f"{DEAL}{seat}")
+        others = form.getlist(f"{KEEP}{1 - seat}")
+        room = len(kept) < (min(max(_number(form.get("_slots")) or SLOTS, 1), 12) if dealt else COURT_MOST)
+        fits = (kept.count(word) < dealt.count(word) if dealt  # (a deck has two Jokers: one a court)
+                else word not in kept and (word == "joker" or word not in others))
+        if room and fits:
+            out.append((f"{KEEP}{seat}", names.get(seat) or str(seat + 1)))
+    return out
+
+
+def _started(form: MultiDict) -> bool:
+    """Whether the duels have started: both courts given as rows (the page then shows the duel, not the chips)."""
+    return all(any(k.startswith(f"courts.{seat}.nobles.") and form.get(k) for k in form) for seat in range(2))
+
+
+def add(c: Component, form: MultiDict, target: str) -> None:
+    """The card's noble kept in that court, as its chip would be tapped."""
+    form.add(target, dealt_word(library.current()["nobles"], c.id))
+
+
 PAGES = GamePages(
     words=Words(fields={"attacker": N_("attacker"), "defender": N_("defender"), "noble": N_("noble"),
                         "version": N_("version"), "suit": N_("suit"), "weapon": N_("weapon"), "dice": N_("dice"),
@@ -243,7 +274,8 @@ PAGES = GamePages(
                 counted={"dice": N_("die %(k)s"), "nobles": N_("Noble %(k)s")},
                 count_of={"dice": N_("number of dice"), "cards": N_("number of cards"),
                           "nobles": N_("number of nobles")}),
-    template="score/nobles.html", prepare=prepare, extras=extras, ready=ready, to_score=to_score,
+    template="score/nobles.html", prepare=prepare, extras=extras, ready=ready, to_score=to_score, targets=targets,
+    add=add,
     score_label=N_("Duel"), per_player=("hands", "nobles_dealt"),
     hidden=("hands", "nobles_dealt", "noble_deck", "number_deck"),
     setup_words={"keep": N_("Nobles each player keeps"),

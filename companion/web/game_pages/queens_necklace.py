@@ -51,27 +51,66 @@ def played(form: MultiDict) -> list[int]:
                                        for name, value in form.items(multi=True))]
 
 
+TOOK = "_took"  # the cards a photo just added, in the address of the page it filled (web/photo_pages.py)
+MOST_BANKERS = 2  # [R] the deck's Bankers: a photo counts each one shown, up to these
+
+
 def extras(_req: dict | None, result: dict | None, form: MultiDict) -> dict:
     """The three-sale game: each sale played with its answer (folded to its result line on the form), and the sale
-    being entered, the only one open: the first not played (none once all three are)."""
+    being entered, the only one open: the first not played (none once all three are), or the sale a photo has just
+    filled (the others at that sale may still photograph their cards)."""
     if form.get("_mode") != "game":
         return {}
     done = played(form)
     answers = result["sales"] if result and len(result.get("sales", ())) == len(done) else [None] * len(done)
-    return {"sale_answers": dict(zip(done, answers, strict=True)),
-            "entering": next((k for k in range(3) if k not in done), None)}
+    return {"sale_answers": dict(zip(done, answers, strict=True)), "entering": entering(form, done)}
+
+
+def entering(form: MultiDict, done: list[int]) -> int | None:
+    """The three-sale game's sale being entered (see `extras`)."""
+    if done and form.get(TOOK):
+        return done[-1]
+    return next((k for k in range(3) if k not in done), None)
+
+
+def columns(form: MultiDict) -> list[tuple[str, str]]:
+    """Each player's column of the sale being entered, as a prefix of its fields ("players.1.", "sales.0.players.1."),
+    and whose it is. In the three-sale game the last sale played is open to more cards too (a photo of the first
+    player's cards makes a sale played before the second player's is taken)."""
+    players = forms.players_of(form)
+    if form.get("_mode") != "game":
+        return [(f"players.{i}.", name) for i, name in players]
+    done = played(form)
+    first = next((k for k in range(3) if k not in done), None)
+    sales = [k for k in (first, done[-1] if done else None) if k is not None]
+    return [(f"sales.{k}.players.{i}.", name if k == first else f"{name} · {k + 1}") for k in sales
+            for i, name in players]
 
 
 def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
-    """Where a scanned gem card can go: each player's shown gems of its colour (nowhere in the three-sale game)."""
-    if c.type != "gem" or form.get("_mode") == "game":  # cards go into a single sale's columns
-        return []
-    return [(f"players.{i}.shown.{c.data['gem']}:ints", name) for i, name in forms.players_of(form)]
+    """Where a scanned card can go: a player's column of the sale being entered, for a gem card (its gems go to its
+    colour) or a Banker (counted, up to the deck's two). Rings, a King, the Necklace and the Alchemist are played on
+    a colour the table does not show: they are tapped."""
+    if c.type == "gem":
+        return columns(form)
+    if c.data.get("character") == "banker":
+        return [(at, who) for at, who in columns(form) if _count(form.get(f"{at}bankers:int")) < MOST_BANKERS]
+    return []
+
+
+def _count(text: str | None) -> int:
+    text = (text or "").strip()
+    return int(text) if text.isdigit() and len(text) < 3 else 0
 
 
 def add(c: Component, form: MultiDict, target: str) -> None:
-    """Add the card's gems (1 unless its data says) as one more number in that field."""
-    form.setlist(target, [f"{form.get(target, '')} {c.data.get('gems', 1)}".strip()])
+    """A gem card adds its gems (1 unless its data says) as one more number in its colour's field of that column (two
+    copies of a card: two numbers); a Banker one more Banker."""
+    if c.type == "gem":
+        field = f"{target}shown.{c.data['gem']}:ints"
+        form.setlist(field, [f"{form.get(field, '')} {c.data.get('gems', 1)}".strip()])
+    else:
+        form.setlist(f"{target}bankers:int", [str(_count(form.get(f"{target}bankers:int")) + 1)])
 
 
 PAGES = GamePages(
