@@ -1,5 +1,5 @@
 """`companion site`: a static copy of everything that needs no server (home, rules, every card page under both
-`/C/<ID>` and `/c/<game>/<id>`, icons, styles, manifest, a service worker that keeps the whole site), one tree a
+`/C/<ID>` and `/c/<game>/<id>`, icons, styles, manifest, a service worker that keeps a visitor's language), one tree a
 language (Spanish at the root, English under `/en/`), frozen from the same app and templates with Frozen-Flask.
 Pages that need the server (scoring, setup, sheets) link to `--companion-url` when given, else say so."""
 from __future__ import annotations
