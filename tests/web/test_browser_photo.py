@@ -1,6 +1,10 @@
 """Issue 28, done when: a photo set on a scoring page's scan field fills a Duquesa hand, the cards found are outlined
-on the photo, and the page shows the score `companion score` gives, in a real browser against the served companion."""
+on the photo, and the page shows the score `companion score` gives, in a real browser against the served companion;
+the same for a Queen's Necklace sale column, a Nobles court and a Gemas set laid down."""
+from urllib.parse import parse_qs, urlsplit
+
 from companion import service
+from companion.web.game_pages.nobles import noble_of
 from table import small_photo
 from test_browser import PHONE, playwright_api, settled, shot  # (and skips this module without playwright or chromium)
 
@@ -46,4 +50,94 @@ def test_two_photos_fill_two_hands_and_the_page_scores_them(server, browser, tmp
     florins = phone.locator("#result [data-florins]").evaluate_all("els => els.map(e => Number(e.dataset.florins))")
     assert florins == [p["florins"] for p in expected["players"]]
     shot(phone, "photo-duquesa")
+    phone.context.close()
+
+
+def photo_of(tmp_path, game, ids, name):
+    path = tmp_path / f"{name}.jpg"
+    path.write_bytes(small_photo(game, ids)[0])
+    return str(path)
+
+
+def test_a_photo_of_the_cards_shown_fills_a_sale_column(server, browser, tmp_path):
+    """Queen's Necklace: Bo's photo fills Bo's column of the sale (gems by colour, a Banker), the Ring is left, and
+    the page shows what the rules earn."""
+    phone = browser.new_context(**PHONE, locale="en-GB").new_page()
+    phone.goto(f"{server[0]}/score/queens-necklace?lang=en&_n=2&_names=Ana&_names=Bo"
+               "&players.0.shown.diamond:ints=2+2&players.0.shown.ruby:ints=3")
+    scans = phone.locator(".photo-scan")
+    expect(scans).to_have_count(2)
+    scans.nth(1).locator("input[type=file]").set_input_files(
+        photo_of(tmp_path, "queens-necklace", ("QN-D3", "QN-D1", "QN-A1", "QN-BANKER", "QN-RING"), "sale"))
+    expect(scans.nth(1).locator("output")).to_contain_text("Cards found in the photo: 5. Added: ")
+    expect(scans.nth(1).locator("output")).to_contain_text("Not added (already there, or no room): QN-RING.")
+    phone.wait_for_selector("html:not([data-photo-pending])", state="attached")
+    assert sorted(phone.locator("input[name='players.1.shown.diamond:ints']").input_value().split()) == ["1", "3"]
+    expect(phone.locator("input[name='players.1.shown.amber:ints']")).to_have_value("1")
+    expect(phone.locator("input[name='players.1.bankers:int'][value='1']")).to_be_checked()
+    expected = service.score("queens-necklace", {"fashion": ["diamond", "emerald", "ruby", "amber"], "players": [
+        {"name": "Ana", "shown": {"diamond": [2, 2], "ruby": [3]}},
+        {"name": "Bo", "shown": {"diamond": [3, 1], "amber": [1]}, "bankers": 1}]})
+    expect(phone.locator("#result [data-earned]")).to_have_count(2)
+    settled(phone)
+    earned = phone.locator("#result [data-earned]").evaluate_all("els => els.map(e => Number(e.dataset.earned))")
+    assert earned == [p["earned"] for p in expected["players"]] and max(earned) > 0
+    shot(phone, "photo-queens-necklace")
+    phone.context.close()
+
+
+def test_a_photo_of_each_court_ticks_its_nobles(server, browser, tmp_path):
+    """Nobles: a photo per court ticks the nobles kept; the duel then scores from those courts as the rules do."""
+    phone = browser.new_context(**PHONE, locale="en-GB").new_page()
+    phone.goto(f"{server[0]}/score/nobles?lang=en&_names=Ana&_names=Bo")
+    scans = phone.locator(".photo-scan")
+    expect(scans).to_have_count(2)
+    courts = (("NB-KC", "NB-QH", "NB-5C"), ("NB-JS", "NB-KH", "NB-JOKER"))
+    for seat, ids in enumerate(courts):
+        scans.nth(seat).locator("input[type=file]").set_input_files(photo_of(tmp_path, "nobles", ids, f"court{seat}"))
+        expect(scans.nth(seat).locator("output")).to_contain_text("Cards found in the photo: 3. Added: ")
+        phone.wait_for_selector("html:not([data-photo-pending])", state="attached")
+    kept = [sorted(phone.locator(f"input[name='_keep{seat}']:checked").evaluate_all("els => els.map(e => e.value)"))
+            for seat in (0, 1)]
+    assert kept == [["king:clubs", "queen:hearts"], ["jack:spades", "joker", "king:hearts"]]
+    phone.get_by_role("button", name="Start the duels").click()
+    phone.wait_for_selector("#courts")
+    # Ana's King of clubs attacks Bo's Jack of spades
+    url = phone.url
+    king = next(i for i, w in enumerate(parse_qs(urlsplit(url).query)["_keep0"]) if w == "king:clubs")
+    jack = next(i for i, w in enumerate(parse_qs(urlsplit(url).query)["_keep1"]) if w == "jack:spades")
+    phone.goto(f"{url}&attacker.at:int={king}&defender.at:int={jack}&attacker.dice.total:int=9&defender.dice.0:int=2")
+    courts_req = [{"name": n, "nobles": [noble_of(w) for w in parse_qs(urlsplit(url).query)[f"_keep{s}"]]}
+                  for s, n in enumerate(("Ana", "Bo"))]
+    expected = service.score("nobles", {"turn": 0, "courts": courts_req, "attacker": {"at": king, "dice": [5, 4]},
+                                        "defender": {"at": jack, "dice": [2]}})
+    strengths = phone.locator("#result [data-strength]").evaluate_all("els => els.map(e => Number(e.dataset.strength))")
+    assert strengths == [expected["attacker"]["total"], expected["defender"]["total"]]
+    shot(phone, "photo-nobles")
+    phone.context.close()
+
+
+def test_a_photo_of_a_set_laid_down_scores_the_turn(server, browser, tmp_path):
+    """Gemas' turn tracker: a photo of three gem cards fills the set; with who laid it down, the page shows the gem
+    taken as the rules give it."""
+    phone = browser.new_context(**PHONE, locale="en-GB").new_page()
+    phone.goto(f"{server[0]}/score/gemas?lang=en&_n=3&_turns=1&players.0.name=Ana&players.1.name=Bo"
+               "&players.2.name=Cy&lay_down.player=%231")
+    scan = phone.locator(".photo-scan")
+    expect(scan).to_have_count(1)
+    scan.locator("input[type=file]").set_input_files(
+        photo_of(tmp_path, "gemas", ("GM-VIOLET", "GM-VIOLET", "GM-ORANGE"), "set"))
+    expect(scan.locator("output")).to_contain_text("Cards found in the photo: 3. Added: ")
+    phone.wait_for_selector("html:not([data-photo-pending])", state="attached")
+    expect(phone.locator("input[name='lay_down.set'][value='gems']")).to_be_checked()
+    colours = sorted(phone.locator("input[name^='lay_down.cards.']:checked").evaluate_all(
+        "els => els.map(e => e.value)"))
+    assert colours == ["orange", "violet", "violet"]
+    expected = service.score("gemas", {"players": [{"name": n, "gems": {}} for n in ("Ana", "Bo", "Cy")],
+                                       "lay_down": {"player": "Bo", "set": "gems", "cards": colours}})
+    settled(phone)
+    expect(phone.locator("#result")).to_contain_text("takes a Violet gem from the reserve")
+    points = phone.locator("#result [data-points]").evaluate_all("els => els.map(e => Number(e.dataset.points))")
+    assert points == [p["points"] for p in expected["players"]] and points[1] > 0
+    shot(phone, "photo-gemas")
     phone.context.close()
