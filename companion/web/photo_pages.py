@@ -77,7 +77,7 @@ def said(seen: list[str], took: list[str]) -> str:
     for card in took:
         left.remove(card)
     if left:
-        words.append(_("Not added (already there, or no room): %(cards)s.", cards=", ".join(left)))
+        words.append(_("Not added (already in place, no room, or a tap says where): %(cards)s.", cards=", ".join(left)))
     return " ".join(words)
 
 

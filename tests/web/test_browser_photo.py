@@ -31,7 +31,7 @@ def test_two_photos_fill_two_hands_and_the_page_scores_them(server, browser, tmp
         said = canvas.get_attribute("aria-label")
         assert said.startswith("Cards found in the photo: 5. Added: ") and sorted(
             said.split("Added: ")[1].split(".")[0].split(", ")) == sorted(hand)
-        assert said.endswith("Not added (already there, or no room): DQ20.")
+        assert said.endswith("Not added (already in place, no room, or a tap says where): DQ20.")
         # outlined: the photo's pixels are drawn over in the colours of cards added (green) and left (amber)
         colours = canvas.evaluate("""c => { const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
             let green = 0, amber = 0;
@@ -70,7 +70,8 @@ def test_a_photo_of_the_cards_shown_fills_a_sale_column(server, browser, tmp_pat
     scans.nth(1).locator("input[type=file]").set_input_files(
         photo_of(tmp_path, "queens-necklace", ("QN-D3", "QN-D1", "QN-A1", "QN-BANKER", "QN-RING"), "sale"))
     expect(scans.nth(1).locator("output")).to_contain_text("Cards found in the photo: 5. Added: ")
-    expect(scans.nth(1).locator("output")).to_contain_text("Not added (already there, or no room): QN-RING.")
+    expect(scans.nth(1).locator("output")).to_contain_text(
+        "Not added (already in place, no room, or a tap says where): QN-RING.")
     phone.wait_for_selector("html:not([data-photo-pending])", state="attached")
     assert sorted(phone.locator("input[name='players.1.shown.diamond:ints']").input_value().split()) == ["1", "3"]
     expect(phone.locator("input[name='players.1.shown.amber:ints']")).to_have_value("1")

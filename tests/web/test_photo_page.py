@@ -101,7 +101,7 @@ def test_a_photo_of_the_cards_a_player_shows_fills_their_sale_column(client):
     assert r.status_code == 200
     assert added(r) == {"QN-D3": [True], "QN-D1": [True, True], "QN-A1": [True], "QN-BANKER": [True],
                         "QN-RING": [False]}
-    assert r.json["said"].endswith("Not added (already there, or no room): QN-RING.")
+    assert r.json["said"].endswith("Not added (already in place, no room, or a tap says where): QN-RING.")
     query = parse_qs(r.json["query"])
     assert numbers(query["players.1.shown.diamond:ints"][0]) == [1, 1, 3]
     assert query["players.1.shown.amber:ints"] == ["1"] and query["players.1.bankers:int"] == ["1"]
