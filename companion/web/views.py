@@ -93,8 +93,8 @@ def scoring(game: str, form: MultiDict, lang: str, glue: GamePages, template: st
     # may wait for more (`ready`)
     if (forms.is_submitted(form) and not any(k in form for k in ("_seats", "_redraw"))
             and (glue.ready is None or glue.ready(form))):
-        req = glue.prepare(forms.request_from_form(form), form)
         try:
+            req = glue.prepare(forms.request_from_form(form), form)  # (a glue may refuse what the form says, too)
             result = (compute or (lambda r: service.score(game, r)))(req)
         except InputError as e:
             if not any(mark in form for mark in STILL_FILLING):

@@ -272,3 +272,13 @@ def test_the_heaviest_gemas_pages_stay_light(client):
     total = len(page) + sum(len(client.get(a).get_data()) for a in assets(page.decode()))
     assert page.decode().count('class="steps"') == 40
     assert total < BUDGET, f"{total} bytes"
+
+
+def test_an_end_naming_a_seat_the_table_does_not_have_is_named_in_both_languages(client):
+    """Issue 30: `ended_by` for a seat the form lacks read "unknown key; expected one of: players, lay_down"."""
+    query = "_n=3&players.0.name=A&players.1.name=B&players.2.name=C&ended_by=%239"
+    for lang, said in (("en", "Out of band-aids with no heart: names no player at this table: #9"),
+                       ("es", "Sin curitas y sin corazón: no nombra a nadie de esta mesa: #9")):
+        r = client.get(f"/score/gemas?lang={lang}&{query}")
+        assert r.status_code == 400 and said in html.unescape(r.get_data(as_text=True))
+    assert client.get("/score/gemas?lang=en&" + query.replace("%239", "%232")).status_code == 200

@@ -8,6 +8,7 @@ from urllib.parse import parse_qsl
 from ...cards import Component
 from ...games.gemas import ACTIONS, COLOURS, reserve_size, uses_heart
 from ...i18n import N_
+from ...schema import InputError, problem
 from .. import forms
 from ..forms import Fields, MultiDict
 from ..plain import Words
@@ -42,9 +43,10 @@ def prepare(req: dict, form: MultiDict) -> dict:
     rows = req.get("players", [])
     if ENDED in req:
         at = _seat(req[ENDED], rows)
-        if at is not None:  # (a seat the form does not have stays, and the rules name it as unknown)
-            rows[at].update({"bandaids": 0, "heart": False})
-            del req[ENDED]
+        if at is None:
+            raise InputError([problem((ENDED,), "names no player at this table: %(got)s", got=req[ENDED])])
+        rows[at].update({"bandaids": 0, "heart": False})
+        del req[ENDED]
     req["players"] = forms.filled(rows)
     for p in req["players"]:
         if isinstance(p, dict):
