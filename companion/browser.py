@@ -83,6 +83,36 @@ def score_form(args: dict) -> dict:
     return {"request": request, "result": service.score(args["game"], request)}
 
 
+def _number(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool) and abs(x) < 1e6
+
+
+def photo_fill(args: dict) -> dict:
+    """A scoring page's form (`fields`, with `_to`: the part its photo fills) filled with the cards the page read
+    in a photo (`cards`: [{"id", "corners"}], ids as the printed codes name them, in the order found; `size`: the
+    photo's [width, height]) by the same code as the server's photo page: the same answer (`cards` with `added`,
+    `size`, `query`, `said`). Codes of another game's cards or of a back are left out, as there."""
+    from .web import glue, photo_fill, views
+
+    game = args.get("game", "")
+    _, card_set = service.resolve(game)
+    pages = glue.pages(game)
+    if pages.targets is None or pages.add is None or not views.has_score_page(game):
+        raise InputError([Problem(("game",), f"the scoring page of {game!r} takes no photo")])
+    pairs, cards, size = _pairs(args.get("fields")), args.get("cards"), args.get("size")
+    if not isinstance(cards, list) or len(cards) > 500 or not all(
+            isinstance(c, dict) and isinstance(c.get("id"), str) and isinstance(c.get("corners"), list)
+            and len(c["corners"]) == 4 and all(isinstance(p, list) and len(p) == 2 and all(map(_number, p))
+                                               for p in c["corners"]) for c in cards):
+        raise InputError([Problem(("cards",), "must be a list of cards found, each {id, corners: four [x, y]}")])
+    if not isinstance(size, list) or len(size) != 2 or not all(map(_number, size)):
+        raise InputError([Problem(("size",), "must be the photo's [width, height]")])
+    found = [(card, [[round(x), round(y)] for x, y in c["corners"]]) for c in cards
+             if (card := photo_fill.card_of(card_set, c["id"])) is not None]
+    lang = args.get("lang") if args.get("lang") in LANGS else LANGS[0]
+    return {**photo_fill.filled(pages, pairs, found, lang), "size": [round(v) for v in size]}
+
+
 SITE = "web/site.json"  # beside this package in the static site's zip: each language's addresses (made at build)
 
 
@@ -156,12 +186,13 @@ def phone_sheets(args: dict) -> dict:
 
 def warm() -> None:
     """Load every module a call may need (the static site's zip is made from what is loaded after this)."""
-    from .web import glue, render, views  # noqa: F401 (loaded for the zip; glue loads every game's web glue)
+    from .web import glue, photo_fill, render, views  # noqa: F401 (loaded for the zip; glue: every game's web glue)
 
 
 CALLS: dict[str, Callable[[dict], Any]] = {
     "score_form": score_form,
     "page": page,
+    "photo_fill": photo_fill,
     "sheet_new": sheet_new,
     "sheet_change": sheet_change,
     "sheet_export": lambda a: sheets.export_json(*_kept(a)),

@@ -17,13 +17,13 @@ from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
 from .. import library
 from ..cards import CardSet, Component
 from ..schema import InputError, problem
-from . import glue, locale, plain, scoring
+from . import glue, locale, photo_fill, plain, scoring
 
 bp = Blueprint("photo_pages", __name__)
 SCANS = threading.BoundedSemaphore(2)  # photos searched at once (each takes a CPU for up to photo.BUDGET, 100-200 MB)
 SCAN_WAIT = 10  # seconds a photo waits for its turn before a 503
 PAGE_FIELD = "_photo"  # the page's file field (a name of its own: the scoring form's fields are the request's)
-SEEN, TOOK = "_seen", "_took"  # in the filled page's address: the cards found, and those added
+SEEN, TOOK = photo_fill.SEEN, photo_fill.TOOK  # in the filled page's address: the cards found, and those added
 
 
 def cards_in(card_set: CardSet, field: str = "photo") -> tuple[list[tuple[Component, list[list[int]]]], list[int]]:
@@ -51,34 +51,15 @@ def cards_in(card_set: CardSet, field: str = "photo") -> tuple[list[tuple[Compon
         SCANS.release()
     cards = []
     for code in found.codes:
-        card = _card(card_set, photo.card_id(code.text, card_set.game))
+        card = photo_fill.card_of(card_set, photo.card_id(code.text, card_set.game))
         if card is not None:
             cards.append((card, [list(corner) for corner in code.corners]))
     return cards, list(found.size)
 
 
-def _card(card_set: CardSet, card_id: str | None) -> Component | None:
-    """The card of the set a printed code names (as its card page finds it), or None (another game's, a back)."""
-    try:
-        card = card_set.component(card_id) if card_id else None
-    except KeyError:
-        return None
-    return card if card is not None and card.kind != "back" else None
-
-
 def said(seen: list[str], took: list[str]) -> str:
-    """What a photo gave, in the page's language: how many cards it shows, which were added, which were not."""
-    if not seen:
-        return _("No card found in the photo: lay the cards flat, in good light, and hold the phone steady.")
-    words = [_("Cards found in the photo: %(n)s.", n=len(seen))]
-    if took:
-        words.append(_("Added: %(cards)s.", cards=", ".join(took)))
-    left = list(seen)
-    for card in took:
-        left.remove(card)
-    if left:
-        words.append(_("Not added (already in place, no room, or a tap says where): %(cards)s.", cards=", ".join(left)))
-    return " ".join(words)
+    """What a photo gave, in the page's language (see photo_fill.said)."""
+    return photo_fill.said(seen, took, locale.current())
 
 
 @bp.post("/score/<game>/photo")
@@ -99,27 +80,17 @@ def fill(game: str):
         template, context, _status = glue.VIEWS["scoring.score"](form, locale.current(), game=game)
         context["problems"] = [plain.Said(("_photo",), message), *context["problems"]]
         return scoring.respond((template, context, 400), game)
-    form = _form()
-    target = form.pop("_to", "")
-    found = []
-    for card, corners in cards:
-        added = target in dict(pages.targets(card, form))
-        if added:
-            pages.add(card, form, target)
-        found.append({"id": card.id, "corners": corners, "added": added})
-    seen, took = [c["id"] for c in found], [c["id"] for c in found if c["added"]]
-    form.setlist(SEEN, [",".join(seen) or "-"])
-    form.setlist(TOOK, [",".join(took)])
-    query = urlencode(list(form.items(multi=True)))
+    answer = photo_fill.filled(pages, request.form.items(multi=True), cards, locale.current())
     if wants_json:
-        return jsonify(cards=found, size=size, query=query, said=said(seen, took))
+        return jsonify(cards=answer["cards"], size=size, query=answer["query"], said=answer["said"])
+    query = answer["query"]
     lang = [("lang", request.args["lang"])] if "lang" in request.args else []  # a page asked in a language keeps it
     return redirect(f"{url_for('scoring.score', game=game)}?{query}{'&' + urlencode(lang) if lang else ''}", 303)
 
 
 def _form() -> MultiDict:
     """The page's form as sent, without its file, its token and what the last photo said."""
-    return MultiDict([(k, v) for k, v in request.form.items(multi=True) if k not in ("_csrf", SEEN, TOOK)])
+    return MultiDict([(k, v) for k, v in request.form.items(multi=True) if k not in photo_fill.LEFT_OUT])
 
 
 @bp.app_context_processor

@@ -1,0 +1,87 @@
+"""The shared fill of a photo's cards (web/photo_fill.py, issue 28): the server's photo page and the static site's
+phone (companion.browser's `photo_fill` call) put the cards found where the game's glue puts them, by this one code."""
+import json
+from urllib.parse import parse_qs, parse_qsl
+
+from werkzeug.datastructures import MultiDict
+
+from companion import browser, service
+from companion.library import current
+from companion.web.glue import pages
+from companion.web.photo_fill import Form, card_of, filled, said
+
+SQUARE = [[0, 0], [10, 0], [10, 10], [0, 10]]
+FORM = [("players.0.name", "Ana"), ("players.1.name", "Bruno"), ("common", "DQ20"), ("_csrf", "x"),
+        ("_seen", "DQ01"), ("_to", "players.0.hand:list")]
+
+
+def found(game, ids):
+    return [(card_of(current()[game], i), SQUARE) for i in ids]
+
+
+def test_a_form_changes_as_werkzeugs_multidict_does():
+    """The same changes give the same query on the phone (no werkzeug there) as on the server."""
+    pairs = [("a", "1"), ("b", "2"), ("a", "3"), ("c", "4")]
+    ours, theirs = Form(pairs), MultiDict(pairs)
+    for form in (ours, theirs):
+        form.setlist("a", ["9"])
+        form.add("b", "5")
+        form.add("d", "6")
+        form.setlist("e", ["7", "8"])
+        assert form.pop("c", "") == "4" and form.pop("zz", "none") == "none"
+    assert list(ours.items(multi=True)) == list(theirs.items(multi=True))
+
+
+def test_a_photo_of_a_hand_fills_that_hand_and_the_rules_score_it():
+    answer = filled(pages("duquesa"), FORM, found("duquesa", ("DQ03", "DQ07", "DQ20", "DQ11", "DQ15", "DQ01")), "en")
+    # DQ20 is the common card (a card is in one place only); DQ01 finds the hand full
+    assert [(c["id"], c["added"]) for c in answer["cards"]] == [
+        ("DQ03", True), ("DQ07", True), ("DQ20", False), ("DQ11", True), ("DQ15", True), ("DQ01", False)]
+    query = parse_qs(answer["query"])
+    assert query["players.0.hand:list"] == ["DQ03", "DQ07", "DQ11", "DQ15"] and query["common"] == ["DQ20"]
+    assert "_to" not in query and "_csrf" not in query
+    assert query["_seen"] == ["DQ03,DQ07,DQ20,DQ11,DQ15,DQ01"] and query["_took"] == ["DQ03,DQ07,DQ11,DQ15"]
+    assert answer["said"] == ("Cards found in the photo: 6. Added: DQ03, DQ07, DQ11, DQ15. Not added (already in "
+                              "place, no room, or a tap says where): DQ20, DQ01.")
+    score = service.score("duquesa", {"common": "DQ20", "players": [{"name": "Ana", "hand": ["DQ03", "DQ07", "DQ11",
+                                                                                               "DQ15"]}]})
+    assert score["players"][0]["florins"] > 0
+
+
+def test_two_copies_of_a_gem_card_add_two_numbers_to_the_sale_column():
+    form = [("_n", "2"), ("_names", "Ana"), ("_names", "Bo"), ("_to", "players.1.")]
+    answer = filled(pages("queens-necklace"), form, found("queens-necklace", ("QN-D3", "QN-D3", "QN-RING")), "es")
+    assert [c["added"] for c in answer["cards"]] == [True, True, False]
+    assert dict(parse_qsl(answer["query"]))["players.1.shown.diamond:ints"] == "3 3"
+    assert answer["said"].startswith("Cartas encontradas en la foto: 3.")  # (in the page's language)
+    assert answer["said"] == said(["QN-D3", "QN-D3", "QN-RING"], ["QN-D3", "QN-D3"], "es")
+
+
+def test_a_back_or_another_games_card_names_no_card():
+    duquesa = current()["duquesa"]
+    backs = [c.id for c in duquesa.components if c.kind == "back"]
+    assert backs and card_of(duquesa, backs[0]) is None
+    assert card_of(duquesa, "QN-D3") is None and card_of(duquesa, None) is None
+    assert card_of(duquesa, "DQ07").id == "DQ07"
+
+
+def call(**args):
+    return json.loads(browser.call("photo_fill", json.dumps(args)))
+
+
+def test_the_phones_call_answers_as_the_servers_photo_page():
+    cards = [{"id": i, "corners": SQUARE} for i in ("DQ03", "DQ07", "QN-D3", "DQ11", "DQ15")]
+    answer = call(game="duquesa", lang="en", fields=[list(p) for p in FORM], cards=cards, size=[2000, 1500])
+    expected = filled(pages("duquesa"), FORM, found("duquesa", ("DQ03", "DQ07", "DQ11", "DQ15")), "en")
+    assert answer == {"result": {**expected, "size": [2000, 1500]}}  # (another game's card left out, as there)
+
+
+def test_the_phones_call_names_what_is_wrong():
+    fields = [list(p) for p in FORM]
+    assert call(game="duquesa", lang="en", fields=fields, cards="DQ03", size=[1, 1])["field"] == "cards"
+    assert call(game="duquesa", lang="en", fields=fields, cards=[{"id": "DQ03", "corners": [[0, 0]]}],
+                size=[1, 1])["field"] == "cards"
+    assert call(game="duquesa", lang="en", fields=fields, cards=[], size="big")["field"] == "size"
+    assert call(game="duquesa", lang="en", fields="x", cards=[], size=[1, 1])["field"] == "fields"
+    assert call(game="duplicon", lang="en", fields=fields, cards=[], size=[1, 1])["field"] == "game"
+    assert call(game="nope", lang="en", fields=fields, cards=[], size=[1, 1])["field"] == "game"
