@@ -14,7 +14,7 @@ PROPS = ("display", "margin", "padding", "border", "color", "background-color", 
 
 def test_a_page_is_drawn_alike_with_the_stylesheet_as_served_and_as_written(server, browser):
     """Every element of a few pages has the same computed style with either stylesheet (light and dark, the
-    Gemas turn with and without a set chosen: the :has() rules)."""
+    Gemas turn with a set chosen and the tally: the :has() rules). Its address carries its version (?v=)."""
     written = (STATIC / "companion.css").read_text(encoding="utf-8")
     measure = f"() => [...document.querySelectorAll('*')].map((e) => {{ const s = getComputedStyle(e); "\
               f"return {list(PROPS)}.map((p) => s.getPropertyValue(p)).join('|'); }})"
@@ -23,12 +23,12 @@ def test_a_page_is_drawn_alike_with_the_stylesheet_as_served_and_as_written(serv
         context = browser.new_context(**PHONE, color_scheme=scheme)  # (PHONE blocks the service worker: no cached copy)
         try:
             page = context.new_page()
-            for path in ("/score/gemas?_n=3&lay_down.player=%230&lay_down.set=gems", "/score/gemas?_n=3",
+            for path in ("/score/gemas?_n=3&_turns=1&lay_down.player=%230&lay_down.set=gems", "/score/gemas?_n=3",
                          "/score/duquesa", "/sheets", "/rules/nobles"):
-                page.unroute("**/companion.css")
+                page.unroute("**/companion.css*")
                 page.goto(server[0] + path)
                 served = page.evaluate(measure)
-                page.route("**/companion.css", lambda route: (routed.append(1),
+                page.route("**/companion.css*", lambda route: (routed.append(1),
                                                               route.fulfill(body=written, content_type="text/css")))
                 page.goto(server[0] + path)
                 assert page.evaluate(measure) == served, (scheme, path)

@@ -39,8 +39,10 @@ class Counted:
     keydown). A choice from a dropdown is its tap on the field plus one for the option (`choose`), which the
     browser's own picker makes outside the page."""
 
+    # (as it bubbles up to the window: a pointerdown Playwright stops because something covered the target, before
+    # it taps again, is not a player's tap)
     SCRIPT = """addEventListener("pointerdown", e => { if (e.isTrusted && e.isPrimary)
-      sessionStorage.setItem("_taps", +(sessionStorage.getItem("_taps") || 0) + 1); }, true);"""
+      sessionStorage.setItem("_taps", +(sessionStorage.getItem("_taps") || 0) + 1); });"""
 
     def __init__(self, page):
         self.page, self.picked, self.keys = page, 0, 0

@@ -88,7 +88,7 @@ const pageFor = async (form, query) => {
 // declares it (`data-needs`: the fields that must all be filled once it is in use): in use once any field in it is
 // filled, or, with `data-needs-when` ("name=value ..."), once the form has one of those values.
 const incomplete = (form, data) => [...form.querySelectorAll("[data-needs]")].some((part) => {
-  const filled = (name) => data.getAll(name).some((v) => v !== "");
+  const filled = (name) => data.getAll(name).some((v) => typeof v === "string" && v !== "");  // (a photo field: no)
   const when = part.dataset.needsWhen;
   const used = when ? when.split(" ").some((pair) => data.getAll(pair.split("=")[0]).includes(pair.split("=")[1]))
     : [...part.querySelectorAll("[name]")].some((field) => filled(field.name));
