@@ -129,7 +129,8 @@ def build(out: str | Path, base_url: str, companion_url: str | None = None, scor
                            + (runtime["sent"] if runtime else 0) for lang, urls in pages.items()}
             if runtime:
                 site_runtime.write_worker(staging, runtime, first_visit)
-            (staging / "sw.js").write_text(_service_worker(root, pages, runtime_files), encoding="utf-8")
+            later = runtime["zxing"]["later"] if runtime else []  # (zxing-wasm: kept once a photo has used it)
+            (staging / "sw.js").write_text(_service_worker(root, pages, runtime_files, later), encoding="utf-8")
             for path in [staging, *staging.rglob("*")]:
                 os.chmod(path, 0o755 if path.is_dir() else 0o644)
             files = [p for p in staging.rglob("*") if p.is_file()]  # the site's own, not what else the folder holds
@@ -172,13 +173,15 @@ def _pages_by_language(staging: Path, root: str) -> dict[str, list[str]]:
     return pages
 
 
-def _service_worker(root: str, pages: dict[str, list[str]], runtime: list[str]) -> str:
+def _service_worker(root: str, pages: dict[str, list[str]], runtime: list[str], later: list[str] = ()) -> str:
     """A service worker that keeps the visitor's language's pages and the phones' Python at the first visit of any
-    page: after that every page opens with no network, and the phone scores with no network."""
-    version = hashlib.sha256(json.dumps([pages, runtime]).encode()).hexdigest()[:12]
+    page, and the files in `later` once a page has used them: after that every page opens with no network, and the
+    phone scores with no network."""
+    version = hashlib.sha256(json.dumps([pages, runtime, list(later)]).encode()).hexdigest()[:12]
     trees = {lang: f"{_tree(root, lang)}/" for lang in pages}
     offline = {lang: f"{tree}offline/" for lang, tree in trees.items()}
     return (Path(__file__).parent / "static" / "site-sw.js").read_text(encoding="utf-8") \
         .replace("__VERSION__", version).replace("__ROOT__", root + "/").replace("__PAGES__", json.dumps(pages)) \
         .replace("__RUNTIME__", json.dumps([f"{root}/{path}" for path in runtime])) \
+        .replace("__LATER__", json.dumps([f"{root}/{path}" for path in later])) \
         .replace("__OFFLINE__", json.dumps(offline)).replace("__TREES__", json.dumps(trees))

@@ -2,7 +2,9 @@
 built (kept in a cache folder, never in the repository), and a zip of the pure rules core with the card data.
 
 `<site>/py/` holds `pyodide/` (the runtime's own files), `companion.zip` (our code, the card data and pure-Python
-PyYAML) and `worker.js` (the Web Worker that loads both and answers `companion.browser.call`).
+PyYAML) and `worker.js` (the Web Worker that loads both and answers `companion.browser.call`); `zxing-wasm-<version>/`
+holds zxing-wasm's reader (also pinned, from the npm registry), which a scoring page loads only when a player chooses
+a photo of the cards, to read their codes in the phone (issue 28).
 """
 from __future__ import annotations
 
@@ -30,6 +32,16 @@ PYODIDE = {
     "url": "https://registry.npmjs.org/pyodide/-/pyodide-314.0.7.tgz",
     "integrity": "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uyuGD82LN7y2q+SNvi/6V5JEsOlD2R1A==",
 }
+ZXING = {
+    "version": "3.1.4",
+    "url": "https://registry.npmjs.org/zxing-wasm/-/zxing-wasm-3.1.4.tgz",
+    "integrity": "sha512-1+v8p7sauddySVNG+ye7GD/0TS95BG2ycdkrC+EnBrFBFkHeIghzUt2yVjtx3NucJeNrQnhT8yGAIz60Vx9o0w==",
+}
+# zxing-wasm's reader-only build, as the site holds it (package path → site path under its folder): the ES module
+# and the chunk it imports, keeping their relative place, its WebAssembly (the page tells the module where it is)
+# and its licence.
+ZXING_FILES = {"dist/es/reader/index.js": "es/reader/index.js", "dist/es/share.js": "es/share.js",
+               "dist/reader/zxing_reader.wasm": "zxing_reader.wasm", "LICENSE": "LICENSE"}
 # The runtime files the worker loads (the package also holds source maps, type files, a console page and the list of
 # Pyodide's own packages, pyodide-lock.json: the phones load none of those, so the worker gives Pyodide an empty list).
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
@@ -58,24 +70,47 @@ def cache_dir() -> Path:
 
 def fetch_pyodide(timeout: float = 120) -> Path:
     """The pinned Pyodide package (.tgz): from the cache, else downloaded and checked against its npm integrity."""
-    target = cache_dir() / f"pyodide-{PYODIDE['version']}.tgz"
-    if target.exists() and _integrity(target.read_bytes()) == PYODIDE["integrity"]:
+    return _fetched("pyodide", PYODIDE, timeout)
+
+
+def fetch_zxing(timeout: float = 120) -> Path:
+    """The pinned zxing-wasm package (.tgz): from the cache, else downloaded and checked against its npm integrity."""
+    return _fetched("zxing-wasm", ZXING, timeout)
+
+
+def _fetched(name: str, pinned: dict, timeout: float) -> Path:
+    target = cache_dir() / f"{name}-{pinned['version']}.tgz"
+    if target.exists() and _integrity(target.read_bytes()) == pinned["integrity"]:
         return target
     try:
-        with urllib.request.urlopen(PYODIDE["url"], timeout=timeout) as answer:
+        with urllib.request.urlopen(pinned["url"], timeout=timeout) as answer:
             data = answer.read()
     except (urllib.error.URLError, OSError) as e:
-        raise InputError([Problem(("scoring",), f"cannot fetch Pyodide {PYODIDE['version']} from the npm registry "
+        raise InputError([Problem(("scoring",), f"cannot fetch {name} {pinned['version']} from the npm registry "
                                                 f"({getattr(e, 'reason', e)}); build with --no-scoring for the "
                                                 "rules-only site, or try again online")]) from None
-    if _integrity(data) != PYODIDE["integrity"]:
-        raise InputError([Problem(("scoring",), f"the Pyodide package from {PYODIDE['url']} is not the pinned one "
+    if _integrity(data) != pinned["integrity"]:
+        raise InputError([Problem(("scoring",), f"the {name} package from {pinned['url']} is not the pinned one "
                                                 "(its sha512 differs); nothing was written")])
     target.parent.mkdir(parents=True, exist_ok=True)
     aside = target.with_suffix(".part")
     aside.write_bytes(data)
     aside.replace(target)
     return target
+
+
+def write_zxing(py: Path) -> dict:
+    """zxing-wasm's reader in `py/zxing-wasm-<version>/` (named by version, as the runtime); what a page needs to
+    load it (its module and WebAssembly, as paths from py/) and the files, for the service worker to keep once
+    used."""
+    folder = py / f"zxing-wasm-{ZXING['version']}"
+    with tarfile.open(fetch_zxing(), "r:gz") as tgz:
+        for source, name in ZXING_FILES.items():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_bytes(tgz.extractfile(f"package/{source}").read())
+    here = f"{folder.name}/"
+    return {"module": here + ZXING_FILES["dist/es/reader/index.js"], "wasm": here + "zxing_reader.wasm",
+            "files": [here + name for name in ZXING_FILES.values() if name != "LICENSE"]}
 
 
 def _integrity(data: bytes) -> str:
@@ -97,17 +132,20 @@ def write(folder: Path, site: dict) -> dict:
         lock = json.loads(tgz.extractfile("package/pyodide-lock.json").read())
     code = code_zip(site)
     (py / "companion.zip").write_bytes(code)
+    zxing = write_zxing(py)
     code_version = hashlib.sha256(code).hexdigest()[:12]
     files = [runtime / name for name in RUNTIME_FILES]
     template = WORKER.read_text(encoding="utf-8")
     # The worker's address changes with what it loads, so a phone's kept copy never runs another site's code.
-    version = hashlib.sha256(template.encode() + code + PYODIDE["version"].encode()).hexdigest()[:12]
+    version = hashlib.sha256(template.encode() + code + PYODIDE["version"].encode() + ZXING["version"].encode()
+                             ).hexdigest()[:12]
     kept = [f"py/{runtime.name}/{name}" for name in RUNTIME_FILES] + [f"py/companion.zip?v={code_version}"]
     return {"pyodide": PYODIDE["version"], "code_bytes": len(code), "code_version": code_version,
             "worker": f"py/worker.js?v={version}", "files": [*kept, f"py/worker.js?v={version}"],
             "unpacked": sum(p.stat().st_size for p in files) + len(code),
             "sent": sum(sent_bytes(p.read_bytes()) for p in files) + sent_bytes(code),
-            "_lock_info": lock["info"], "_dir": runtime.name}
+            "zxing": {"version": ZXING["version"], "later": [f"py/{f}" for f in zxing["files"]]},
+            "_lock_info": lock["info"], "_dir": runtime.name, "_zxing": zxing}
 
 
 def write_worker(folder: Path, runtime: dict, first_visit: dict[str, int]) -> None:
@@ -117,7 +155,8 @@ def write_worker(folder: Path, runtime: dict, first_visit: dict[str, int]) -> No
               .replace("__PYODIDE_DIR__", runtime["_dir"]).replace("__RUNTIME_BYTES__", str(runtime["unpacked"]))
               .replace("__FIRST_VISIT_MB__", json.dumps({k: round(v / 1e6, 1) for k, v in first_visit.items()}))
               .replace("__LOCK_INFO__", json.dumps(runtime["_lock_info"])).replace("__SHIPPED__", SHIPPED)
-              .replace("__RUNTIME_FILES__", json.dumps(RUNTIME_FILES)))
+              .replace("__RUNTIME_FILES__", json.dumps(RUNTIME_FILES))
+              .replace("__ZXING__", json.dumps({k: runtime["_zxing"][k] for k in ("module", "wasm")})))
     (folder / "py" / "worker.js").write_text(worker, encoding="utf-8")
 
 

@@ -16,6 +16,8 @@ const DIR = here("./__PYODIDE_DIR__/");
 const CODE = here("./companion.zip?v=__CODE_VERSION__");
 // What the page asks the site's service worker to keep (it keeps them anyway: a check that nothing is missing).
 const FILES = [...__RUNTIME_FILES__.map((name) => DIR + name), CODE, self.location.href];
+// zxing-wasm's reader: the page loads it itself when a player chooses a photo of the cards (not at a first visit).
+const ZXING = Object.fromEntries(Object.entries(__ZXING__).map(([k, path]) => [k, here(path)]));
 
 const fetchFile = self.fetch.bind(self);
 let loaded = 0;
@@ -141,7 +143,8 @@ import companion.browser
   startedPython = py;
   return entry;
 })();
-python.then(() => postMessage({ ready: true, ms: Math.round(performance.now() - started), files: FILES, phases }),
+python.then(() => postMessage({ ready: true, ms: Math.round(performance.now() - started), files: FILES, phases,
+                               zxing: ZXING }),
             (e) => postMessage({ ready: false, failure: String(e) }));
 
 // Taken after the first answer (its page's templates are compiled by then), while the phone reads it.

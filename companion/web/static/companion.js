@@ -244,30 +244,41 @@ document.addEventListener("change", ({ target }) => {
 
 
 // --- A photo of the cards on the table (.photo-scan): once taken it is sent with the form to the part it fills; the
-// cards found are outlined on it, the form is filled as the answer says, and the live answer follows. ---
+// cards found are outlined on it, the form is filled as the answer says, and the live answer follows. On a static
+// site (data-read-here) the page reads the codes itself and the phone's own Python fills the form, with the same
+// answer as the server's. ---
 document.addEventListener("change", async ({ target }) => {
-  const box = target.closest?.(".photo-scan");
+  let box = target.closest?.(".photo-scan");
   if (!box || target.type !== "file" || !target.files?.length) return;
-  const form = target.form, send = box.querySelector("[data-photo-send]"), file = target.files[0];
-  const data = new FormData(form);
-  data.delete("_photo");
-  data.append("_photo", file);
-  data.set("_to", send.value);
+  let form = target.form;
+  const send = box.querySelector("[data-photo-send]"), file = target.files[0];
   let said = box.querySelector("output");
   if (!said) box.append(said = Object.assign(document.createElement("output"), { role: "status" }));
   said.textContent = box.dataset.reading;
   root.dataset.photoPending = "1";
   let answer = null;
   try {
-    const response = await fetch(send.formAction, { method: "POST", body: data, headers: { Accept: "application/json" } });
-    answer = await response.json();
-    if (!response.ok) throw answer;
+    if ("readHere" in box.dataset) answer = await readHere(box, form, file);
+    else {
+      const data = new FormData(form);
+      data.delete("_photo");
+      data.append("_photo", file);
+      data.set("_to", send.value);
+      const response = await fetch(send.formAction, { method: "POST", body: data, headers: { Accept: "application/json" } });
+      answer = await response.json();
+      if (!response.ok) throw answer;
+    }
   } catch (e) {
     said.textContent = e?.message || box.dataset.failed;
     delete root.dataset.photoPending;
     return;
   }
   target.value = "";  // the next photo adds to this one
+  if (!box.isConnected && twin(box)) {  // the phone's Python drew the page again meanwhile: its own field
+    [box, form] = [twin(box), twin(box).closest("form")];
+    box.querySelector("output")?.remove();
+    box.append(said = Object.assign(document.createElement("output"), { role: "status" }));
+  }
   said.textContent = answer.said;
   await outline(box, file, answer);
   fill(form, new URLSearchParams(answer.query));
@@ -276,6 +287,57 @@ document.addEventListener("change", async ({ target }) => {
 document.addEventListener("DOMContentLoaded", () => {
   for (const send of document.querySelectorAll("[data-photo-send]")) send.hidden = true;  // a photo sends itself
 });
+// The codes in a photo read in this page with zxing-wasm (its reader, loaded at the first photo from where the
+// phone's Python worker says: the site keeps it for offline use once loaded), each turned into the card it names;
+// then the phone's Python fills the form with them (window.companionPhoto, from site-python.js).
+let zxing = null;
+async function readHere(box, form, file) {
+  const photo = window.companionPhoto;
+  if (!photo) throw new Error(box.dataset.failed);  // (the phone's Python is not ready yet)
+  if (!zxing) {
+    zxing = await import(photo.zxing.module);
+    zxing.prepareZXingModule({ overrides: { locateFile: (name, prefix) => (name.endsWith(".wasm") ? photo.zxing.wasm : prefix + name) } });
+  }
+  const bitmap = await createImageBitmap(file);  // (turned upright as the photo's EXIF says)
+  const canvas = typeof OffscreenCanvas === "function" ? new OffscreenCanvas(bitmap.width, bitmap.height)
+    : Object.assign(document.createElement("canvas"), { width: bitmap.width, height: bitmap.height });
+  const draw = canvas.getContext("2d", { willReadFrequently: true });
+  draw.drawImage(bitmap, 0, 0);
+  const pixels = draw.getImageData(0, 0, bitmap.width, bitmap.height);
+  const codes = await zxing.readBarcodes(pixels, { formats: ["QRCode"], tryHarder: true, maxNumberOfSymbols: 255 });
+  const cards = [];
+  for (const code of codes) {
+    const id = cardId(code.text, box.dataset.game), at = code.position;
+    if (code.isValid && id) {
+      cards.push({ id, corners: [at.topLeft, at.topRight, at.bottomRight, at.bottomLeft].map(({ x, y }) => [x, y]) });
+    }
+  }
+  await photo.drawn();  // (a page still being drawn for its address: its form is read as drawn)
+  const fields = [...new FormData(box.isConnected ? form : twin(box)?.closest("form") ?? form)]
+    .filter(([, v]) => typeof v === "string");
+  const answer = await photo.fill({ game: box.dataset.game, fields: [...fields, ["_to", box.dataset.to]], cards,
+                                    size: [bitmap.width, bitmap.height] });
+  if (answer.error) throw new Error(`${box.dataset.failed} ${(answer.problems || [answer.error]).join(" ")}`);
+  return answer.result;
+}
+// A static site's photo field as the page is now, when the phone's Python has drawn it again since `box` was used.
+function twin(box) {
+  if (!("readHere" in box.dataset)) return null;
+  return [...document.querySelectorAll(".photo-scan[data-read-here]")].find((b) => b.dataset.to === box.dataset.to);
+}
+// The card a printed code names, if it is one of `game`'s (as companion/photo.py's card_id reads it): BASE/C/<ID>
+// (any base), or the older BASE/C/<GAME>/<ID> and BASE/c/<game>/<id>; the id in capitals.
+function cardId(text, game) {
+  let url;
+  try { url = new URL(text.trim()); } catch { return null; }
+  if (!["http:", "https:"].includes(url.protocol.toLowerCase())) return null;
+  let segments;
+  try { segments = url.pathname.split("/").map(decodeURIComponent); } catch { return null; }
+  const [a, b, c] = [segments.at(-3), segments.at(-2), segments.at(-1)];
+  if (segments.length >= 3 && b === "C") return c.toUpperCase() || null;
+  if (segments.length >= 4 && (a === "C" || a === "c") && b.toLowerCase() === game) return c.toUpperCase() || null;
+  return null;
+}
 async function outline(box, file, answer) {
   let bitmap;
   try { bitmap = await createImageBitmap(file); } catch { return; }  // (a format this browser cannot show)

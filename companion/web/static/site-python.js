@@ -64,6 +64,9 @@
                                            fields: pairs(query) });
         return answer.error ? null : answer.result.html;
       };
+      // a photo of the cards (companion.js reads its codes with zxing-wasm in the page) fills the form here
+      window.companionPhoto = { zxing: data.zxing, drawn: () => drawing,
+                                fill: (args) => ask("photo_fill", { ...args, lang: config.lang }) };
       try { localStorage.setItem("companion-python", "ready"); } catch {}
       // The site's service worker keeps the runtime now (this first visit's downloads did not pass through it).
       navigator.serviceWorker?.ready.then((r) => r.active?.postMessage({ keep: data.files })).catch(() => {});
@@ -118,20 +121,27 @@
     return params.toString();
   }
 
+  let drawing = Promise.resolve();  // the page being drawn for its address (a photo reads the form once it is)
   async function show(query, scroll = false) {
     if (!ready) { wanted = query; return; }
-    query = seeded(query);
-    const started = performance.now();
-    let answer;
+    let drawn;
+    drawing = new Promise((resolve) => { drawn = resolve; });
     try {
-      answer = await ask("page", { endpoint: config.endpoint, values: config.values, lang: config.lang,
-                                   fields: pairs(query) });
-    } catch (e) {
-      return failed(e.message);
+      query = seeded(query);
+      const started = performance.now();
+      let answer;
+      try {
+        answer = await ask("page", { endpoint: config.endpoint, values: config.values, lang: config.lang,
+                                     fields: pairs(query) });
+      } catch (e) {
+        return failed(e.message);
+      }
+      if (answer.error) return failed(answer.error);
+      draw(answer.result, started);
+      if (scroll) (document.getElementById("result") || main).scrollIntoView({ block: "start" });
+    } finally {
+      drawn();
     }
-    if (answer.error) return failed(answer.error);
-    draw(answer.result, started);
-    if (scroll) (document.getElementById("result") || main).scrollIntoView({ block: "start" });
   }
 
   function draw(result, started) {

@@ -7,6 +7,7 @@ const VERSION = "__VERSION__";
 const ROOT = "__ROOT__";
 const PAGES = __PAGES__;  // each language's pages and files, as site paths
 const RUNTIME_FILES = __RUNTIME__;  // the phones' Python (py/), each named by its version
+const LATER_FILES = __LATER__;  // more of py/ that a page loads only when needed: kept once it has been asked for
 const TREES = __TREES__;  // each language's tree ("/" or "/en/" at a host's root)
 const OFFLINE = __OFFLINE__;  // each language's page saying a page was never kept
 const LANG = new URL(self.location.href).searchParams.get("lang");
@@ -14,6 +15,7 @@ const KEPT = LANG in PAGES ? LANG : Object.keys(PAGES)[0];  // the language kept
 const CACHE = `companion-site-${VERSION}-${KEPT}`;
 const RUNTIME = "companion-runtime";  // shared with the Python worker (py/worker.js), which keeps the same files
 const runtimeURLs = RUNTIME_FILES.map((path) => new URL(path, self.location.href).href);
+const laterURLs = LATER_FILES.map((path) => new URL(path, self.location.href).href);
 
 // A runtime file kept once: under the lock the Python worker takes for the same file, so that a scoring page opened
 // at the first visit and this service worker never both download it.
@@ -51,7 +53,7 @@ self.addEventListener("activate", (event) => {
     }
     const runtime = await caches.open(RUNTIME);  // another version's runtime files: not needed any more
     for (const request of await runtime.keys()) {
-      if (!runtimeURLs.includes(request.url)) await runtime.delete(request);
+      if (!runtimeURLs.includes(request.url) && !laterURLs.includes(request.url)) await runtime.delete(request);
     }
     await self.clients.claim();
   })());
@@ -72,7 +74,7 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(caches.open(RUNTIME).then(async (cache) => {
       const hit = await cache.match(event.request);
       if (hit) return hit;
-      if (runtimeURLs.includes(url.href)) {
+      if (runtimeURLs.includes(url.href) || laterURLs.includes(url.href)) {
         await keep(cache, url.href);
         return (await cache.match(url.href)) || fetch(event.request);
       }

@@ -1,0 +1,87 @@
+"""Issue 28 on the static site: a photo set on a scoring page's scan field is read in the phone's browser
+(zxing-wasm, loaded at the first photo), the phone's own Python fills the Duquesa hand, and the page shows the
+florins `companion score` gives; once used, the reader is kept, so a photo is read with the file server stopped."""
+import json
+import re
+
+from companion import service
+from table import small_photo
+from test_browser import OFFLINE_PHONE, PHONE, playwright_api, settled, shot  # (skips this module without chromium)
+from test_site import KEPT, _until, static_server
+
+expect = playwright_api.expect
+HANDS = (("DQ03", "DQ07", "DQ11", "DQ15"), ("DQ01", "DQ05", "DQ09", "DQ13"))
+ZXING = "zxing-wasm-"
+
+
+def _scan(page, tmp_path, k: int) -> None:
+    path = tmp_path / f"hand{k}.jpg"
+    path.write_bytes(small_photo("duquesa", (*HANDS[k], "DQ20"))[0])  # the common card lies beside the hand
+    scan = page.locator(".photo-scan").nth(k)
+    scan.locator("input[type=file]").set_input_files(str(path))
+    expect(scan.locator("output")).to_contain_text("Cards found in the photo: 5. Added: ", timeout=60000)
+    page.wait_for_selector("html:not([data-photo-pending])", state="attached")
+    checked = page.locator(f"input[name='players.{k}.hand:list']:checked")
+    expect(checked).to_have_count(4)
+    assert sorted(checked.evaluate_all("els => els.map(e => e.value)")) == sorted(HANDS[k])
+    said = scan.locator("figure canvas").get_attribute("aria-label")  # the cards found, outlined on the photo
+    assert said.endswith("Not added (already in place, no room, or a tap says where): DQ20.")
+
+
+def test_a_photo_fills_a_hand_on_the_static_site_and_is_read_again_offline(site, chromium, tmp_path):
+    base, proc = static_server(site[1] / "site")
+    context = chromium.new_context(**OFFLINE_PHONE, locale="en-GB")
+    asked = []
+    context.on("request", lambda r: asked.append(r.url))
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{base}/en/score/duquesa/?players.0.name=Ana&players.1.name=Bruno&common=DQ20")
+        page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=60000)
+        scans = page.locator(".photo-scan[data-read-here]")
+        expect(scans).to_have_count(2)
+        assert not [u for u in asked if ZXING in u]  # the reader is not part of a visit: loaded at the first photo
+        _until(page, KEPT, 180)  # (the site's service worker is up: it keeps the reader once the page loads it)
+        _scan(page, tmp_path, 0)
+        assert [u for u in asked if ZXING in u]
+        settled(page)
+        expect(page).to_have_url(re.compile("DQ15"), timeout=30000)  # (the live answer keeps the filled form's address)
+        _until(page, """(async () => {
+            const kept = (await (await caches.open("companion-runtime")).keys()).map((r) => r.url);
+            return kept.some((u) => u.endsWith("zxing_reader.wasm")) && kept.some((u) => u.endsWith("reader/index.js"));
+        })()""", 60)
+        proc.terminate()
+        proc.wait(timeout=10)
+        page.reload()  # the page, its Python and the reader all from the phone's copies: no file server
+        page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=60000)
+        _scan(page, tmp_path, 1)
+        expected = service.score("duquesa", {"common": "DQ20", "players": [
+            {"name": "Ana", "hand": list(HANDS[0])}, {"name": "Bruno", "hand": list(HANDS[1])}]})
+        # (the first answer after a start from the phone's copies: its templates compile, seconds on a busy machine)
+        expect(page.locator(".winner.final")).to_contain_text(expected["winners"][0], timeout=60000)
+        settled(page)
+        florins = page.locator("#result [data-florins]").evaluate_all(
+            "els => els.map(e => Number(e.dataset.florins))")
+        assert florins == [p["florins"] for p in expected["players"]]
+        assert json.loads(page.evaluate("JSON.stringify(window.companionPhoto.zxing)"))["wasm"].endswith(".wasm")
+        assert not errors, errors
+        shot(page, "site-photo-duquesa")
+    finally:
+        context.close()
+        proc.kill()
+
+
+def test_a_photo_chosen_while_the_page_is_still_being_drawn_reads_the_form_as_drawn(site, chromium, tmp_path):
+    """At a page's start the phone's Python draws it for its address (here: the common card); a photo chosen before
+    that drawing ends is placed on the form as drawn, so the common card is not taken into the hand."""
+    context = chromium.new_context(**PHONE, locale="en-GB")
+    try:
+        page = context.new_page()
+        page.goto(f"{site[0]}/en/score/duquesa/?players.0.name=Ana&players.1.name=Bruno&common=DQ20")
+        page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=60000)
+        assert not page.evaluate("document.documentElement.dataset.drawn")  # (the photo comes before the drawing)
+        _scan(page, tmp_path, 0)
+        expect(page.locator("input[name='common']:checked")).to_have_value("DQ20")
+    finally:
+        context.close()
