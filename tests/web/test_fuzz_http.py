@@ -41,7 +41,8 @@ junk = st.text(max_size=30) | st.sampled_from(["..%2F..", "' OR 1=1 --", "A" * 2
                                               "<script>", "ñ", "x" * 300, "²", "１"])
 
 
-@settings(max_examples=examples(2500), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+# 1,500 requests (about 33 for each of the app's 45 rules; 2,500 took 41 s of the suite's 8 minutes)
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                    HealthCheck.too_slow])
 @given(data=st.data())
 def test_no_request_makes_the_server_fail(world, data):
