@@ -15,6 +15,7 @@ from ...games.nobles import (
     COURT_MOST,
     DICE,
     FALLEN,
+    GAME,
     NOBLE_RANKS,
     NOBLES,
     SUIT_BONUS,
@@ -216,7 +217,7 @@ def extras(req: dict | None, result: dict | None, form: MultiDict) -> dict:
 def to_score(result: dict) -> list[tuple[str, str]]:
     """A setup carries who attacks first, how many nobles each player keeps and the nobles dealt to each (chips to
     keep: "king:clubs", "joker")."""
-    card_set = library.current().get("nobles")
+    card_set = library.current().get(GAME.id)
     dealt = [(f"{DEAL}{seat}", dealt_word(card_set, card_id)) for seat, ids in enumerate(result.get("nobles_dealt", ()))
              for card_id in ids]
     return [("turn:int", str(result.get("first_player", 0))), ("_slots", str(result.get("keep", SLOTS))),
@@ -226,9 +227,13 @@ def to_score(result: dict) -> list[tuple[str, str]]:
 def dealt_word(card_set, card_id: str) -> str:
     """A dealt card's noble as a chip names it, from the card data; "" for one the data does not know."""
     try:
-        card = card_set.component(card_id)
+        return noble_word(card_set.component(card_id))
     except KeyError:
         return ""
+
+
+def noble_word(card: Component) -> str:
+    """A card's noble as a chip names it ("king:clubs", "joker"); "" for a card that is no noble."""
     if card.type == "joker":
         return "joker"
     rank = card.data.get("rank")
@@ -239,7 +244,7 @@ def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
     """Where a scanned noble or Joker can go: a court being tapped at the start of a game at court, not yet full.
     With a deal (from the setup) only a noble dealt to that player and not kept yet (a noble dealt twice: twice);
     without one, a noble neither court keeps, or a Joker the court has not (its chips: one of each noble, a Joker)."""
-    word = dealt_word(library.current()["nobles"], c.id)
+    word = noble_word(c)
     if not word or not at_court(form) or _started(form):
         return []
     names = dict(forms.players_of(form))
@@ -262,7 +267,7 @@ def _started(form: MultiDict) -> bool:
 
 def add(c: Component, form: MultiDict, target: str) -> None:
     """The card's noble kept in that court, as its chip would be tapped."""
-    form.add(target, dealt_word(library.current()["nobles"], c.id))
+    form.add(target, noble_word(c))
 
 
 PAGES = GamePages(
