@@ -20,15 +20,22 @@ DPI = 150
 
 
 def printed_cards(card_set: CardSet, settings: BuildSettings) -> list[tuple[str, str, Image.Image]]:
-    """(id, the URL its code should say, the card as printed at 150 DPI) for every unique face with a code."""
+    """(id, the URL its code should say, the card as printed at 150 DPI, grey) for every unique face with a code."""
+    return [(cid, url, image.convert("L")) for cid, url, image in printed_faces(card_set, settings, DPI)]
+
+
+def printed_faces(card_set: CardSet, settings: BuildSettings, dpi: int, left_out: tuple[str, ...] = ("back",),
+                  only: tuple[str, ...] | None = None) -> list[tuple[str, str, Image.Image]]:
+    """(id, the URL its code says, the face as printed at `dpi`, RGB) for every unique face with a code, but those of
+    the kinds `left_out` (or all but `only`): each drawn by the print's own renderer and rendered by pdfium."""
     draw.register_fonts()
     version = qr_version(card_set, settings)
     buf = io.BytesIO()
     c = rl_canvas.Canvas(buf, invariant=1)
     plan = []
     for comp in card_set.components:
-        url = qr_text(card_set, comp, settings) if comp.kind != "back" else None
-        if not url:
+        url = qr_text(card_set, comp, settings) if comp.kind not in left_out else None
+        if not url or (only is not None and comp.id not in only):
             continue
         w, h = SIZES[printed_size(comp, settings)]
         c.setPageSize((w * MM, h * MM))
@@ -37,7 +44,7 @@ def printed_cards(card_set: CardSet, settings: BuildSettings) -> list[tuple[str,
         plan.append((comp.id, url))
     c.save()
     pdf = pdfium.PdfDocument(buf.getvalue())
-    return [(cid, url, pdf[i].render(scale=DPI / 72).to_pil().convert("L")) for i, (cid, url) in enumerate(plan)]
+    return [(cid, url, pdf[i].render(scale=dpi / 72).to_pil().convert("RGB")) for i, (cid, url) in enumerate(plan)]
 
 
 def as_a_phone_sees_it(image: Image.Image, rng: random.Random) -> Image.Image:

@@ -11,14 +11,12 @@ import math
 import random
 from dataclasses import dataclass
 
-import pypdfium2 as pdfium
+import zxingcpp
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
-from reportlab.pdfgen import canvas as rl_canvas
 
+from camera import printed_faces
 from companion import library
-from companion.pnp import draw, faces
-from companion.pnp.document import BuildSettings, printed_size, qr_text, qr_version
-from companion.pnp.geometry import MM, SIZES
+from companion.pnp.document import BuildSettings, qr_version
 
 BASE = "http://192.168.1.20:5000"  # a deck printed for a companion on the table's Wi-Fi
 DPI = 400  # cards are rendered this sharp, then brought to about the photo's scale before the perspective
@@ -41,29 +39,11 @@ def printed(game: str, base: str = BASE, dpi: int = DPI, only: tuple[str, ...] |
     """Every card face of `game` with a code (or those in `only`), as printed: id -> (RGB picture at `dpi`, the
     code's box in it as fractions of the card (left, top, right, bottom), found by decoding the sharp picture;
     modules a side)."""
-    import zxingcpp
-
     card_set = library.load_game(game)
     settings = BuildSettings(base_url=base)
-    draw.register_fonts()
     version = qr_version(card_set, settings)
-    buf = io.BytesIO()
-    c = rl_canvas.Canvas(buf, invariant=1)
-    plan = []
-    for comp in card_set.components:
-        url = qr_text(card_set, comp, settings) if comp.kind not in ("back", "token") else None
-        if not url or (only is not None and comp.id not in only):
-            continue
-        w, h = SIZES[printed_size(comp, settings)]
-        c.setPageSize((w * MM, h * MM))
-        faces.paint_front(c, comp, card_set, settings.lang, 0, 0, w * MM, h * MM, 0, url, version)
-        c.showPage()
-        plan.append(comp.id)
-    c.save()
-    pdf = pdfium.PdfDocument(buf.getvalue())
     out = {}
-    for i, cid in enumerate(plan):
-        image = pdf[i].render(scale=dpi / 72).to_pil().convert("RGB")
+    for cid, _url, image in printed_faces(card_set, settings, dpi, ("back", "token"), only):
         found = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
         p = found[0].position
         xs = [q.x for q in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)]
