@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
-from flask_babel import gettext as _
 
 from .. import service
 from ..schema import InputError
-from . import locale, photo_pages
+from . import photo_pages
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -38,5 +37,5 @@ def scan(game: str):
         cards, size = photo_pages.cards_in(card_set, "photo")
     except InputError as e:  # `message`: what is wrong in the reader's language, for the page to show
         return jsonify(error=str(e), field=e.field, problems=[str(p) for p in e.problems],
-                       message=f"{_('Photo')}: {e.problems[0].say(locale.current())}"), 400
+                       message=photo_pages.wrong(e)), 400
     return jsonify(cards=[{"id": card.id, "corners": corners} for card, corners in cards], size=size)

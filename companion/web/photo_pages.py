@@ -57,6 +57,11 @@ def cards_in(card_set: CardSet, field: str = "photo") -> tuple[list[tuple[Compon
     return cards, list(found.size)
 
 
+def wrong(e: InputError) -> str:
+    """What is wrong with a photo, in the reader's language ("Photo: is missing: choose a photo of the cards")."""
+    return f"{_('Photo')}: {e.problems[0].say(locale.current())}"
+
+
 def said(seen: list[str], took: list[str]) -> str:
     """What a photo gave, in the page's language (see photo_fill.said)."""
     return photo_fill.said(seen, took, locale.current())
@@ -74,7 +79,7 @@ def fill(game: str):
         cards, size = cards_in(card_set, PAGE_FIELD)
     except InputError as e:
         form = _form()
-        message = f"{_('Photo')}: {e.problems[0].say(locale.current())}"
+        message = wrong(e)
         if wants_json:
             return jsonify(error=str(e), message=message), 400
         template, context, _status = glue.VIEWS["scoring.score"](form, locale.current(), game=game)
