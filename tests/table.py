@@ -44,7 +44,8 @@ def printed(game: str, base: str = BASE, dpi: int = DPI, only: tuple[str, ...] |
     version = qr_version(card_set, settings)
     out = {}
     for cid, _url, image in printed_faces(card_set, settings, dpi, ("back", "token"), only):
-        found = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
+        found = [r for r in zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
+                 if r.format == zxingcpp.BarcodeFormat.QRCode]  # (not a Micro QR seen in a card's art)
         p = found[0].position
         xs = [q.x for q in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)]
         ys = [q.y for q in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)]

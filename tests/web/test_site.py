@@ -53,6 +53,8 @@ def test_every_printed_code_opens_its_card_on_the_static_site(site, tmp_path):
         for i in range(2, len(pdf)):
             for code in zxingcpp.read_barcodes(pdf[i].render(scale=150 / 72).to_pil(),
                                                formats=zxingcpp.BarcodeFormat.QRCode):
+                if code.format != zxingcpp.BarcodeFormat.QRCode:
+                    continue  # (zxing-cpp 3 reads the QR family: it once saw a Micro QR "457902" in a card's art)
                 assert code.text.startswith(base.upper())
                 card_id = code.text.rsplit("/", 1)[1]
                 moved = fetch(base + code.text[len(base):])
