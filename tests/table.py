@@ -1,5 +1,6 @@
 """A phone's photo of printed cards laid on a table, simulated: each card rendered from its PDF page as a home
-printer prints it, laid in rows (each card turned a little, some upside down, the rows turned together), seen by a
+printer prints it, laid in rows (each card turned a little, some upside down, the rows turned together; or each card
+laid over the one before, a strip of it left showing, as players lay a hand or a sale), seen by a
 camera tilted 20-35° from straight down (a pinhole of a phone's 26 mm-equivalent lens), then defocused (Gaussian
 blur of a given sigma in the photo's pixels), lit unevenly with a shadow band across, sensor noise added and saved as
 JPEG at quality 80. Used by tests/test_photo.py, tests/web/test_api_scan.py and benchmarks/bench_scan.py."""
@@ -31,15 +32,22 @@ class Laid:
     id: str
     code_centre: tuple[float, float]
     module_px: float
+    turned: bool = False  # laid upside down
+    covered: bool = False  # another card lies over part of it
 
 
 @functools.lru_cache(maxsize=8)
 def printed(game: str, base: str = BASE, dpi: int = DPI, only: tuple[str, ...] | None = None
             ) -> dict[str, tuple[Image.Image, tuple[float, ...], int]]:
-    """Every card face of `game` with a code (or those in `only`), as printed: id -> (RGB picture at `dpi`, the
-    code's box in it as fractions of the card (left, top, right, bottom), found by decoding the sharp picture;
-    modules a side)."""
-    card_set = library.load_game(game)
+    """Every card face of `game` with a code (or those in `only`), as printed: `faces` of its card set."""
+    return faces(library.load_game(game), base, dpi, only)
+
+
+def faces(card_set, base: str = BASE, dpi: int = DPI, only: tuple[str, ...] | None = None
+          ) -> dict[str, tuple[Image.Image, tuple[float, ...], int]]:
+    """Every card face of `card_set` with a code (or those in `only`), as printed: id -> (RGB picture at `dpi`,
+    the box of its first code found in it as fractions of the card (left, top, right, bottom), found by decoding the
+    sharp picture; modules a side)."""
     settings = BuildSettings(base_url=base)
     version = qr_version(card_set, settings)
     out = {}
@@ -99,9 +107,13 @@ def perspective(dst: list[tuple[float, float]], src: list[tuple[float, float]]) 
     return _solve(a, b)
 
 
-def layout(sizes_mm: list[tuple[float, float]], rng: random.Random, per_row: int = 5):
-    """Where each card lies on the table: (centre x, centre y, angle in degrees) in mm, in rows of `per_row`,
-    the whole layout centred on (0, 0) and turned by up to 20° (and half the time upside down)."""
+def layout(sizes_mm: list[tuple[float, float]], rng: random.Random, per_row: int = 5,
+           overlap: tuple[float, float] | None = None, turned: float = 0.3):
+    """Where each card lies on the table: (centre x, centre y in mm, angle in degrees, upside down), in rows of
+    `per_row`, the whole layout centred on (0, 0) and turned by up to 20° (and half the time upside down); a share
+    `turned` of the cards upside down in their row. With `overlap` (least, most mm), each card of a row lies over
+    the one before, that many mm of it left showing on its left (turned by up to 4°, as cards laid over each other
+    are kept neat)."""
     rows = [list(range(i, min(i + per_row, len(sizes_mm)))) for i in range(0, len(sizes_mm), per_row)]
     placed = []
     y = 0.0
@@ -110,17 +122,19 @@ def layout(sizes_mm: list[tuple[float, float]], rng: random.Random, per_row: int
         x = 0.0
         for i in row:
             w, h = sizes_mm[i]
-            angle = rng.uniform(-12, 12) + (180 if rng.random() < 0.3 else 0)
-            placed.append((x + w / 2 + rng.uniform(-2, 2), y + height / 2 + rng.uniform(-3, 3), angle))
-            x += w + rng.uniform(*GAP_MM)
+            angle = rng.uniform(-4, 4) if overlap else rng.uniform(-12, 12)
+            upside_down = rng.random() < turned
+            placed.append((x + w / 2 + rng.uniform(-2, 2), y + height / 2 + rng.uniform(-3, 3),
+                           angle + (180 if upside_down else 0), upside_down))
+            x += rng.uniform(*overlap) if overlap else w + rng.uniform(*GAP_MM)
         y += height + rng.uniform(*GAP_MM) + 10
     xs = [p[0] for p in placed]
     ys = [p[1] for p in placed]
     cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
     turn = math.radians(rng.uniform(-20, 20) + (180 if rng.random() < 0.5 else 0))
     cos, sin = math.cos(turn), math.sin(turn)
-    return [((x - cx) * cos - (y - cy) * sin, (x - cx) * sin + (y - cy) * cos, a + math.degrees(turn))
-            for x, y, a in placed]
+    return [((x - cx) * cos - (y - cy) * sin, (x - cx) * sin + (y - cy) * cos, a + math.degrees(turn), down)
+            for x, y, a, down in placed]
 
 
 def _corners_mm(x: float, y: float, angle: float, w: float, h: float, box=(0, 0, 1, 1)):
@@ -137,18 +151,20 @@ def _corners_mm(x: float, y: float, angle: float, w: float, h: float, box=(0, 0,
 
 def table_photo(game: str | tuple[str, ...], ids: list[str], rng: random.Random, *, size=(4000, 3000),
                 sigma: float = 1.0, fill: float = 0.8, tilt: float | None = None, quality: int = 80,
-                per_row: int = 5, dpi: int = DPI) -> tuple[bytes, list[Laid]]:
+                per_row: int = 5, dpi: int = DPI, overlap: tuple[float, float] | None = None, turned: float = 0.3,
+                drawn: dict | None = None) -> tuple[bytes, list[Laid]]:
     """A JPEG photo of the cards `ids` of `game` (or of several games) laid on a table (an id twice: two copies),
     and where each card's code landed. `fill`: the share of the photo's width the layout spans (less when its
-    height would not fit); `dpi`: how sharp the cards are rendered (a small photo needs less)."""
-    cards = {}
-    for one in (game,) if isinstance(game, str) else game:
+    height would not fit); `dpi`: how sharp the cards are rendered (a small photo needs less); `overlap` and
+    `turned`: as `layout` lays them; `drawn`: the faces to lay (`faces`), else the game's own."""
+    cards = dict(drawn or {})
+    for one in () if drawn else (game,) if isinstance(game, str) else game:
         cards.update(printed(one, dpi=dpi, only=None if dpi == DPI else tuple(sorted(set(ids)))))
     sizes = [(c[0].width / dpi * 25.4, c[0].height / dpi * 25.4) for c in (cards[i] for i in ids)]
-    placed = layout(sizes, rng, per_row)
+    placed = layout(sizes, rng, per_row, overlap, turned)
     tilt = rng.uniform(20, 35) if tilt is None else tilt
     focal = size[0] / 2 / math.tan(math.radians(69.4 / 2))
-    corners_mm = [pt for (x, y, a), (w, h) in zip(placed, sizes, strict=True) for pt in _corners_mm(x, y, a, w, h)]
+    corners_mm = [pt for (x, y, a, _), (w, h) in zip(placed, sizes, strict=True) for pt in _corners_mm(x, y, a, w, h)]
 
     def span(distance):
         cam = Camera(tilt, distance, size, focal)
@@ -171,12 +187,14 @@ def table_photo(game: str | tuple[str, ...], ids: list[str], rng: random.Random,
 
     photo = _table(size, rng)
     laid = []
-    for cid, (x, y, a), (w, h) in zip(ids, placed, sizes, strict=True):
+    for n, (cid, (x, y, a, down), (w, h)) in enumerate(zip(ids, placed, sizes, strict=True)):
         image, box, modules = cards[cid]
         dst = [seen(*p) for p in _corners_mm(x, y, a, w, h)]
         code = [seen(*p) for p in _corners_mm(x, y, a, w, h, box)]
         shortest = min(math.dist(code[i], code[(i + 1) % 4]) for i in range(4))
-        laid.append(Laid(cid, (sum(p[0] for p in code) / 4, sum(p[1] for p in code) / 4), shortest / modules))
+        on_top = not overlap or (n + 1) % per_row == 0 or n + 1 == len(ids)  # the last of its row
+        laid.append(Laid(cid, (sum(p[0] for p in code) / 4, sum(p[1] for p in code) / 4), shortest / modules,
+                         turned=down, covered=not on_top))
         _paste(photo, image, dst)
     photo = _noise(_light(photo.filter(ImageFilter.GaussianBlur(sigma)), rng), rng, 5.0)
     out = io.BytesIO()
