@@ -18,7 +18,11 @@ from .icons import draw_icon
 
 QR_MODULE_MM = 0.7  # what a phone reads at arm's length off a home print: benchmarks/bench_qr.py (0.5 mm: 59 %)
 QR_QUIET = 4  # modules of white around the code
-QR_LEVEL = qrcode.constants.ERROR_CORRECT_M
+QR_LEVEL = qrcode.constants.ERROR_CORRECT_M  # what sets a game's version: its longest address at level M
+# A code is then printed at the highest level its version still holds (Q or H for a short address): the same
+# size, more of it may be lost. Blur in a photo of the table costs codewords: at version 3 in the same box, level Q
+# read 31/40 and 17/80 cards where M read 30/40 and 13/80 (benchmarks/bench_print_codes.py, issue 28).
+QR_LEVELS = (qrcode.constants.ERROR_CORRECT_H, qrcode.constants.ERROR_CORRECT_Q)
 SAFE_MM = 25.4 / 8  # the 1/8 inch inside the cut where uneven cutting shows: no frame or mark in it
 FRAME_INSET_MM = 3.6  # a front's frame: its line's outer edge stays inside the safe zone
 INK = HexColor("#1d1d1d")
@@ -44,13 +48,25 @@ def _lowest_version(text: str) -> int:
     return code.best_fit()  # the version alone, without laying out and masking the code
 
 
+def _highest_level(text: str, version: int) -> int:
+    """The highest error correction at which `text` fits in `version` (QR_LEVEL, which set the version, at least)."""
+    for level in QR_LEVELS:
+        code = qrcode.QRCode(error_correction=level, border=0)
+        code.add_data(text)
+        if code.best_fit() <= version:
+            return level
+    return QR_LEVEL
+
+
 @lru_cache(maxsize=4096)
 def qr_runs(text: str, version: int | None = None) -> tuple[int, tuple[tuple[int, int, int], ...]]:
-    """The QR matrix of `text` (at `version`, or the lowest that fits) as (size, runs): each run is (row, first
-    column, length) of dark modules. Upper-case URLs use QR's compact alphanumeric mode automatically."""
-    code = qrcode.QRCode(version=version, error_correction=QR_LEVEL, border=0)
+    """The QR matrix of `text` (at `version`, or the lowest that fits at QR_LEVEL; at the highest error correction
+    that version holds) as (size, runs): each run is (row, first column, length) of dark modules. Upper-case URLs
+    use QR's compact alphanumeric mode automatically."""
+    version = version or _lowest_version(text)
+    code = qrcode.QRCode(version=version, error_correction=_highest_level(text, version), border=0)
     code.add_data(text)
-    code.make(fit=version is None)
+    code.make(fit=False)
     matrix = code.get_matrix()
     runs = []
     for r, row in enumerate(matrix):
