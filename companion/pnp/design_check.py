@@ -139,6 +139,7 @@ def check_design(card_set: CardSet, base_url: str = SAMPLE_BASE) -> tuple[list[s
 
     lacking: dict[tuple[str, str], list[str]] = {}
     small_codes: set[str] = set()
+    hidden_codes: set[str] = set()
     faked: dict[tuple[str, str], str] = {}  # (family, style) → the first card printing a style its family lacks
     # every code of a game is printed at one version, the lowest that holds its longest address (document.qr_version)
     version = _version(card_set, base_url)
@@ -161,6 +162,11 @@ def check_design(card_set: CardSet, base_url: str = SAMPLE_BASE) -> tuple[list[s
                 if problem:
                     small_codes.add(where)
                     errors.append(f"{where}: {problem}")
+            if e.kind == "qr" and c.kind == "card" and where not in hidden_codes:
+                problem = _hidden_code(e, SIZES[c.size][0], version)
+                if problem:
+                    hidden_codes.add(where)
+                    warnings.append(f"{where}: warning: {problem}")
             if e.kind != "text":
                 continue
             for lang, shown in seen.items():
@@ -215,6 +221,22 @@ def _small_code(e, url: str, version: int, card_id: str) -> str | None:
     need = math.ceil((modules + 2 * draw.QR_QUIET) * QR_MIN_MODULE_MM * 10) / 10
     return (f"a code in this box has modules of {module:.2f} mm ({card_id}); phones need {QR_MIN_MODULE_MM} mm: "
             f"make the box at least {need:.1f} mm square (the code and its white margin)")
+
+
+def _hidden_code(e, width: float, version: int) -> str | None:
+    """What keeps a card's code from a photo of the table, or None: printed twice (a photo would find the card
+    twice), or reaching past the card's middle (the next card laid over it in a row covers it)."""
+    if e.props.get("corners") == 2:
+        return ("prints the code twice (corners: 2), so a photo of the table finds such a card twice: print it "
+                "once, at the card's left edge")
+    modules = 17 + 4 * version
+    x, _, w, _ = e.box
+    reach = x + w / 2 + modules * layout.qr_module(e, modules) / MM / 2  # the code's centre in its box, and half
+    if reach <= width / 2:
+        return None
+    return (f"the code reaches {reach:.1f} mm from the card's left edge, past its middle: in a row of cards laid "
+            f"each over the one before, the next one covers it and a photo of the table misses the card; put it at "
+            f"the left edge")
 
 
 def small_codes(card_set: CardSet, base_url: str) -> list[str]:

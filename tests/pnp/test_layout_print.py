@@ -218,3 +218,26 @@ def test_build_refuses_a_broken_font_before_writing_and_warns_of_codes_a_long_ad
     err = capsys.readouterr().err
     assert re.search(r"cosecha\.yaml:\d+: -: fonts\.title\.regular: 'fonts/VeraBd\.ttf' is not a", err), err
     assert "Traceback" not in err and (out / "cosecha.pdf").read_bytes() == before  # nothing written
+
+
+@pytest.mark.parametrize("code, expected", [
+    ("{qr: true, at: [40, 66.4, 21.5, 21.5]}", r"fruit: code: warning: the code reaches 5\d\.\d mm from the card's "
+                                                r"left edge, past its middle: in a row of cards laid each over the one "
+                                                r"before, the next one covers it"),
+    ("{qr: true, at: [2, 66.4, 21.5, 21.5], corners: 2}", r"fruit: code: warning: prints the code twice \(corners: "
+                                                           r"2\), so a photo of the table finds such a card twice"),
+])
+def test_a_code_a_photo_of_the_table_would_miss_or_count_twice_is_warned_of(tmp_path, capsys, code, expected):
+    """A card's code in its right half is covered in a row laid over (issue 28); printed twice, a photo counts two
+    cards. Each is a warning: the file still prints (exit 0)."""
+    folder = tmp_path / "game"
+    shutil.copytree(EXAMPLE, folder)
+    data = folder / "cosecha.yaml"
+    text = data.read_text(encoding="utf-8")
+    old = "code:   {qr: true, at: [2, 66.4, 21.5, 21.5]}"
+    assert old in text
+    data.write_text(text.replace(old, f"code:   {code}"), encoding="utf-8")
+    assert main(["validate", str(data)]) == 0
+    err = capsys.readouterr().err
+    assert len(re.findall(r"warning: (the code reaches|prints the code twice)", err)) == 1, err
+    assert re.search(rf"cosecha\.yaml:\d+: {expected}", err), err
