@@ -44,7 +44,8 @@ def card_of(card_set: CardSet, card_id: str | None) -> Component | None:
 def said(seen: list[str], took: list[str], lang: str) -> str:
     """What a photo gave, in `lang`: how many cards it shows, which were added, which were not."""
     if not seen:
-        return i18n._("No card found in the photo: lay the cards flat, in good light, and hold the phone steady.", lang)
+        return i18n._("No card found in the photo: lay the cards flat and upright, each card's code (at its lower "
+                      "left) showing, in good light, and hold the phone steady.", lang)
     words = [i18n._("Cards found in the photo: %(n)s.", lang, n=len(seen))]
     if took:
         words.append(i18n._("Added: %(cards)s.", lang, cards=", ".join(took)))
