@@ -64,14 +64,17 @@ def conflict_json(e: sheets.Conflict, message=None):
                    **said(409, message)), 409
 
 
-def _answer(code: int, error: str, field: str = "", problems=(), message=None, retry_after: int | None = None):
+def _answer(code: int, error: str, field: str = "", problems=(), message=None, retry_after: int | None = None,
+            title=None):
     """The answer to a refusal: JSON (`error` in English, `field`; `message` in the reader's language for the page
-    script), else a page in the reader's language; `Retry-After` when the client should wait and try again."""
+    script), else a page in the reader's language (`title` and `message`, else the code's own); `Retry-After` when
+    the client should wait and try again."""
     if wants_json():
         response = make_response(jsonify(error=error, field=field, **said(code, message)), code)
     else:
-        title, default = PAGES.get(code, PAGES[500])
-        response = make_response(render_template("message.html", title=title, message=message or default,
+        default_title, default = PAGES.get(code, PAGES[500])
+        response = make_response(render_template("message.html", title=title or default_title,
+                                                 message=message or default,
                                                  problems=problems), code)
     if retry_after is not None:
         response.headers["Retry-After"] = str(retry_after)
@@ -100,7 +103,7 @@ def init_app(app: Flask) -> None:
     def refused(e: HTTPException):
         error = "the request is too large" if e.code == 413 else e.description or ""
         return _answer(e.code or 500, error, getattr(e, "field", ""), message=getattr(e, "message", None),
-                       retry_after=getattr(e, "retry_after", None))
+                       retry_after=getattr(e, "retry_after", None), title=getattr(e, "title", None))
 
     @app.errorhandler(CannotWrite)
     def cannot_write(e: CannotWrite):

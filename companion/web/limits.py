@@ -1,19 +1,24 @@
-"""Writes limited per client address (issue 25, item 12): one client could otherwise start sheets and import
-full ones without end (2,000 changes in 0.14 s, ~25 MB/s of database growth) until the disk is full.
+"""Writes and photos limited per client address (issue 25, item 12; issue 28): one client could otherwise start
+sheets and import full ones without end (2,000 changes in 0.14 s, ~25 MB/s of database growth) until the disk is
+full, or keep the server's CPUs reading photos.
 
-Two budgets, each a token bucket per client address: `sheets` (starting or importing a sheet) and `changes`
-(adding, editing, undoing or restoring an entry, finishing or reopening). A write takes one token, refused or not;
-an empty bucket is a 429 with `Retry-After`, and the phone's queue keeps its entry for the next try. Reading is
-never limited. Defaults (`DEFAULT`), sized so that no real table meets them and a script does at once:
+Three budgets, each a token bucket per client address: `sheets` (starting or importing a sheet), `changes`
+(adding, editing, undoing or restoring an entry, finishing or reopening) and `photos` (a photo of the table read:
+`POST /api/v1/<game>/scan` and a scoring page's photo, about 0.6 s of a CPU each). A request takes one token,
+refused or not; an empty bucket is a 429 with `Retry-After`, and the phone's queue keeps its entry for the next
+try. Reading is never limited. Defaults (`DEFAULT`), sized so that no real table meets them and a script does at
+once:
 - changes: 600 at once, then one a second. A table of six phones on one Wi-Fi (one address) adding a round
   every few seconds makes a few hundred changes in an evening; a game café's tables behind one address, one a
   second for hours. A script gets 600, then 3,600 an hour (~2 MB of database an hour, not 25 MB a second).
 - sheets: 30 at once, then 30 an hour (one every two minutes). A table starts a few sheets an evening; a café's
   tables, a few dozen. A script gets 30 full imports, then 30 an hour.
-`COMPANION_WRITE_LIMIT` changes them (`sheets=30/1h changes=600/10m`: so many at once, refilled over that time;
-`off` for none). The buckets live in each server process: a fleet of N servers behind a load balancer lets a
-client up to N times the budget (put a limit in the proxy too, or a shared one, for a hard ceiling); a restart
-refills them.
+- photos: 60 at once, then two a minute. A table photographs a hand or a sale at a time, a few dozen photos an
+  evening; a script gets 60 photos, then 1.2 s of a CPU a minute.
+`COMPANION_WRITE_LIMIT` changes them (`sheets=30/1h changes=600/10m photos=60/30m`: so many at once, refilled
+over that time; `off` for none). The buckets live in each server process: a fleet of N servers behind a load
+balancer lets a client up to N times the budget (put a limit in the proxy too, or a shared one, for a hard
+ceiling); a restart refills them.
 
 Behind a proxy every request comes from the proxy's address: `COMPANION_TRUST_PROXY=<hops>` (1 for one proxy)
 reads the client's address from the last <hops> entries of `X-Forwarded-For` (werkzeug's ProxyFix); unset or 0,
@@ -34,16 +39,17 @@ from werkzeug.exceptions import HTTPException
 
 from .. import settings
 
-DEFAULT = "sheets=30/1h changes=600/10m"
+DEFAULT = "sheets=30/1h changes=600/10m photos=60/30m"
 UNITS = {"s": 1, "m": 60, "h": 3600}
-ENDPOINTS = {  # the writes each budget counts (POST and PUT only)
+ENDPOINTS = {  # the requests each budget counts (POST and PUT only)
     "sheets": ("sheets_api.create", "sheets_api.import_sheet", "sheet_pages.create", "sheet_pages.import_sheet"),
     "changes": ("sheets_api.add", "sheets_api.edit", "sheets_api.undo", "sheets_api.finish", "sheet_pages.add",
                 "sheet_pages.edit", "sheet_pages.undo", "sheet_pages.finish"),
+    "photos": ("api.scan", "photo_pages.fill"),
 }
 BUDGET_OF = {endpoint: kind for kind, endpoints in ENDPOINTS.items() for endpoint in endpoints}
 MOST_CLIENTS = 50_000  # buckets kept; beyond, the least recently used are dropped (a new one is full)
-_SPEC = re.compile(r"(sheets|changes)=(\d{1,9})/(\d{1,9})([smh]?)")
+_SPEC = re.compile(r"(sheets|changes|photos)=(\d{1,9})/(\d{1,9})([smh]?)")
 
 
 class LimitError(ValueError):
@@ -90,8 +96,13 @@ class TooMany(HTTPException):
         self.retry_after = max(1, math.ceil(wait))
         super().__init__(f"too many {kind} from this address just now; try again in {self.retry_after} s")
         self.field = "address"
-        self.message = _l("Too many changes came from your network in a short time, so this one was not saved. "
-                          "Wait %(seconds)s seconds and try again.", seconds=self.retry_after)
+        if kind == "photos":
+            self.title = _l("Too many photos")
+            self.message = _l("Too many photos came from your network in a short time, so this one was not read. "
+                              "Wait %(seconds)s seconds and try again.", seconds=self.retry_after)
+        else:
+            self.message = _l("Too many changes came from your network in a short time, so this one was not saved. "
+                              "Wait %(seconds)s seconds and try again.", seconds=self.retry_after)
 
 
 class Limiter:

@@ -11,8 +11,9 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, abort, jsonify, redirect, request, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
-from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from .. import library
 from ..cards import CardSet, Component
@@ -24,6 +25,16 @@ SCANS = threading.BoundedSemaphore(2)  # photos searched at once (each takes a C
 SCAN_WAIT = 10  # seconds a photo waits for its turn before a 503
 PAGE_FIELD = "_photo"  # the page's file field (a name of its own: the scoring form's fields are the request's)
 SEEN, TOOK = photo_fill.SEEN, photo_fill.TOOK  # in the filled page's address: the cards found, and those added
+
+
+class Busy(HTTPException):
+    """Two photos are being read and a third waited SCAN_WAIT for its turn: a 503, said as what it is."""
+
+    code = 503
+    description = "the companion is reading other photos just now; try again in a few seconds"
+    field, retry_after = "photo", 5
+    title = _l("Busy reading photos")
+    message = _l("The companion is reading other photos just now. Try again in a few seconds.")
 
 
 def cards_in(card_set: CardSet, field: str = "photo") -> tuple[list[tuple[Component, list[list[int]]]], list[int]]:
@@ -43,8 +54,7 @@ def cards_in(card_set: CardSet, field: str = "photo") -> tuple[list[tuple[Compon
         raise InputError([problem(photo.FIELD, "is missing: choose a photo of the cards")])
     data = uploads[0].read(photo.MAX_BYTES + 1)
     if not SCANS.acquire(timeout=SCAN_WAIT):
-        raise ServiceUnavailable("the companion is reading other photos just now; try again in a few seconds",
-                                 retry_after=5)
+        raise Busy()
     try:
         found = photo.find_codes(data)
     finally:
@@ -59,7 +69,8 @@ def cards_in(card_set: CardSet, field: str = "photo") -> tuple[list[tuple[Compon
 
 def wrong(e: InputError) -> str:
     """What is wrong with a photo, in the reader's language ("Photo: is missing: choose a photo of the cards")."""
-    return f"{_('Photo')}: {e.problems[0].say(locale.current())}"
+    photo = _("Photo")  # (not inside the f-string: the catalogue's extraction would not see it there)
+    return f"{photo}: {e.problems[0].say(locale.current())}"
 
 
 def said(seen: list[str], took: list[str]) -> str:

@@ -94,4 +94,44 @@ def test_a_third_photo_at_once_waits_its_turn_then_is_a_503(client, monkeypatch)
         photo_pages.SCANS.release()
         photo_pages.SCANS.release()
     assert r.status_code == 503 and r.headers["Retry-After"] == "5" and "other photos" in r.json["error"]
+    assert r.json["field"] == "photo"
     assert scan(client, "duquesa", small_photo("duquesa", HAND)[0]).status_code == 200
+
+
+def test_a_busy_companion_says_so_on_the_scoring_page_in_its_language(client, monkeypatch):
+    """Not the storage's 503 ("not saved"): the page, and its script's JSON, say photos are being read."""
+    from companion.web import photo_pages
+
+    monkeypatch.setattr(photo_pages, "SCAN_WAIT", 0.05)
+    assert photo_pages.SCANS.acquire(timeout=5) and photo_pages.SCANS.acquire(timeout=5)
+    try:
+        form = {"_to": "0", "_photo": (io.BytesIO(small_photo("duquesa", HAND)[0]), "t.jpg", "image/jpeg")}
+        page = client.post("/score/duquesa/photo?lang=es", data=dict(form), content_type="multipart/form-data")
+        form["_photo"] = (io.BytesIO(small_photo("duquesa", HAND)[0]), "t.jpg", "image/jpeg")
+        script = client.post("/score/duquesa/photo?lang=es", data=form, content_type="multipart/form-data",
+                             headers={"Accept": "application/json"})
+    finally:
+        photo_pages.SCANS.release()
+        photo_pages.SCANS.release()
+    assert page.status_code == script.status_code == 503 and page.headers["Retry-After"] == "5"
+    text = page.get_data(as_text=True)
+    assert "leyendo otras fotos" in text and "guard" not in text.lower()
+    assert "leyendo otras fotos" in script.json["message"]
+
+
+def test_photos_are_limited_per_client_address(monkeypatch):
+    """A script sending photos meets the `photos` budget (the API and the pages share it); another address has its
+    own. A 429 says photos in the reader's language."""
+    from companion.web import create_app
+
+    app = create_app({"TESTING": True, "WRITE_LIMIT": "photos=2/1m"})
+    data = small_photo("duquesa", HAND)[0]
+    ana, bruno = app.test_client(), app.test_client()
+    ana.environ_base["REMOTE_ADDR"], bruno.environ_base["REMOTE_ADDR"] = "203.0.113.7", "198.51.100.9"
+    statuses = [scan(ana, "duquesa", data).status_code for _ in range(3)]
+    r = ana.post("/score/duquesa/photo?lang=es", data={"_to": "0", "_photo": (io.BytesIO(data), "t.jpg")},
+                 content_type="multipart/form-data")
+    assert statuses == [200, 200, 429] and r.status_code == 429 and 1 <= int(r.headers["Retry-After"]) <= 60
+    assert "Demasiadas fotos" in r.get_data(as_text=True)
+    other = scan(bruno, "duquesa", data)
+    assert other.status_code == 200
