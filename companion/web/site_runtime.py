@@ -156,7 +156,7 @@ def write_worker(folder: Path, runtime: dict, first_visit: dict[str, int]) -> No
               .replace("__FIRST_VISIT_MB__", json.dumps({k: round(v / 1e6, 1) for k, v in first_visit.items()}))
               .replace("__LOCK_INFO__", json.dumps(runtime["_lock_info"])).replace("__SHIPPED__", SHIPPED)
               .replace("__RUNTIME_FILES__", json.dumps(RUNTIME_FILES))
-              .replace("__ZXING__", json.dumps({k: runtime["_zxing"][k] for k in ("module", "wasm")})))
+              .replace("__ZXING__", json.dumps({k: runtime["_zxing"][k] for k in ("module", "wasm", "files")})))
     (folder / "py" / "worker.js").write_text(worker, encoding="utf-8")
 
 

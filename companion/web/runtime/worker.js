@@ -17,7 +17,7 @@ const CODE = here("./companion.zip?v=__CODE_VERSION__");
 // What the page asks the site's service worker to keep (it keeps them anyway: a check that nothing is missing).
 const FILES = [...__RUNTIME_FILES__.map((name) => DIR + name), CODE, self.location.href];
 // zxing-wasm's reader: the page loads it itself when a player chooses a photo of the cards (not at a first visit).
-const ZXING = Object.fromEntries(Object.entries(__ZXING__).map(([k, path]) => [k, here(path)]));
+const ZXING = Object.fromEntries(Object.entries(__ZXING__).map(([k, v]) => [k, Array.isArray(v) ? v.map(here) : here(v)]));
 
 const fetchFile = self.fetch.bind(self);
 let loaded = 0;

@@ -297,6 +297,8 @@ async function readHere(box, form, file) {
   if (!zxing) {
     zxing = await import(photo.zxing.module);
     zxing.prepareZXingModule({ overrides: { locateFile: (name, prefix) => (name.endsWith(".wasm") ? photo.zxing.wasm : prefix + name) } });
+    // The site's service worker keeps the reader (a photo at a first visit may come before it was there to see it).
+    navigator.serviceWorker?.ready.then((r) => r.active?.postMessage({ keep: photo.zxing.files })).catch(() => {});
   }
   const bitmap = await createImageBitmap(file);  // (turned upright as the photo's EXIF says)
   const canvas = typeof OffscreenCanvas === "function" ? new OffscreenCanvas(bitmap.width, bitmap.height)

@@ -59,10 +59,11 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
-// (A page of an older site may still name the runtime's files: kept if missing.)
+// A page names the runtime's files it loaded before this worker was there to see them (a first visit's Python,
+// or the photo reader loaded at a first visit's photo): kept if missing.
 self.addEventListener("message", (event) => {
   const files = (event.data && event.data.keep) || [];
-  const ours = files.filter((f) => typeof f === "string" && runtimeURLs.includes(f));
+  const ours = files.filter((f) => typeof f === "string" && (runtimeURLs.includes(f) || laterURLs.includes(f)));
   event.waitUntil(caches.open(RUNTIME).then((cache) => Promise.all(ours.map((url) => keep(cache, url))))
     .catch(() => {}));
 });
