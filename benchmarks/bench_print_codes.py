@@ -11,7 +11,8 @@ of the table (issue 28's print part): simulated 12 MP photos of printed cards (t
    hold it), where photos start to fail: 10 in a row at sigma 1.5, 5 at sigma 2.5.
 3. Error correction. Queen's Necklace's cards (the longest addresses) with the code in its printed box at levels L,
    M, Q and H (a level that needs a larger version has smaller modules in the same box), and as printed: the
-   version level M needs, at the highest level that version holds for each address.
+   version level M needs, at the highest level that version holds for each address. Blurred photos, and sharp
+   ones with a lamp's reflection on each code (a soft white spot 0.35 or 0.5 of the code's side across).
 
 Run: nice -n 10 .venv/bin/python benchmarks/bench_print_codes.py [--photos K] [--part 1,2,3]"""
 from __future__ import annotations
@@ -132,7 +133,7 @@ def part_level(photos: int, seed: str) -> None:
     print("\n3. Error correction: Queen's Necklace's cards, the code in its printed box (25.9 mm), flat rows "
           "(M+: as printed)")
     print(f"{'level':>5} {'version':>7} {'module mm':>9}  {'5, sigma 2.0':>15}  {'5, sigma 2.5':>15}  "
-          f"{'10 in a row, sigma 1.5':>22}")
+          f"{'10 in a row, sigma 1.5':>15}  {'glare 0.35':>15}  {'glare 0.5':>15}")
     card_set = library.load_game("queens-necklace")
     ids = tuple(sorted(c.id for c in card_set.components if c.kind == "card"))[:12]
     for name, level in (*LEVELS.items(), ("M+", None)):
@@ -141,8 +142,9 @@ def part_level(photos: int, seed: str) -> None:
         module = min(draw.QR_MODULE_MM, 25.9 / (17 + 4 * version + 2 * draw.QR_QUIET))
         faces = table.faces(card_set, only=ids)
         cells = [cell("queens-necklace", faces, random.Random(f"{seed}-{k}"), photos, n, per_row=n,
-                      fill=0.8 if n == 10 else 0.7, sigma=sigma)
-                 for k, (n, sigma) in enumerate(((5, 2.0), (5, 2.5), (10, 1.5)))]
+                      fill=0.8 if n == 10 else 0.7, sigma=sigma, glare=glare)
+                 for k, (n, sigma, glare) in enumerate(((5, 2.0, 0), (5, 2.5, 0), (10, 1.5, 0), (5, 1.0, 0.35),
+                                                        (5, 1.0, 0.5)))]
         print(f"{name:>5} {version:>7} {module:9.2f}  " + "  ".join(f"{share(*_all(c)):>15}" for c in cells),
               flush=True)
     qr_settings()

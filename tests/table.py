@@ -152,11 +152,12 @@ def _corners_mm(x: float, y: float, angle: float, w: float, h: float, box=(0, 0,
 def table_photo(game: str | tuple[str, ...], ids: list[str], rng: random.Random, *, size=(4000, 3000),
                 sigma: float = 1.0, fill: float = 0.8, tilt: float | None = None, quality: int = 80,
                 per_row: int = 5, dpi: int = DPI, overlap: tuple[float, float] | None = None, turned: float = 0.3,
-                drawn: dict | None = None) -> tuple[bytes, list[Laid]]:
+                drawn: dict | None = None, glare: float = 0.0) -> tuple[bytes, list[Laid]]:
     """A JPEG photo of the cards `ids` of `game` (or of several games) laid on a table (an id twice: two copies),
     and where each card's code landed. `fill`: the share of the photo's width the layout spans (less when its
     height would not fit); `dpi`: how sharp the cards are rendered (a small photo needs less); `overlap` and
-    `turned`: as `layout` lays them; `drawn`: the faces to lay (`faces`), else the game's own."""
+    `turned`: as `layout` lays them; `drawn`: the faces to lay (`faces`), else the game's own; `glare`: a lamp's
+    white reflection on each code, a soft spot `glare` of the code's side across, somewhere on it."""
     cards = dict(drawn or {})
     for one in () if drawn else (game,) if isinstance(game, str) else game:
         cards.update(printed(one, dpi=dpi, only=None if dpi == DPI else tuple(sorted(set(ids)))))
@@ -196,6 +197,8 @@ def table_photo(game: str | tuple[str, ...], ids: list[str], rng: random.Random,
         laid.append(Laid(cid, (sum(p[0] for p in code) / 4, sum(p[1] for p in code) / 4), shortest / modules,
                          turned=down, covered=not on_top))
         _paste(photo, image, dst)
+        if glare:
+            _glare(photo, code, glare * shortest, rng)
     photo = _noise(_light(photo.filter(ImageFilter.GaussianBlur(sigma)), rng), rng, 5.0)
     out = io.BytesIO()
     photo.save(out, "JPEG", quality=quality)
@@ -227,6 +230,21 @@ def _paste(photo: Image.Image, card: Image.Image, dst: list[tuple[float, float]]
     mask = Image.new("L", box, 0)
     ImageDraw.Draw(mask).polygon(local, fill=255)
     photo.paste(drawn, (left, top), mask)
+
+
+def _glare(photo: Image.Image, code: list[tuple[float, float]], across: float, rng: random.Random) -> None:
+    """A soft white spot `across` px wide (a lamp's reflection) somewhere on the code whose corners are `code`."""
+    u, v = rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8)  # where on the code, as fractions of its sides
+    top = [a + (b - a) * u for a, b in zip(code[0], code[1], strict=True)]
+    bottom = [a + (b - a) * u for a, b in zip(code[3], code[2], strict=True)]
+    x, y = (top[0] + (bottom[0] - top[0]) * v, top[1] + (bottom[1] - top[1]) * v)
+    r = across / 2
+    box = (math.floor(x - 2 * r), math.floor(y - 2 * r), math.ceil(x + 2 * r), math.ceil(y + 2 * r))
+    mask = Image.new("L", (box[2] - box[0], box[3] - box[1]), 0)
+    ImageDraw.Draw(mask).ellipse((x - r - box[0], y - r * 0.75 - box[1], x + r - box[0], y + r * 0.75 - box[1]),
+                                 fill=255)
+    mask = mask.filter(ImageFilter.GaussianBlur(r / 8))
+    photo.paste((250, 250, 247), box, mask)
 
 
 def _table(size: tuple[int, int], rng: random.Random) -> Image.Image:

@@ -20,8 +20,9 @@ QR_MODULE_MM = 0.7  # what a phone reads at arm's length off a home print: bench
 QR_QUIET = 4  # modules of white around the code
 QR_LEVEL = qrcode.constants.ERROR_CORRECT_M  # what sets a game's version: its longest address at level M
 # A code is then printed at the highest level its version still holds (Q or H for a short address): the same
-# size, more of it may be lost. Blur in a photo of the table costs codewords: at version 3 in the same box, level Q
-# read 31/40 and 17/80 cards where M read 30/40 and 13/80 (benchmarks/bench_print_codes.py, issue 28).
+# size, and more of it may be lost. With a lamp's reflection on each code (a spot half its side across), Queen's
+# Necklace's cards read 34/40 so, 31/40 all at M, 2/40 at L; H for all needs version 4, whose smaller modules lose
+# the blurred photos (benchmarks/bench_print_codes.py, issue 28).
 QR_LEVELS = (qrcode.constants.ERROR_CORRECT_H, qrcode.constants.ERROR_CORRECT_Q)
 SAFE_MM = 25.4 / 8  # the 1/8 inch inside the cut where uneven cutting shows: no frame or mark in it
 FRAME_INSET_MM = 3.6  # a front's frame: its line's outer edge stays inside the safe zone
