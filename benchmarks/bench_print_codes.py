@@ -3,8 +3,9 @@ of the table (issue 28's print part): simulated 12 MP photos of printed cards (t
 `POST /api/v1/<game>/scan` reads them (companion.photo.find_codes).
 
 1. Place. A row of 5 Duquesa cards, each laid over the one before with a strip of it left showing (20-24, 25-29
-   and 30-34 mm of the 63.5 mm card), 30 % of them upside down, blur sigma 1.0: the code as printed so far (lower
-   right), lower left, upper left, and lower left with a second code turned in the upper right (`corners: 2`).
+   and 30-34 mm of the 63.5 mm card), 30 % of them upside down, blur sigma 1.0: the code in the lower right (where
+   Duquesa printed it before), lower left (where it is now), upper left, and lower left with a second code turned
+   in the upper right (`corners: 2`).
    Cards found among the covered ones, upright and upside down, and among the top ones; "extra": a card named more
    often than it lies there (a card whose two codes both show).
 2. Module size. Duquesa's cards in flat rows with the code's module at 0.55, 0.7 and 0.85 mm (its box grown to
@@ -36,7 +37,7 @@ from companion.pnp.document import BuildSettings, qr_version  # noqa: E402
 DUQUESA = tuple(f"DQ{n:02}" for n in range(1, 13))
 SIDE = 23.1  # Duquesa's code box (mm): its quiet zone included
 PLACES = {  # (code's left, top) in mm on the 63.5 x 88.9 mm card, and whether a second code is turned opposite
-    "lower right (so far)": (36.8, 58.75, False),
+    "lower right": (36.8, 58.75, False),  # where Duquesa's, Duplicon's and the default layouts' were
     "lower left": (3.6, 58.75, False),
     "upper left": (3.6, 4.35, False),
     "lower left + upper right": (3.6, 58.75, True),
