@@ -70,6 +70,10 @@ def open_photo(data: bytes) -> Image.Image:
     except Image.DecompressionBombError:  # Pillow's refusal from the header, past 179 MP
         raise InputError([problem(FIELD, "has more than %(most)s megapixels", most=MAX_PIXELS // 1_000_000)]) from None
     except UnidentifiedImageError:
+        if _heif(data):
+            raise InputError([problem(FIELD, "is a HEIC or AVIF photo, which the companion does not read: send it "
+                                             "as a JPEG (an iPhone's camera: Settings, Camera, Formats, Most "
+                                             "Compatible)")]) from None
         raise InputError([problem(FIELD, "is not a photo the companion can read: send a JPEG, PNG or WebP "
                                          "picture")]) from None
     except DAMAGED:
@@ -90,6 +94,13 @@ def open_photo(data: bytes) -> Image.Image:
     upright = _upright(image)
     upright.info["full_size"] = (w, h) if upright.size == image.size else (h, w)
     return upright
+
+
+def _heif(data: bytes) -> bool:
+    """Whether `data` is a HEIF file (an iPhone's HEIC photo, or AVIF): an ISO media `ftyp` box naming a HEIF brand.
+    (A phone's browser sends a JPEG from its camera; a HEIC arrives from a file sent on, or from a script.)"""
+    return data[4:8] == b"ftyp" and data[8:12] in (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1",
+                                                   b"msf1", b"avif", b"avis")
 
 
 # EXIF orientation -> the turn that shows the photo as it was taken (as ImageOps.exif_transpose turns it)

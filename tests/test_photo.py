@@ -110,6 +110,8 @@ def test_what_is_not_a_photo_is_refused_naming_the_problem(hand):
     assert "cut short or damaged" in problem_of(data[: len(data) // 2])
     assert "is empty" in problem_of(b"")
     assert "larger than 20 MiB" in problem_of(b"\xff\xd8" + bytes(photo.MAX_BYTES))
+    heic = b"\0\0\0\x18ftypheic\0\0\0\0mif1heic" + bytes(2000)  # an iPhone's HEIC file begins so
+    assert "is a HEIC or AVIF photo" in problem_of(heic) and "Most Compatible" in problem_of(heic)
 
 
 @pytest.mark.filterwarnings("ignore::PIL.Image.DecompressionBombWarning")  # Pillow's, at 89 MP
