@@ -218,6 +218,9 @@ def test_a_photo_of_a_set_laid_down_fills_the_turn_tracker(client):
     data, _ = small_photo("gemas", ("GM-THIEF", "GM-THIEF", "GM-THIEF", "GM-ORANGE"))
     r = send(client, {**GM, "_to": "lay_down"}, data, json=True, game="gemas")
     assert added(r) == {"GM-THIEF": [True, True, True], "GM-ORANGE": [False]}
+    four, _ = small_photo("gemas", ("GM-THIEF",) * 4)
+    assert added(send(client, {**GM, "_to": "lay_down"}, four, json=True, game="gemas")) == {
+        "GM-THIEF": [True, True, True, False]}  # a set is three cards
     assert parse_qs(r.json["query"])["lay_down.set"] == ["thief"]
     # the end-of-game tally lays nothing down: nothing is added there
     r = send(client, {**GM, "_turns": "0", "_to": "lay_down"}, data, json=True, game="gemas")

@@ -118,12 +118,14 @@ def extras(_req: dict | None, result: dict | None, form: MultiDict) -> dict:
 
 
 SET = "lay_down"  # where a photo of a set laid down goes (the tracker's set fieldset)
+ACTIONS_TAKEN = f"_{SET}.actions"  # action cards a photo put in the set (page-only: a set of actions is 3 cards)
 
 
 def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
     """Where a scanned card can go: the set laid down this turn, in the turn tracker. A gem card while the set is
     gem cards (or not chosen) with a card's colour still blank; an action card while the set is that action (or
-    not chosen) and no gem card is chosen. Whose: the player laying it down, once tapped."""
+    not chosen), no gem card is chosen and fewer than 3 were taken. Whose: the player laying it down, once
+    tapped."""
     if not turn_by_turn(form):
         return []
     kind = form.get(f"{SET}.set") or ""
@@ -131,7 +133,9 @@ def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
     if c.type == "gem-card":
         fits = kind in ("", "gems") and not all(colours)
     else:
-        fits = c.type in ACTIONS and kind in ("", c.type) and not any(colours)
+        taken = form.get(ACTIONS_TAKEN) or ""
+        fits = c.type in ACTIONS and kind in ("", c.type) and not any(colours) and (
+            int(taken) if taken.isdigit() else 0) < 3
     if not fits:
         return []
     seat = _seat(form.get(f"{SET}.player"), [{}] * MOST_SEATS)
@@ -146,6 +150,8 @@ def add(c: Component, form: MultiDict, target: str) -> None:
         form.setlist(f"{target}.cards.{blank}", [c.data["colour"]])
     else:
         form.setlist(f"{target}.set", [c.type])
+        taken = form.get(ACTIONS_TAKEN) or ""
+        form.setlist(ACTIONS_TAKEN, [str((int(taken) if taken.isdigit() else 0) + 1)])
 
 
 PAGES = GamePages(
