@@ -61,8 +61,16 @@ class Counted:
         self.picked += 1
 
     def now(self) -> tuple[int, int]:
-        """(taps, keys) so far."""
-        return self.page.evaluate("+(sessionStorage.getItem('_taps') || 0)") + self.picked, self.keys
+        """(taps, keys) so far (read again once a page that a tap had start loading has come: its storage is the
+        same tab's)."""
+        for _ in range(20):
+            try:
+                return self.page.evaluate("+(sessionStorage.getItem('_taps') || 0)") + self.picked, self.keys
+            except playwright_api.Error as e:
+                if "context was destroyed" not in str(e):
+                    raise
+                self.page.wait_for_load_state()
+        raise AssertionError("the page kept navigating: its taps could not be read")
 
 
 def tap_card(page, section: int, card_id: str):
