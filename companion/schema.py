@@ -16,11 +16,23 @@ INVALID = object()  # what a check returns after recording a problem
 
 
 def fmt_path(path: Path) -> str:
-    """`("players", 0, "hand", 2)` → `players[0].hand[2]`."""
+    """`("players", 0, "hand", 2)` → `players[0].hand[2]`; a key that could not be read back (empty, with a line
+    break, a tab or another unprintable character, or with space at an end) quoted as Python writes it:
+    `title['\\n']`, so that the problem stays one line and says exactly which key."""
     out = ""
     for key in path:
-        out += f"[{key}]" if isinstance(key, int) else (f".{key}" if out else str(key))
+        if isinstance(key, int):
+            out += f"[{key}]"
+        elif not _plain(key):
+            out += f"[{str(key)!r}]"
+        else:
+            out += f".{key}" if out else str(key)
     return out
+
+
+def _plain(key: Any) -> bool:
+    text = str(key)
+    return bool(text) and text.isprintable() and text == text.strip()
 
 
 class Term(str):

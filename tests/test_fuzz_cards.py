@@ -114,6 +114,16 @@ def test_a_value_of_the_example_replaced_by_any_shape(data):
     checked(yaml.safe_dump(doc, allow_unicode=True))
 
 
+@pytest.mark.parametrize("key, said", [("\n", "title['\\n']"), ("\u2028", "title['\\u2028']"), ("", "title['']"),
+                                       (" es", "title[' es']")])
+def test_a_key_with_a_line_break_or_nothing_to_read_is_named_quoted_on_one_line(key, said):
+    """Found by the test above: a key `\n` split the problem over two lines ("title." then ": unknown key")."""
+    doc = yaml.safe_load(EXAMPLE_TEXT)
+    doc["title"][key] = None
+    _, errors = checked(yaml.safe_dump(doc, allow_unicode=True))
+    assert any(f": {said}: unknown key" in line for line in errors), errors
+
+
 def _paths(value, prefix=()):
     yield prefix
     if isinstance(value, dict):
