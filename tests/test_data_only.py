@@ -1,10 +1,13 @@
 """A designer's data-only game gets the whole companion with no code of its own: the example game
 (docs/example-game/especias.yaml) is validated, printed, served (rules and card pages), dealt, scored by its
 cards' values and kept on a shared sheet, given by path or dropped into cards/."""
+import io
 import json
+import random
 import shutil
 from collections import Counter
 from pathlib import Path
+from urllib.parse import parse_qs
 
 import pytest
 import yaml
@@ -12,6 +15,7 @@ import yaml
 from companion import cards, library, resources, service
 from companion.cli import main
 from companion.web import create_app
+from table import faces, table_photo
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "example-game" / "especias.yaml"
@@ -128,3 +132,30 @@ def test_no_route_answers_500_for_any_game(client, dropped):
             for query in ("", "?seed=s", "?seed=s&players=99", "?_n=abc&x=1"):
                 r = client.get(path + query)
                 assert r.status_code < 500, (path + query, r.status_code)
+
+
+def test_a_photo_of_the_cards_a_player_holds_counts_them(client):
+    """A data-only game's scoring page takes a photo for each player (issue 28: "a data-only game: the cards a player
+    names"): each card with a value found is one more copy among that player's cards, up to the copies printed; a
+    card without a value is found and not added. The page then adds up their values."""
+
+    card_set, _problems = cards.check_file(EXAMPLE)  # printed from beside its art
+    valued = ["SP-SAFFRON", "SP-PEPPER"]  # cards with a value (4 and 8 printed); the thief has none
+    ids = [valued[0], valued[0], valued[1], "SP-THIEF"]
+    drawn = faces(card_set, dpi=200, only=tuple(sorted(set(ids))))
+    data, _ = table_photo("especias", ids, random.Random("especias"), size=(2000, 1500), sigma=0.8, fill=0.85,
+                          tilt=25, dpi=200, drawn=drawn)
+    page = client.get("/score/especias?_n=2&lang=en").get_data(as_text=True)
+    assert page.count('class="photo-scan"') == 2 and "Photo of the cards" in page
+    r = client.post("/score/especias/photo?lang=en", headers={"Accept": "application/json"},
+                    content_type="multipart/form-data",
+                    data={"_n": "2", "players.0.name": "Ana", "players.1.name": "Bea", "_to": "players.1",
+                          "_photo": (io.BytesIO(data), "t.jpg", "image/jpeg")})
+    assert r.status_code == 200, r.get_json()
+    found = r.get_json()["cards"]
+    assert sorted(c["id"] for c in found) == sorted(ids)
+    assert sorted(c["id"] for c in found if c["added"]) == sorted(ids[:3])
+    query = parse_qs(r.get_json()["query"])
+    assert query[f"players.1.cards.{valued[0]}:int"] == ["2"] and query[f"players.1.cards.{valued[1]}:int"] == ["1"]
+    scored = client.get("/score/especias?lang=en&" + r.get_json()["query"]).get_data(as_text=True)
+    assert f'data-points="{2 * VALUES[valued[0]] + VALUES[valued[1]]}"' in scored

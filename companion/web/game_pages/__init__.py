@@ -3,7 +3,8 @@
 `companion.web.glue` loads it from there: no second list of games, and a module misnamed is an error at start-up.
 
 A game without web glue (a designer's data-only game) gets the generic pages: setup, rules and card pages, a
-sheet with typed points, and a scoring page when its components declare values."""
+sheet with typed points, and a scoring page when its components declare values, where a scanned card or a photo of
+the cards adds to the cards a player holds."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -68,4 +69,24 @@ class GamePages:
     own: Mapping[str, Page] = field(default_factory=dict)  # its pages of its own, by endpoint ("<blueprint>.<name>")
 
 
-GENERIC = GamePages()
+def cards_held(c: Component, form: MultiDict) -> list[tuple[str, str]]:
+    """A data-only game's scanned card (one with a value) goes to a player's cards: each player holding fewer copies
+    of it than are printed (the generic page counts each card a player holds)."""
+    if "value" not in c.data:
+        return []
+    return [(f"players.{i}", name) for i, name in forms.players_of(form)
+            if _copies(form, f"players.{i}.cards.{c.id}:int") < c.qty]
+
+
+def one_more(c: Component, form: MultiDict, target: str) -> None:
+    """One more copy of the card among that player's cards."""
+    field = f"{target}.cards.{c.id}:int"
+    form.setlist(field, [str(_copies(form, field) + 1)])
+
+
+def _copies(form: MultiDict, field: str) -> int:
+    held = (form.get(field) or "").strip()
+    return int(held) if held.isdigit() else 0
+
+
+GENERIC = GamePages(targets=cards_held, add=one_more)
