@@ -20,7 +20,8 @@ SEEDS = ("a", "b", "c")
 
 
 def main() -> None:
-    print(f"module {draw.QR_MODULE_MM} mm, quiet zone {draw.QR_QUIET} modules, error correction M, 150 DPI")
+    print(f"module {draw.QR_MODULE_MM} mm, quiet zone {draw.QR_QUIET} modules, error correction: M sets the "
+          "version, each code at the highest level that version holds; 150 DPI")
     for base in BASES:
         ok = tried = 0
         start = time.perf_counter()
