@@ -130,6 +130,11 @@ def typed_names(form: MultiDict) -> list[str]:
     return [name.strip() for name in form.getlist("_names")]
 
 
+def count(text: str | None) -> int:
+    """A count a form field holds: plain digits, else 0 (blank, a word, "²": never an error)."""
+    return whole_number(text or "0", signed=False, digits=6) or 0
+
+
 def players_of(form: MultiDict) -> list[tuple[int, str]]:
     """(index, name) of a form's players: names typed per player (`players.N.name`) or once (`_names`); where a
     scanned card can go on the page a phone has open."""

@@ -85,3 +85,21 @@ def test_the_phones_call_names_what_is_wrong():
     assert call(game="duquesa", lang="en", fields="x", cards=[], size=[1, 1])["field"] == "fields"
     assert call(game="duplicon", lang="en", fields=fields, cards=[], size=[1, 1])["field"] == "game"
     assert call(game="nope", lang="en", fields=fields, cards=[], size=[1, 1])["field"] == "game"
+
+
+def test_a_count_that_is_not_plain_digits_counts_as_none_and_never_fails():
+    """A count a form carries ("²" passes str.isdigit() and fails int()): read as 0, so a crafted form is answered.
+    Gemas' action cards already taken for the set, and a data-only game's copies a player holds."""
+    thieves = found("gemas", ("GM-THIEF",) * 4)
+    for taken in ("²", "x", "-1", " "):
+        answer = filled(pages("gemas"), [("_n", "2"), ("_turns", "1"), ("_lay_down.actions", taken),
+                                         ("_to", "lay_down")], thieves, "en")
+        assert [c["added"] for c in answer["cards"]] == [True, True, True, False]
+        assert parse_qs(answer["query"])["_lay_down.actions"] == ["3"]
+    card = next(c for c in current()["duquesa"].components if c.kind == "card")
+    generic = pages("a data-only game")
+    with_value = type("Card", (), {"id": card.id, "data": {"value": 2}, "qty": 3})()
+    form = Form([("players.0.name", "Ana"), (f"players.0.cards.{card.id}:int", "²")])
+    assert generic.targets(with_value, form) == [("players.0", "Ana")]
+    generic.add(with_value, form, "players.0")
+    assert form.get(f"players.0.cards.{card.id}:int") == "1"

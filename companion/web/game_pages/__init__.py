@@ -85,8 +85,7 @@ def one_more(c: Component, form: MultiDict, target: str) -> None:
 
 
 def _copies(form: MultiDict, field: str) -> int:
-    held = (form.get(field) or "").strip()
-    return int(held) if held.isdigit() else 0
+    return forms.count((form.get(field) or "").strip())
 
 
 GENERIC = GamePages(targets=cards_held, add=one_more)

@@ -133,9 +133,8 @@ def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
     if c.type == "gem-card":
         fits = kind in ("", "gems") and not all(colours)
     else:
-        taken = form.get(ACTIONS_TAKEN) or ""
-        fits = c.type in ACTIONS and kind in ("", c.type) and not any(colours) and (
-            int(taken) if taken.isdigit() else 0) < 3
+        fits = c.type in ACTIONS and kind in ("", c.type) and not any(colours) and forms.count(
+            form.get(ACTIONS_TAKEN)) < 3
     if not fits:
         return []
     seat = _seat(form.get(f"{SET}.player"), [{}] * MOST_SEATS)
@@ -150,8 +149,7 @@ def add(c: Component, form: MultiDict, target: str) -> None:
         form.setlist(f"{target}.cards.{blank}", [c.data["colour"]])
     else:
         form.setlist(f"{target}.set", [c.type])
-        taken = form.get(ACTIONS_TAKEN) or ""
-        form.setlist(ACTIONS_TAKEN, [str((int(taken) if taken.isdigit() else 0) + 1)])
+        form.setlist(ACTIONS_TAKEN, [str(forms.count(form.get(ACTIONS_TAKEN)) + 1)])
 
 
 PAGES = GamePages(

@@ -153,8 +153,9 @@ def played(form: MultiDict, result: dict | None, fighters: dict[str, tuple]) -> 
     return out
 
 
-def _number(text: str | None) -> int:
-    return whole_number(text or "0", signed=False, digits=6) or 0
+def _slots(form: MultiDict) -> int:
+    """How many nobles each player keeps from a deal: the setup's `_slots`, else SLOTS (1 to 12)."""
+    return min(max(forms.count(form.get("_slots")) or SLOTS, 1), 12)
 
 
 def court_fields(courts: list[dict], names: list[str], form: MultiDict, turn: int) -> list[tuple[str, Any]]:
@@ -184,14 +185,14 @@ def extras(req: dict | None, result: dict | None, form: MultiDict) -> dict:
         courts, _moved = _courts(forms.request_from_form(form), form)  # (the form's, not the prepared ones)
         turn = whole_number(form.get("turn:int") or "0", signed=False, digits=1)
         out.update(courts=courts, turn=turn if turn in (0, 1) else 0,
-                   slots=min(max(_number(form.get("_slots")) or SLOTS, 1), 12),
+                   slots=_slots(form),
                    started=all(c["nobles"] for c in courts) or bool(result),
                    # the nobles dealt to each player (chips to keep), each court's nobles as its chips name them
                    deal=[[w for w in form.getlist(f"{DEAL}{seat}")[:2 * COURT_MOST] if FALLEN.fullmatch(w)]
                          for seat in range(2)],
                    kept=[[fallen_word(n) for n in c["nobles"] if isinstance(n, dict)] for c in courts],
                    kinds_suits=[f"{k}:{s}" for k in KINDS for s in SUITS],
-                   versions={k: _number(form.get(f"versions.{k}:int")) or 1 for k in KINDS})
+                   versions={k: forms.count(form.get(f"versions.{k}:int")) or 1 for k in KINDS})
         out["played"] = played(form, result, _fighters(form, courts, out["turn"], out["versions"]))
         out["new_game"] = urlencode([("_names", name) for name in forms.typed_names(form)])
         if result is not None and not result.get("finished"):
@@ -209,7 +210,7 @@ def extras(req: dict | None, result: dict | None, form: MultiDict) -> dict:
             changes[f"{side}.wounds:int"] = str(wounds["wounds"])
         gained = result["resources"].get(side)
         if gained:
-            changes[f"{side}.resources:int"] = str(_number(form.get(f"{side}.resources:int")) + gained)
+            changes[f"{side}.resources:int"] = str(forms.count(form.get(f"{side}.resources:int")) + gained)
     out["next_query"] = forms.carried(form, lambda k: ".dice" in k or ".cards." in k or k == "seed", changes)
     return out
 
@@ -252,7 +253,7 @@ def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
     for seat in range(2):
         kept, dealt = form.getlist(f"{KEEP}{seat}"), form.getlist(f"{DEAL}{seat}")
         others = form.getlist(f"{KEEP}{1 - seat}")
-        room = len(kept) < (min(max(_number(form.get("_slots")) or SLOTS, 1), 12) if dealt else COURT_MOST)
+        room = len(kept) < (_slots(form) if dealt else COURT_MOST)
         fits = (kept.count(word) < dealt.count(word) if dealt  # (a deck has two Jokers: one a court)
                 else word not in kept and (word == "joker" or word not in others))
         if room and fits:
