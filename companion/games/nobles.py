@@ -190,6 +190,15 @@ def fallen_word(noble: Mapping) -> str:
     return "joker" if noble["noble"] == "joker" else f"{noble['noble']}:{noble.get('suit', '')}"
 
 
+def noble_word(card) -> str:
+    """A card's noble as a court's chips and `fallen` list name it ("king:clubs", "joker"), from its data; "" for a
+    card that is no noble."""
+    if card.type == "joker":
+        return fallen_word({"noble": "joker"})
+    rank = card.data.get("rank")
+    return fallen_word({"noble": NOBLE_RANKS[rank], "suit": card.data["suit"]}) if rank in NOBLE_RANKS else ""
+
+
 def court_duel(request: Mapping) -> dict:
     """One duel of a game whose two courts are tracked: each court (every noble: kind, suit, weapon, wounds; its
     resources if they are followed: a page may leave them to the table's counters and give a v2 King's with the

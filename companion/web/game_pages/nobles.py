@@ -16,12 +16,12 @@ from ...games.nobles import (
     DICE,
     FALLEN,
     GAME,
-    NOBLE_RANKS,
     NOBLES,
     SUIT_BONUS,
     SUITS,
     WOUNDS,
     fallen_word,
+    noble_word,
     seats,
 )
 from ...i18n import N_
@@ -231,14 +231,6 @@ def dealt_word(card_set, card_id: str) -> str:
         return noble_word(card_set.component(card_id))
     except KeyError:
         return ""
-
-
-def noble_word(card: Component) -> str:
-    """A card's noble as a chip names it ("king:clubs", "joker"); "" for a card that is no noble."""
-    if card.type == "joker":
-        return "joker"
-    rank = card.data.get("rank")
-    return f"{NOBLE_RANKS[rank]}:{card.data['suit']}" if rank in NOBLE_RANKS else ""
 
 
 def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
