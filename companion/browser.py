@@ -92,12 +92,12 @@ def photo_fill(args: dict) -> dict:
     in a photo (`cards`: [{"id", "corners"}], ids as the printed codes name them, in the order found; `size`: the
     photo's [width, height]) by the same code as the server's photo page: the same answer (`cards` with `added`,
     `size`, `query`, `said`). Codes of another game's cards or of a back are left out, as there."""
-    from .web import glue, photo_fill, views
+    from .web import glue, photo_fill
 
     game = args.get("game", "")
     _, card_set = service.resolve(game)
-    pages = glue.pages(game)
-    if pages.targets is None or pages.add is None or not views.has_score_page(game):
+    pages = glue.taking_photos(game)
+    if pages is None:
         raise InputError([Problem(("game",), f"the scoring page of {game!r} takes no photo")])
     pairs, cards, size = _pairs(args.get("fields")), args.get("cards"), args.get("size")
     if not isinstance(cards, list) or len(cards) > 500 or not all(

@@ -44,6 +44,15 @@ def pages(game_id: str) -> GamePages:
     return _GLUE.get(game_id, GENERIC)
 
 
+def taking_photos(game_id: str) -> GamePages | None:
+    """The web glue of a game whose scoring page takes photos of the cards (a scoring page, and glue saying where a
+    card goes: `targets` and `add`), else None: the server's photo page and the static site's phone ask alike."""
+    glue = pages(game_id)
+    if glue.targets is None or glue.add is None or not views.has_score_page(game_id):
+        return None
+    return glue
+
+
 def _scoring(form: MultiDict, lang: str, game: str) -> views.View:
     return views.scoring(game, form, lang, pages(game))
 

@@ -82,8 +82,8 @@ def said(seen: list[str], took: list[str]) -> str:
 def fill(game: str):
     """The scoring page's form filled with the cards in its photo (see the module's docstring)."""
     card_set = library.current().get(game)
-    pages = glue.pages(game) if card_set is not None else None
-    if pages is None or pages.targets is None or pages.add is None or not scoring.has_score_page(game):
+    pages = glue.taking_photos(game) if card_set is not None else None
+    if pages is None:
         abort(404)
     wants_json = request.accept_mimetypes.best == "application/json"
     try:
