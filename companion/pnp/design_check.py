@@ -214,7 +214,7 @@ def _small_code(e, url: str, version: int, card_id: str) -> str | None:
     """What is wrong with a code element's box for this address, or None when its modules are large enough."""
     from . import draw
 
-    modules = 17 + 4 * version  # a version's side in modules (ISO/IEC 18004): no need to make the code
+    modules = _modules(version)
     module = layout.qr_module(e, modules) / MM
     if module >= QR_MIN_MODULE_MM - 1e-6:
         return None
@@ -223,13 +223,18 @@ def _small_code(e, url: str, version: int, card_id: str) -> str | None:
             f"make the box at least {need:.1f} mm square (the code and its white margin)")
 
 
+def _modules(version: int) -> int:
+    """A QR version's side in modules (ISO/IEC 18004): no need to make the code."""
+    return 17 + 4 * version
+
+
 def _hidden_code(e, width: float, version: int) -> str | None:
     """What keeps a card's code from a photo of the table, or None: printed twice (a photo would find the card
     twice), or reaching past the card's middle (the next card laid over it in a row covers it)."""
     if e.props.get("corners") == 2:
         return ("prints the code twice (corners: 2), so a photo of the table finds such a card twice: print it "
                 "once, at the card's left edge")
-    modules = 17 + 4 * version
+    modules = _modules(version)
     x, _, w, _ = e.box
     reach = x + w / 2 + modules * layout.qr_module(e, modules) / MM / 2  # the code's centre in its box, and half
     if reach <= width / 2:

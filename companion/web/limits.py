@@ -49,7 +49,7 @@ ENDPOINTS = {  # the requests each budget counts (POST and PUT only)
 }
 BUDGET_OF = {endpoint: kind for kind, endpoints in ENDPOINTS.items() for endpoint in endpoints}
 MOST_CLIENTS = 50_000  # buckets kept; beyond, the least recently used are dropped (a new one is full)
-_SPEC = re.compile(r"(sheets|changes|photos)=(\d{1,9})/(\d{1,9})([smh]?)")
+_SPEC = re.compile(rf"({'|'.join(ENDPOINTS)})=(\d{{1,9}})/(\d{{1,9}})([smh]?)")
 
 
 class LimitError(ValueError):
