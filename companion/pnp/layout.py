@@ -438,7 +438,7 @@ def _pips(c, element: Element, shown: Shown, box, trim, bleed) -> None:
 
     count = fill(element.props["pips"], shown.values, shown.lang, shown.design)
     icon = icon_named(fill(element.props.get("icon", "circle"), shown.values, shown.lang, shown.design), shown.look)
-    if icon is None or not count.strip().isdigit():
+    if icon is None or not count.strip().isdecimal():  # (what int() reads: "²" is a digit, not a decimal)
         return
     pips(c, (_outlined(icon, element, shown),) * min(int(count), 12), *box)
 

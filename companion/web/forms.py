@@ -130,9 +130,9 @@ def typed_names(form: MultiDict) -> list[str]:
     return [name.strip() for name in form.getlist("_names")]
 
 
-def count(text: str | None) -> int:
-    """A count a form field holds: plain digits, else 0 (blank, a word, "²": never an error)."""
-    return whole_number(text or "0", signed=False, digits=6) or 0
+def count(text: str | None, digits: int = 6) -> int:
+    """A count a form field holds: up to `digits` plain digits, else 0 (blank, a word, "²": never an error)."""
+    return whole_number(text or "0", signed=False, digits=digits) or 0
 
 
 def players_of(form: MultiDict) -> list[tuple[int, str]]:

@@ -241,3 +241,15 @@ def test_a_code_a_photo_of_the_table_would_miss_or_count_twice_is_warned_of(tmp_
     err = capsys.readouterr().err
     assert len(re.findall(r"warning: (the code reaches|prints the code twice)", err)) == 1, err
     assert re.search(rf"cosecha\.yaml:\d+: {expected}", err), err
+
+
+def test_pips_that_are_no_number_print_none_and_the_build_goes_on(tmp_path, capsys):
+    """`pips: "²"` (a digit to str.isdigit(), not a number to int()) drew a traceback; now no pips, as for a word."""
+    folder = tmp_path / "game"
+    shutil.copytree(EXAMPLE, folder)
+    data = folder / "cosecha.yaml"
+    text = data.read_text(encoding="utf-8")
+    assert 'pips:   {pips: "{rank}"' in text
+    data.write_text(text.replace('pips:   {pips: "{rank}"', 'pips:   {pips: "²"'), encoding="utf-8")
+    assert main(["build", str(data), "--out", str(tmp_path / "out"), "--base-url", BASE]) == 0
+    assert "Traceback" not in capsys.readouterr().err and (tmp_path / "out" / "cosecha.pdf").is_file()

@@ -89,13 +89,19 @@ def test_the_phones_call_names_what_is_wrong():
 
 def test_a_count_that_is_not_plain_digits_counts_as_none_and_never_fails():
     """A count a form carries ("²" passes str.isdigit() and fails int()): read as 0, so a crafted form is answered.
-    Gemas' action cards already taken for the set, and a data-only game's copies a player holds."""
+    Gemas' action cards already taken for the set, Queen's Necklace's Bankers and a data-only game's copies a player
+    holds."""
     thieves = found("gemas", ("GM-THIEF",) * 4)
     for taken in ("²", "x", "-1", " "):
         answer = filled(pages("gemas"), [("_n", "2"), ("_turns", "1"), ("_lay_down.actions", taken),
                                          ("_to", "lay_down")], thieves, "en")
         assert [c["added"] for c in answer["cards"]] == [True, True, True, False]
         assert parse_qs(answer["query"])["_lay_down.actions"] == ["3"]
+    banker = next(c.id for c in current()["queens-necklace"].components if c.data.get("character") == "banker")
+    for held, after in (("²", "1"), ("1", "2"), ("123", "1")):  # (more than two digits: not a count of Bankers)
+        answer = filled(pages("queens-necklace"), [("players.0.name", "Ana"), ("players.0.bankers:int", held),
+                                                   ("_to", "players.0.")], found("queens-necklace", (banker,)), "en")
+        assert answer["cards"][0]["added"] and parse_qs(answer["query"])["players.0.bankers:int"] == [after]
     card = next(c for c in current()["duquesa"].components if c.kind == "card")
     generic = pages("a data-only game")
     with_value = type("Card", (), {"id": card.id, "data": {"value": 2}, "qty": 3})()

@@ -94,13 +94,13 @@ def targets(c: Component, form: MultiDict) -> list[tuple[str, str]]:
     if c.type == "gem":
         return columns(form)
     if c.data.get("character") == "banker":
-        return [(at, who) for at, who in columns(form) if _count(form.get(f"{at}bankers:int")) < MOST_BANKERS]
+        return [(at, who) for at, who in columns(form) if _bankers(form, at) < MOST_BANKERS]
     return []
 
 
-def _count(text: str | None) -> int:
-    text = (text or "").strip()
-    return int(text) if text.isdigit() and len(text) < 3 else 0
+def _bankers(form: MultiDict, at: str) -> int:
+    """The Bankers a column counts (a count of more than two digits, or none that can be read: 0)."""
+    return forms.count((form.get(f"{at}bankers:int") or "").strip(), digits=2)
 
 
 def add(c: Component, form: MultiDict, target: str) -> None:
@@ -110,7 +110,7 @@ def add(c: Component, form: MultiDict, target: str) -> None:
         field = f"{target}shown.{c.data['gem']}:ints"
         form.setlist(field, [f"{form.get(field, '')} {c.data.get('gems', 1)}".strip()])
     else:
-        form.setlist(f"{target}bankers:int", [str(_count(form.get(f"{target}bankers:int")) + 1)])
+        form.setlist(f"{target}bankers:int", [str(_bankers(form, target) + 1)])
 
 
 PAGES = GamePages(
