@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 
-from . import games, layouts, resources
+from . import data_scoring, games, layouts, resources
 from .components import BACK, CARD_SIZES, DEFAULT_SIZE, SIZES, ComponentType
 from .i18n import LANGS
 from .look import DRAWN_SHAPES, LOOK, Art, ArtPath, Look, build_look
@@ -98,6 +98,7 @@ HEADER = Record(
                          "steps": ListOf(TextsField(max_len=300), 1, 12)}),
         **layouts.SECTIONS,  # fields, colours, fonts, layouts, back: faces as data (companion/layouts.py)
         "rows": ROWS,  # spreadsheets beside the file, one component a row
+        "scoring": data_scoring.SECTION,  # a data-only game's scoring rules (companion/data_scoring.py)
     },
     required=("game", "title", "prefix", "players"),
 )  # plus `components`, a list checked entry by entry against the game's component types
@@ -158,6 +159,7 @@ class CardSet:
     warnings: tuple[str, ...] = ()  # `file:line: card id: field: warning: ...` lines that do not stop a build
     design: layouts.Design = layouts.Design()  # faces from layouts: none for a file without `layouts:`
     sources: tuple[str, ...] = ()  # the files its components were read from: the data file, then its `rows:`
+    scoring: data_scoring.Scoring | None = None  # a data-only game's `scoring:`, compiled (None: none declared)
 
     def component(self, component_id: str) -> Component:
         """The component with this printed id; KeyError if the file has none."""
@@ -367,6 +369,7 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
     if design.layouts:
         check.component_layouts(design, components, types, look, header["game"])
     check.setup(header, components)
+    scoring = check.scoring(header, types, sets, components)
     if check.errors:
         return None, check.errors
     check.rules_game(header, components, design)
@@ -378,7 +381,7 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
         rules=tuple(header.get("rules", ())), components=tuple(components), look=look,
         needs=tuple(header.get("needs", ())),
         setup=header.get("setup", MappingProxyType({})), design=design, sources=tuple(sources),
-        warnings=tuple(check.warnings),
+        warnings=tuple(check.warnings), scoring=scoring,
     ), []
 
 
@@ -568,6 +571,22 @@ class _FileCheck:
         for c, message in _check_layouts(design, components, types, look, game, problems):
             self.errors.append(f"{c.where(self.filename)}: {c.id}: layout: {message}")
         _report_layout_problems(problems, self.report)
+
+    def scoring(self, header: Mapping, types: Mapping[str, ComponentType], sets: Mapping,
+                components: list[Component]) -> data_scoring.Scoring | None:
+        """The `scoring:` section compiled and tried on sample hands; each problem as `file:line: scoring.…:
+        problem` (the form ../shared/specs/scoring.md gives). Only a data-only game scores from data."""
+        section = header.get("scoring")
+        if section is None:
+            return None
+        if header["game"] in games.GAMES:
+            self.errors.append(f"{self.filename}:{self.line(('scoring',))}: scoring: this game is scored by its "
+                               f"rules module (companion/games/); scoring: is for a game of data alone")
+            return None
+        scoring, problems = data_scoring.check_section(section, types, sets, components, tuple(header["players"]))
+        for p in problems:
+            self.errors.append(f"{self.filename}:{self.line(p.path)}: {fmt_path(p.path)}: {p.message}")
+        return scoring
 
     def setup(self, header: Mapping, components: list[Component]) -> None:
         """A setup that deals more cards to the most players than the deck holds."""

@@ -11,11 +11,13 @@ from random import Random
 from typing import Any
 
 from ..components import SHAPES, ComponentType
+from ..data_scoring import DEFAULT, Scoring, card_fields
+from ..formula import FormulaError
 from ..i18n import N_
 from ..look import Face, Icon
 from ..rng import randbelow, shuffled
 from ..schema import INVALID, Enum, Field, InputError, Int, ListOf, MapOf, Problems, Record, Value, Word, problem
-from .base import NAME, check_unique_names, checked, top
+from .base import NAME, check_unique_names, checked
 from .descriptor import Entry, Game
 
 COMPONENT_TYPES = {
@@ -23,6 +25,8 @@ COMPONENT_TYPES = {
     for kind in ("card", "reference", "tile", "token")
 }
 # Where the look declares no colour for a shape: one colour per card (Okabe–Ito), the same on every build.
+HELD_KINDS = ("card", "tile", "token")  # what a player may hold at scoring (not reference cards or backs)
+MAX_HELD = 500  # copies of one component a request may name
 PALETTE = ("#D55E00", "#E69F00", "#F0E442", "#009E73", "#56B4E9", "#0072B2", "#CC79A7")
 
 
@@ -31,35 +35,81 @@ def valued(card_set) -> dict[str, int]:
     return {c.id: c.data["value"] for c in card_set.components if "value" in c.data}
 
 
+def scoring_of(card_set) -> Scoring | None:
+    """The game's scoring: its `scoring:` section, else one rule, the sum of `value` (None: nothing to score by)."""
+    if card_set.scoring is not None:
+        return card_set.scoring
+    return DEFAULT if valued(card_set) else None
+
+
+def holdable(card_set) -> dict:
+    """The components a player may name at scoring, by id: those with a value for the sum of values, every card,
+    tile and token for a declared scoring."""
+    if card_set.scoring is None:
+        return {c.id: c for c in card_set.components if "value" in c.data}
+    return {c.id: c for c in card_set.components if c.kind in HELD_KINDS}
+
+
 class Held(Field):
     """The components a player names: a list of ids (repeated for copies) or `{id: copies}`."""
 
-    def __init__(self, values: Mapping[str, int]):
-        self.ids = Enum(sorted(values), "component with a value")
+    def __init__(self, ids):
+        self.ids = Enum(sorted(ids), "component")
 
     def check(self, value, path, problems):
         """Component id → copies held, from either form (a list counted, a mapping as given)."""
         if isinstance(value, (list, tuple)):
+            if len(value) > MAX_HELD:
+                return problems.add(path, "must have at most %(n)s items, has %(has)s", n=MAX_HELD, has=len(value))
             ids = [self.ids.check(v, (*path, i), problems) for i, v in enumerate(value)]
             return INVALID if INVALID in ids else dict(Counter(ids))
         if isinstance(value, Mapping):
-            counts = MapOf(self.ids, Int(0, 500)).check(value, path, problems)
+            counts = MapOf(self.ids, Int(0, MAX_HELD)).check(value, path, problems)
             return INVALID if counts is INVALID else dict(counts)
         return problems.add(path, "must be a list of component ids or {id: copies}, got %(got)s", got=Value(value))
 
 
+def request_field(card_set, scoring: Scoring) -> Record:
+    """The check of a score request for this game: its round, and each player's name, cards and counters."""
+    counters = Record({c.key: Int(c.low, c.high) for c in scoring.counters})
+    player = Record({"name": NAME, "cards": Held(holdable(card_set)), "counters": counters}, required=("name",))
+    return Record({"round": Int(1, scoring.rounds), "players": ListOf(player, 1, card_set.players[1])},
+                  required=("players",))
+
+
 def score(request: Any, card_set) -> dict:
-    """Each player's points: the sum of `value` over the components they name; the most points win."""
-    values = valued(card_set)
-    if not values:
+    """Each player's points for the round (`round`, 1 by default) and the points of every rule, by the game's
+    scoring (companion/data_scoring.py); the winners of this request: the best points, then the tie-breakers."""
+    scoring = scoring_of(card_set)
+    if scoring is None:
         raise InputError([problem((), "this game's components declare no value to score by; keep score with points "
                                       "typed on a sheet")])
-    player = Record({"name": NAME, "cards": Held(values)}, required=("name",))
-    req = checked(Record({"players": ListOf(player, 1, card_set.players[1])}, required=("players",)), request)
+    req = checked(request_field(card_set, scoring), request)
     check_unique_names(req["players"])
+    _check_copies(req["players"], card_set.copies())
+    held = holdable(card_set)
+    fields = {i: card_fields(c) for i, c in held.items()}
+    hands = [[(fields[c], n) for c, n in p.get("cards", {}).items() if n] for p in req["players"]]
+    counters = [{c.key: p.get("counters", {}).get(c.key, c.default) for c in scoring.counters}
+                for p in req["players"]]
+    round_ = req.get("round", 1)
+    try:
+        scored = scoring.score(hands, counters, round_)
+        breaks = scoring.tie_breaks(hands, counters, round_) if scoring.ties else None
+    except FormulaError as e:  # validate tried the sample hands; this hand still found a flaw in the file
+        raise InputError([problem(("players",), "the game's scoring cannot score these hands: %(why)s",
+                                  why=str(e))]) from None
+    players = [{"name": p["name"], **s, "cards": {c: n for c, n in p.get("cards", {}).items() if n},
+                **({"counters": counters[i]} if scoring.counters else {})}
+               for i, (p, s) in enumerate(zip(req["players"], scored, strict=True))]
+    names = [p["name"] for p in players]
+    return {"round": round_, "last": scoring.last_round(round_), "players": players,
+            "winners": scoring.winners(names, [p["points"] for p in players], breaks)}
+
+
+def _check_copies(players, copies) -> None:
     problems, used = Problems(), Counter()
-    copies = card_set.copies()
-    for i, p in enumerate(req["players"]):
+    for i, p in enumerate(players):
         for card_id, n in p.get("cards", {}).items():
             used[card_id] += n
             if used[card_id] > copies[card_id]:
@@ -67,9 +117,6 @@ def score(request: Any, card_set) -> dict:
                                                               "(%(n)s)", card=card_id, n=copies[card_id])
     if problems:
         raise InputError(problems)
-    players = [{"name": p["name"], "points": sum(values[c] * n for c, n in p.get("cards", {}).items()),
-                "cards": {c: n for c, n in p.get("cards", {}).items() if n}} for p in req["players"]]
-    return {"players": players, "winners": top(players, lambda p: p["points"])}
 
 
 def sheet_points(result: Mapping) -> list[tuple[str, int]]:
@@ -125,7 +172,8 @@ def _as_list(text: str) -> str:
 
 GAME = Game(
     id="", component_types=COMPONENT_TYPES, vocabulary=SHAPES, default_players=2, score=score, setup=setup,
-    entry=Entry(Word("round"), N_("a round")), sheet_points=sheet_points, face=face, scores=lambda s: bool(valued(s)),
+    entry=Entry(Word("round"), N_("a round")), sheet_points=sheet_points, face=face,
+    scores=lambda s: scoring_of(s) is not None,
     face_values=face_values, face_fields=("shape_colour", "text_list"),
 )
 
