@@ -204,15 +204,33 @@ def booklet_pages(c, card_set: CardSet, lang: str, page: tuple[float, float], fi
     col_w = (w - 2 * margin - 6 * MM) / 2
     number = 1
     while story:
-        left = len(story)
+        placed = 0
         for col in range(2):
             frame = Frame(margin + col * (col_w + 6 * MM), bottom, col_w, h - top - bottom, 0, 0, 0, 0,
                           showBoundary=0)
-            frame.addFromList(story, c)
-        if len(story) == left:  # nothing fitted a whole page: stop rather than loop
+            placed += _fill(frame, story, c)
+        if not placed:  # nothing of it fitted a whole page: stop rather than loop
             raise ValueError("a rules paragraph is taller than a page")
         c.setFont(draw.FONT, 9)
         c.setFillColor(draw.INK)
         c.drawCentredString(w / 2, 8 * MM, f"{card_set.title.get(lang)} · {_('Rules', lang)} · {number}")
         number += 1
         finish()
+
+
+def _fill(frame: Frame, story: list, c) -> int:
+    """Place flowables from the front of `story` in `frame` until it is full; how many were placed. A paragraph
+    taller than what an empty column holds is split by its lines: its first part placed, the rest left at the front
+    of the story (a paragraph that fits a column is never split: it starts the next one)."""
+    placed = 0
+    while story:
+        at_top = frame._atTop
+        if frame.add(story[0], c, trySplit=0):
+            del story[0]
+        else:
+            parts = frame.split(story[0], c) if at_top else []
+            if len(parts) < 2 or not frame.add(parts[0], c, trySplit=0):
+                return placed  # the column is full (or not one line of the paragraph fits it)
+            story[0:1] = parts[1:]
+        placed += 1
+    return placed
