@@ -172,6 +172,7 @@ class _Compiler:
         if name in names.player:
             if name in PLAYER_NAMES:
                 return _player_name(name)
+            self.values_used.add(name)
             return lambda env: env.named(name)
         if name in names.fields or name in names.unusable:
             if name in names.unusable:
@@ -224,6 +225,7 @@ class _Compiler:
                 raise FormulaError(f"{_shown(op)} is not part of the language: compare with == != < <= > >=")
         parts = [self.node(v, card) for v in (n.left, *n.comparators)]
         ops = [_COMPARE[type(op)] for op in n.ops]
+        self._check_choices([n.left, *n.comparators])
 
         def compare(env):
             left = parts[0](env)
@@ -234,6 +236,17 @@ class _Compiler:
                 left = right
             return True
         return compare
+
+    def _check_choices(self, sides: list[ast.AST]) -> None:
+        """A word compared with a choice field must be one of its choices ('puding' is never any card's)."""
+        for a, b in zip(sides, sides[1:], strict=False):
+            for name, word in ((a, b), (b, a)):
+                if isinstance(name, ast.Name) and isinstance(word, ast.Constant) and isinstance(word.value, str):
+                    choices = self.names.fields.get(name.id)
+                    if choices and word.value not in choices:
+                        raise FormulaError(f"{word.value!r} is not a choice of {name.id!r}"
+                                           f"{_did_you_mean(word.value, choices)} (its choices: "
+                                           f"{', '.join(choices)})")
 
     def _IfExp(self, n: ast.IfExp, card: bool):
         test, yes, no = self.node(n.test, card), self.node(n.body, card), self.node(n.orelse, card)
@@ -270,7 +283,8 @@ class _Compiler:
 
     def _each(self, field_node: ast.AST, formula: ast.AST):
         names = self.names
-        if not isinstance(field_node, ast.Name) or field_node.id not in {*names.fields, *names.unusable}:
+        if not isinstance(field_node, ast.Name) or \
+                field_node.id not in {*names.fields, *names.unusable, *names.list_fields}:
             got = field_node.id if isinstance(field_node, ast.Name) else _shown(field_node)
             raise FormulaError(f"each(): its first argument must be a card field, got {got!r}"
                                f"{_did_you_mean(got, names.fields)}")
