@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import struct
 import time
 import warnings
@@ -24,6 +25,13 @@ SEARCHED_PIXELS = 12_600_000  # a larger photo is searched brought down to this 
 FORMATS = ("JPEG", "PNG", "WEBP")  # the JPEG reader also opens MPO: a JPEG with a second picture inside
 BUDGET = 1.5  # seconds: no pass (or retry of a code) starts that would end past this, by the time the last took
 QR = zxingcpp.BarcodeFormat.QRCode
+# A JPEG's decoding walks every block of the picture once per scan: a camera's progressive JPEG has 10 scans (6 in grey,
+# mozjpeg's up to about 20), a baseline one 1 to 4. A scan repeated thousands of times (26 bytes each) took a CPU
+# for minutes; the scans and the segments (each walked by Pillow in Python) are counted before decoding.
+MAX_SCANS = 40
+MAX_SEGMENTS = 1000  # a camera's JPEG has a few dozen (APPn, tables, a DHT before each scan)
+MARKER = re.compile(rb"\xff([^\x00\x01\xd0-\xd7\xff])")  # a marker, as libjpeg finds one: FF (after any fill FFs)
+# and a byte that is neither a stuffed 00 in a scan's data, TEM nor a restart marker
 FIELD = ("photo",)
 # What Pillow raises on a damaged or hostile file (found by mutating photos: struct.error from EXIF, among others)
 DAMAGED = (OSError, ValueError, SyntaxError, EOFError, struct.error, TypeError, KeyError, IndexError,
@@ -65,6 +73,8 @@ def open_photo(data: bytes) -> Image.Image:
         raise InputError([problem(FIELD, "is empty: choose a photo (JPEG, PNG or WebP)")])
     if len(data) > MAX_BYTES:
         raise InputError([problem(FIELD, "is larger than %(most)s MiB", most=MAX_BYTES // MiB)])
+    if data.startswith(b"\xff\xd8"):
+        _ordinary_jpeg(data)
     try:
         image = Image.open(io.BytesIO(data), formats=FORMATS)
     except Image.DecompressionBombError:  # Pillow's refusal from the header, past 179 MP
@@ -94,6 +104,24 @@ def open_photo(data: bytes) -> Image.Image:
     upright = _upright(image)
     upright.info["full_size"] = (w, h) if upright.size == image.size else (h, w)
     return upright
+
+
+def _ordinary_jpeg(data: bytes) -> None:
+    """InputError when the JPEG (its first picture: up to its EOI) has more than MAX_SCANS scans or MAX_SEGMENTS
+    segments, counted as libjpeg reads them: each segment skipped by its length, a scan's data up to the next
+    marker."""
+    scans = segments = 0
+    at = 2
+    while (found := MARKER.search(data, at)) is not None and found[1] != b"\xd9":
+        segments += 1
+        scans += found[1] == b"\xda"
+        if scans > MAX_SCANS:
+            raise InputError([problem(FIELD, "is a JPEG of more than %(most)s scans (a camera's has at most 20): "
+                                             "save it again as an ordinary JPEG", most=MAX_SCANS)])
+        if segments > MAX_SEGMENTS:
+            raise InputError([problem(FIELD, "is a JPEG of more than %(most)s segments (a camera's has a few "
+                                             "dozen): save it again as an ordinary JPEG", most=MAX_SEGMENTS)])
+        at = found.end() + (int.from_bytes(data[found.end():found.end() + 2]) if found[1] != b"\xd8" else 0)
 
 
 def _heif(data: bytes) -> bool:

@@ -1,0 +1,99 @@
+"""Hostile photos (issue 37): a JPEG whose decoding would take a CPU for minutes, a large RGBA picture's memory, and
+requests that are not a photo's form; each refused (or read) within a bound, with what is wrong said."""
+import functools
+import io
+import time
+
+import pytest
+from PIL import Image
+
+from companion import photo
+from table import small_photo
+
+HAND = ("DQ03", "DQ07", "DQ11", "DQ15", "DQ22")
+
+
+def scan(client, data: bytes, lang="en"):
+    form = {"photo": (io.BytesIO(data), "table.jpg", "image/jpeg")}
+    return client.post("/api/v1/duquesa/scan", data=form, content_type="multipart/form-data",
+                       headers={"Accept-Language": lang})
+
+
+def jpeg_segments(data: bytes) -> list[tuple[int, int, int]]:
+    """(start, end, marker) of each segment of a JPEG made by Pillow, a scan with its data."""
+    out, at = [], 2
+    while data[at + 1] != 0xD9:
+        end = at + 2 + int.from_bytes(data[at + 2:at + 4])
+        if data[at + 1] == 0xDA:  # the scan's data runs to the next marker (not a stuffed FF 00)
+            while not (data[end] == 0xFF and data[end + 1] != 0):
+                end += 1
+        out.append((at, end, data[at + 1]))
+        at = end
+    return out
+
+
+def progressive(size: tuple[int, int], mode: str = "L") -> bytes:
+    """A flat picture saved as a progressive JPEG (6 scans in grey, 10 in colour)."""
+    out = io.BytesIO()
+    Image.new(mode, size, 128 if mode == "L" else (120, 130, 140)).save(out, "JPEG", progressive=True)
+    return out.getvalue()
+
+
+def repeated_scan(data: bytes, times: int) -> bytes:
+    """The JPEG with its smallest scan (26 bytes: a refinement over every block of the picture) added `times` more
+    times before its end: libjpeg decodes each again, walking every block."""
+    start, end, _ = min((s for s in jpeg_segments(data) if s[2] == 0xDA), key=lambda s: s[1] - s[0])
+    return data[:-2] + data[start:end] * times + b"\xff\xd9"
+
+
+@functools.cache
+def minutes_jpeg() -> bytes:
+    """12 MP in grey and 12,000 scans in 420 KB: 25 s of a CPU to decode before scans were counted."""
+    return repeated_scan(progressive((4000, 3000)), 12_000)
+
+
+def test_a_jpeg_of_thousands_of_scans_is_refused_before_it_is_decoded(client):
+    began = time.perf_counter()
+    r = scan(client, minutes_jpeg())
+    assert time.perf_counter() - began < 5
+    assert r.status_code == 400 and r.json["field"] == "photo"
+    assert r.json["error"] == ("photo: is a JPEG of more than 40 scans (a camera's has at most 20): save it again "
+                               "as an ordinary JPEG")
+    assert r.json["message"].startswith("Photo: is a JPEG of more than 40 scans")
+    assert scan(client, minutes_jpeg(), lang="es").json["message"].startswith("Foto: ")
+
+
+def test_scans_are_counted_as_libjpeg_reads_them():
+    """40 scans are read; 41 are refused, and so are fill bytes before a marker or scans after an APP segment that
+    holds a marker's bytes (skipped by its length, as libjpeg skips it)."""
+    grey = progressive((64, 48))
+    assert photo.open_photo(repeated_scan(grey, photo.MAX_SCANS - 6)).size == (64, 48)
+    with pytest.raises(photo.InputError, match="more than 40 scans"):
+        photo.open_photo(repeated_scan(grey, photo.MAX_SCANS - 5))
+    filled = repeated_scan(grey, photo.MAX_SCANS).replace(b"\xff\xda", b"\xff\xff\xff\xda")
+    with pytest.raises(photo.InputError, match="more than 40 scans"):
+        photo.open_photo(filled)
+    fake = b"\xff\xda" * 100  # inside an APP segment: not scans
+    app = grey[:2] + b"\xff\xe5" + (len(fake) + 2).to_bytes(2) + fake + grey[2:]
+    assert photo.open_photo(app).size == (64, 48)
+
+
+def test_a_jpeg_of_a_million_segments_is_refused_before_pillow_walks_them(client):
+    """Pillow reads the segments before the first scan in Python (2 s a million): more than 1000 are refused."""
+    grey = progressive((64, 48))
+    data = grey[:2] + b"\xff\xfe\x00\x02" * 1_000_000 + grey[2:]
+    began = time.perf_counter()
+    r = scan(client, data)
+    assert time.perf_counter() - began < 1
+    assert r.status_code == 400
+    assert r.json["error"] == ("photo: is a JPEG of more than 1000 segments (a camera's has a few dozen): save it "
+                               "again as an ordinary JPEG")
+
+
+def test_a_cameras_progressive_and_baseline_photos_are_read(client):
+    data = small_photo("duquesa", HAND)[0]
+    for options in ({"progressive": True}, {"progressive": True, "subsampling": 0}, {}):
+        out = io.BytesIO()
+        Image.open(io.BytesIO(data)).save(out, "JPEG", quality=90, **options)
+        r = scan(client, out.getvalue())
+        assert r.status_code == 200 and sorted(c["id"] for c in r.json["cards"]) == sorted(HAND)
