@@ -136,11 +136,11 @@ def test_no_route_answers_500_for_any_game(client, dropped):
 
 def test_a_photo_of_the_cards_a_player_holds_counts_them(client):
     """A data-only game's scoring page takes a photo for each player (issue 28: "a data-only game: the cards a player
-    names"): each card with a value found is one more copy among that player's cards, up to the copies printed; a
-    card without a value is found and not added. The page then adds up their values."""
+    names"): each card found is one more copy among that player's cards, up to the copies printed: with a scoring:
+    section, every card counts (the pickpocket has no value and is added too). The page then scores them."""
 
     card_set, _problems = cards.check_file(EXAMPLE)  # printed from beside its art
-    valued = ["SP-SAFFRON", "SP-PEPPER"]  # cards with a value (4 and 8 printed); the thief has none
+    valued = ["SP-SAFFRON", "SP-PEPPER"]  # cards with a value (4 and 8 printed); the thief has none, and is held
     ids = [valued[0], valued[0], valued[1], "SP-THIEF"]
     drawn = faces(card_set, dpi=200, only=tuple(sorted(set(ids))))
     data, _ = table_photo("especias", ids, random.Random("especias"), size=(2000, 1500), sigma=0.8, fill=0.85,
@@ -154,8 +154,9 @@ def test_a_photo_of_the_cards_a_player_holds_counts_them(client):
     assert r.status_code == 200, r.get_json()
     found = r.get_json()["cards"]
     assert sorted(c["id"] for c in found) == sorted(ids)
-    assert sorted(c["id"] for c in found if c["added"]) == sorted(ids[:3])
+    assert sorted(c["id"] for c in found if c["added"]) == sorted(ids)
     query = parse_qs(r.get_json()["query"])
     assert query[f"players.1.cards.{valued[0]}:int"] == ["2"] and query[f"players.1.cards.{valued[1]}:int"] == ["1"]
+    assert query["players.1.cards.SP-THIEF:int"] == ["1"]
     scored = client.get("/score/especias?lang=en&" + r.get_json()["query"]).get_data(as_text=True)
     assert f'data-points="{2 * VALUES[valued[0]] + VALUES[valued[1]]}"' in scored

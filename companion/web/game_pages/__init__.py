@@ -11,8 +11,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...cards import Component
-from ...i18n import N_
+from ...cards import CardSet, Component
+from ...games import generic
+from ...i18n import N_, _
 from .. import forms
 from ..forms import MultiDict
 from ..plain import Words
@@ -25,6 +26,7 @@ Add = Callable[[Component, MultiDict, str], None]  # fill that field with the ca
 ToScore = Callable[[dict], list[tuple[str, str]]]  # a setup's answer → the scoring form's fields it fills
 Ready = Callable[[MultiDict], bool]  # whether a sent form is to be worked out yet
 View = Callable[..., tuple[str, dict[str, Any], int]]  # (form, lang) → (template, context, status): see web/views.py
+Shows = Callable[[CardSet, str], dict]  # (card set, lang) → what the page shows from the game's data
 
 
 def players_filled(req: dict, _form: MultiDict) -> dict:
@@ -66,16 +68,23 @@ class GamePages:
     ready: Ready | None = None  # a sent form is worked out only when this says so (default: always)
     score_label: str = N_("Score")
     links: tuple[tuple[str, str], ...] = ()  # (label, endpoint) shown with the game on the home page
+    shows: Shows | None = None  # what its scoring page shows from the game's card data (the generic page's hand)
     own: Mapping[str, Page] = field(default_factory=dict)  # its pages of its own, by endpoint ("<blueprint>.<name>")
 
 
 def cards_held(c: Component, form: MultiDict) -> list[tuple[str, str]]:
-    """A data-only game's scanned card (one with a value) goes to a player's cards: each player holding fewer copies
-    of it than are printed (the generic page counts each card a player holds)."""
-    if "value" not in c.data:
+    """A data-only game's scanned card goes to a player's cards when a player may name it at scoring
+    (`generic.holdable`): each player holding fewer copies of it than are printed."""
+    if c.id not in generic.holdable(_card_set_of(c)):
         return []
     return [(f"players.{i}", name) for i, name in forms.players_of(form)
             if _copies(form, f"players.{i}.cards.{c.id}:int") < c.qty]
+
+
+def _card_set_of(c: Component) -> CardSet:
+    from ... import library
+
+    return library.current()[c.game]
 
 
 def one_more(c: Component, form: MultiDict, target: str) -> None:
@@ -88,4 +97,36 @@ def _copies(form: MultiDict, field: str) -> int:
     return forms.count((form.get(field) or "").strip())
 
 
-GENERIC = GamePages(targets=cards_held, add=one_more)
+KIND_WORDS = {"card": N_("Cards"), "tile": N_("Tiles"), "token": N_("Tokens")}
+
+
+def hand_page(card_set: CardSet, lang: str) -> dict:
+    """What a data-only game's scoring page shows from its data: the components a player names, in groups (by the
+    choices of the first `each` field, headed by the file's labels; else by type), the counters, the rounds, the
+    rules and who wins (see templates/score/generic.html)."""
+    scoring = generic.scoring_of(card_set)
+    held = list(generic.holdable(card_set).values())
+    by = scoring.group if scoring is not None else None
+    groups: dict[Any, list[Component]] = {}
+    for c in held:
+        groups.setdefault(("each", c.data[by]) if by and by in c.data else ("type", c.type), []).append(c)
+    order = list(scoring.choices.get(by) or ()) if by else []
+    keys = sorted(groups, key=lambda k: (k[0] == "type", order.index(k[1]) if k[1] in order else len(order),
+                                         isinstance(k[1], str), k[1]))
+    return {
+        "held_groups": [(_heading(card_set, key, lang), groups[key]) for key in keys],
+        "scoring": scoring, "declared": scoring is not None and scoring.declared,
+        "rounds": list(range(1, scoring.rounds + 1)) if scoring and scoring.target is None and scoring.rounds > 1
+        else None,
+        "target_game": scoring is not None and scoring.target is not None,
+    }
+
+
+def _heading(card_set: CardSet, key: tuple, lang: str) -> str:
+    kind, value = key
+    if kind == "each" or card_set.labels.get(value):
+        return card_set.label(str(value), lang)
+    return _(KIND_WORDS[value], lang) if value in KIND_WORDS else value
+
+
+GENERIC = GamePages(targets=cards_held, add=one_more, shows=hand_page)
