@@ -14,6 +14,7 @@ import yaml
 
 from companion import cards, library, resources, service
 from companion.cli import main
+from companion.games import generic
 from companion.web import create_app
 from table import faces, table_photo
 
@@ -49,26 +50,35 @@ def test_validate_and_build_by_path(tmp_path, capsys):
 
 
 def test_scored_by_path_on_the_command_line(capsys, monkeypatch):
+    """Its scoring: section: each card its value, but each full three of saffron scores double."""
     request = {"players": [{"name": "Ana", "cards": ["SP-SAFFRON", "SP-SAFFRON", "SP-PEPPER"]},
-                           {"name": "Bea", "cards": {"SP-CINNAMON": 3, "SP-COIN": 2}}]}
+                           {"name": "Bea", "cards": {"SP-CINNAMON": 3, "SP-COIN": 2}},
+                           {"name": "Cai", "cards": {"SP-SAFFRON": 2, "SP-THIEF": 1}}]}
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO(json.dumps(request)))
     assert main(["score", str(EXAMPLE)]) == 0
     result = json.loads(capsys.readouterr().out)
     expected = {"Ana": 2 * VALUES["SP-SAFFRON"] + VALUES["SP-PEPPER"],
-                "Bea": 3 * VALUES["SP-CINNAMON"] + 2 * VALUES["SP-COIN"]}
+                "Bea": 3 * VALUES["SP-CINNAMON"] + 2 * VALUES["SP-COIN"], "Cai": 2 * VALUES["SP-SAFFRON"]}
     assert {p["name"]: p["points"] for p in result["players"]} == expected
     assert result["winners"] == [max(expected, key=expected.get)]
+    for saffron in range(QTY["SP-SAFFRON"] + 1):
+        request = {"players": [{"name": "Ana", "cards": {"SP-SAFFRON": saffron, "SP-PEPPER": 1}}]}
+        scored = generic.score(request, cards.load_file(EXAMPLE))["players"][0]
+        doubled = saffron // 3 * 3 * VALUES["SP-SAFFRON"] * 2 + saffron % 3 * VALUES["SP-SAFFRON"]
+        assert scored["rules"] == {"spices": VALUES["SP-PEPPER"], "saffron": doubled}
 
 
-def test_scoring_refuses_more_copies_than_printed_and_cards_without_a_value(dropped):
+def test_scoring_refuses_more_copies_than_printed_and_cards_no_player_holds(dropped):
     too_many = {"players": [{"name": "A", "cards": {"SP-SAFFRON": QTY["SP-SAFFRON"]}},
                             {"name": "B", "cards": ["SP-SAFFRON"]}]}
     with pytest.raises(service.InputError) as e:
         service.score("especias", too_many)
     assert e.value.field == "players[1].cards.SP-SAFFRON"
-    with pytest.raises(service.InputError) as e:
-        service.score("especias", {"players": [{"name": "A", "cards": ["SP-THIEF"]}]})
+    with pytest.raises(service.InputError) as e:  # a help card is nobody's to hold
+        service.score("especias", {"players": [{"name": "A", "cards": ["SP-HELP"]}]})
     assert e.value.field == "players[0].cards[0]"
+    # with a scoring: section a player may hold any card, tile or token; the thief has no value and scores none
+    assert service.score("especias", {"players": [{"name": "A", "cards": ["SP-THIEF"]}]})["players"][0]["points"] == 0
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
