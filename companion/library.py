@@ -22,6 +22,7 @@ served as before, and the errors are kept beside it (`Added.errors`, for the pre
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -33,6 +34,7 @@ from types import MappingProxyType
 from . import cards, placeholders
 from .cards import CardSet, Component, DataError
 
+_log = logging.getLogger(__name__)
 EXTENSION = "companion.library"  # where a web app keeps its Library (app.extensions)
 
 
@@ -88,6 +90,7 @@ class Added:
     errors: tuple[str, ...] = ()
     watched: tuple[str, ...] = ()
     stamp: tuple = ()
+    withheld: bool = False  # its art or font files fail validate's checks as they are now: not served until fixed
     print_check: tuple | None = None  # (version, what the print check found): kept by the preview page
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -110,9 +113,11 @@ class Library:
     id; an added file's game may not take a shipped game's id, nor print an id another game prints."""
 
     def __init__(self, files: Iterable[str | os.PathLike] = (), *, shipped: Callable[[], Mapping[str, CardSet]] =
-                 cards.load_shipped, frozen: bool = False, eager: bool = True):
+                 cards.load_shipped, frozen: bool = False, eager: bool = True, checked: bool = True):
         self._shipped = shipped
         self._frozen = frozen
+        self._checked = checked  # an added file's art and fonts are read as validate reads them (not for a command
+        # that reads no art, or checks it itself before drawing: the command line's)
         self._added: dict[str, Added] = {}  # by the file's real path
         self._lock = threading.Lock()
         if eager and not frozen:
@@ -124,7 +129,8 @@ class Library:
     # what the games are
     def all(self) -> Mapping[str, CardSet]:
         """Every known card set by game id: the shipped ones, then the added ones."""
-        return MappingProxyType({**self._shipped(), **{a.game: a.card_set for a in list(self._added.values())}})
+        return MappingProxyType({**self._shipped(), **{a.game: a.card_set for a in list(self._added.values())
+                                                        if not a.withheld}})
 
     def get(self, game: str) -> CardSet | None:
         return self.all().get(game)
@@ -153,13 +159,19 @@ class Library:
     # adding files and keeping them current
     def add(self, path: str | os.PathLike) -> CardSet:
         """Load a card data file from anywhere and make its game known beside the shipped ones (DataError if it is
-        broken, its game id is a shipped game's or another added file's, or it prints an id another game prints)."""
+        broken, its art or font files fail validate's checks, its game id is a shipped game's or another added
+        file's, or it prints an id another game prints)."""
         if self._frozen:
             raise RuntimeError("the shipped-only library takes no files: bind a Library of your own "
                                "(companion.library.using)")
         real, given = os.path.realpath(path), str(path)
         before = _signature(given)  # before reading: a write during the read shows as a change at the next refresh
         card_set = cards.load_file(path)
+        with self._lock:
+            self._check_new(card_set, path, real)  # who it is first, then what it reads
+        problems = self._file_problems(card_set)
+        if problems:
+            raise DataError(problems)
         with self._lock:
             self._check_new(card_set, path, real)
             watched = files_used(card_set)
@@ -178,6 +190,14 @@ class Library:
                              f"another id"])
         cards._check_ids_are_new(card_set, [*shipped.values(),
                                             *(a.card_set for r, a in self._added.items() if r != real)])
+
+    def _file_problems(self, card_set: CardSet) -> list[str]:
+        """The errors validate finds in a card set's art and font files as they are now (none when not checked)."""
+        if not self._checked:
+            return []
+        from .pnp.design_check import check_files  # reportlab and fontTools: only for a file that was added
+
+        return check_files(card_set)
 
     def refresh(self) -> list[Added]:
         """Read again each added file one of whose watched files changed since it was read (one stat each); a
@@ -198,6 +218,12 @@ class Library:
         if errors:
             card_set = None
         if card_set is not None:
+            errors = self._file_problems(card_set)
+            if errors:
+                entry.watched = tuple(dict.fromkeys((*entry.watched, *files_used(card_set))))  # its new files too
+                before.update((p, _signature(p)) for p in entry.watched if p not in before)
+                card_set = None
+        if card_set is not None:
             try:
                 with self._lock:
                     self._check_new(card_set, entry.path, real)
@@ -206,9 +232,12 @@ class Library:
         if card_set is None:
             entry.errors = tuple(errors)
             entry.stamp = tuple(before[p] for p in entry.watched)
+            entry.withheld = bool(self._file_problems(entry.card_set))  # its last good cards, with the files now
+            _log.warning("%s has errors%s:\n%s", entry.path, "; its game is not served until they are fixed"
+                         if entry.withheld else "; its last version without errors is served", "\n".join(errors))
             return
         watched = files_used(card_set)
-        entry.card_set, entry.errors, entry.watched = card_set, (), watched
+        entry.card_set, entry.errors, entry.watched, entry.withheld = card_set, (), watched, False
         entry.stamp = tuple(before[p] if p in before else _signature(p) for p in watched)
 
 

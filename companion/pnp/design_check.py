@@ -15,6 +15,7 @@ from ..cards import CardSet, Component
 from ..components import SIZES
 from ..layouts import DEFAULT_FONT, Missing, fill, plain
 from ..look import ART_DPI, art_window_mm
+from ..paths import leads_outside
 from ..schema import LANGS
 from . import art as art_files
 from . import faces, layout
@@ -48,7 +49,7 @@ def check_art(card_set: CardSet) -> tuple[list[str], list[str]]:
     The files are read here and by the PDF build only: loading card data never opens them."""
     errors: list[str] = []
     warnings: list[str] = []
-    folder = os.path.realpath(os.path.dirname(card_set.path) or ".")
+    folder = os.path.dirname(card_set.path) or "."
     named = [(c.art, c.source or card_set.path, f"{c.id}: art", c.size, _art_box(card_set, c))
              for c in card_set.components if c.art is not None]
     named += [(term.art, card_set.path, f"-: look.terms.{name}.art", "poker", None)
@@ -64,7 +65,7 @@ def check_art(card_set: CardSet) -> tuple[list[str], list[str]]:
         if window is None:
             errors.append(f"{where}: a {size} ({trim[0]:g} mm) prints no art; remove {given}")
             continue
-        if os.path.lexists(art.path) and os.path.commonpath([folder, os.path.realpath(art.path)]) != folder:
+        if leads_outside(art.path, folder):
             errors.append(f"{where}: {given} leads outside the data file's folder (through a link); an art file "
                           f"must be in that folder or below it")
             continue
@@ -100,11 +101,18 @@ def _art_box(card_set: CardSet, c: Component) -> tuple[float, float] | None:
     return next((tuple(e.box[2:]) for e in elements if e.kind == "art" and e.props["art"] is True), None)
 
 
+def check_files(card_set: CardSet) -> list[str]:
+    """The errors of a game's art and font files (`check_art`, `check_fonts`): what stops a build, and what keeps a
+    game from being served (companion.library) or put on a static site."""
+    return [*check_art(card_set)[0], *check_fonts(card_set)]
+
+
 def check_fonts(card_set: CardSet) -> list[str]:
     """Each of a game's font files read and registered: errors for one that leads outside the data file's folder,
-    is missing, too large, not a regular file or not a font reportlab can embed (what would stop a build)."""
+    is missing, too large, not a regular file, a character map bomb or not a font reportlab can embed (what would
+    stop a build), as `layout.register_font` finds them."""
     path = card_set.path
-    folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+    folder = os.path.dirname(os.path.abspath(path))
     errors: list[str] = []
     for family in card_set.design.fonts.values():
         for style in ("regular", "bold", "italic", "bold_italic"):
@@ -113,11 +121,8 @@ def check_fonts(card_set: CardSet) -> list[str]:
                 continue
             where = f"{path}:{family.line}: -: fonts.{family.name}.{style}"
             shown = os.path.relpath(file, folder)
-            if os.path.lexists(file) and os.path.commonpath([folder, os.path.realpath(file)]) != folder:
-                errors.append(f"{where}: {shown!r} leads outside the data file's folder (through a link)")
-                continue
             try:
-                layout.register_font(file, f"{card_set.game}-{family.name}-{style}")
+                layout.register_font(file, f"{card_set.game}-{family.name}-{style}", folder)
             except layout.FontProblem as e:
                 errors.append(f"{where}: {shown!r} {e}")
     return errors

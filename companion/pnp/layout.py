@@ -29,7 +29,8 @@ from ..layouts import (
     markup,
 )
 from ..look import DRAWN_SHAPES, Icon, Look
-from . import art, textfit
+from ..paths import leads_outside
+from . import art, font_tables, textfit
 from .geometry import MM
 from .icons import draw_icon
 
@@ -58,16 +59,17 @@ class FontProblem(Exception):
     """A `fonts:` file reportlab cannot embed; the message says why."""
 
 
-def family_fonts(design: Design, family: str, game: str) -> Callable[[bool, bool], str]:
+def family_fonts(design: Design, family: str, game: str, folder: str) -> Callable[[bool, bool], str]:
     """(bold, italic) → a registered font name of `family`: the game's own files (registered once per process,
-    embedded subset), or the project's Noto Serif. A missing bold or italic face falls back to the regular one."""
+    embedded subset, each inside the data file's `folder`), or the project's Noto Serif. A missing bold or italic
+    face falls back to the regular one."""
     from .font import BOLD, FONT, ITALIC, register_fonts
 
     found = design.fonts.get(family)
     if found is None:
         register_fonts()
         return lambda b, i: BOLD if b else ITALIC if i else FONT
-    names = {style: register_font(path, f"{game}-{family}-{style}")
+    names = {style: register_font(path, f"{game}-{family}-{style}", folder)
              for style, path in (("regular", found.regular), ("bold", found.bold), ("italic", found.italic),
                                  ("bold_italic", found.bold_italic)) if path}
 
@@ -82,10 +84,14 @@ def family_fonts(design: Design, family: str, game: str) -> Callable[[bool, bool
 _REGISTERED: dict[str, tuple] = {}  # a font name → the file version it was read from
 
 
-def register_font(path: str, name: str) -> str:
+def register_font(path: str, name: str, folder: str) -> str:
     """Register a TrueType/OpenType (TrueType outlines) file under `name`, again whenever the file changes (a
-    designer editing fonts, a test swapping one); FontProblem when it is not one reportlab can embed, too large,
-    or not a regular file."""
+    designer editing fonts, a test swapping one); FontProblem when it leads outside the data file's `folder` (a
+    link), is not a regular file, is too large, has tables that would make reportlab's reader run away
+    (`font_tables.problem`) or is not one reportlab can embed. Every game font is opened here and nowhere else."""
+    if leads_outside(path, folder):
+        raise FontProblem("leads outside the data file's folder (through a link); a font file must be in that folder "
+                          "or below it")
     try:
         st = os.stat(path)
     except OSError:
@@ -97,6 +103,9 @@ def register_font(path: str, name: str) -> str:
     version = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)  # the file itself (a link followed), as it is now
     if _REGISTERED.get(name) == version and name in pdfmetrics.getRegisteredFontNames():
         return name
+    unsafe = font_tables.problem(path)
+    if unsafe:
+        raise FontProblem(unsafe)
     try:
         pdfmetrics.registerFont(TTFont(name, path))
     except TTFError as e:
@@ -195,7 +204,7 @@ def text_layout(element: Element, shown: Shown):
     """(the laid-out text, the font picker) of a text element for one component; Missing when it has no value."""
     props = element.props
     text = fill(props["text"], shown.values, shown.lang, shown.design)
-    font_of = family_fonts(shown.design, props.get("font", DEFAULT_FONT), shown.game)
+    font_of = family_fonts(shown.design, props.get("font", DEFAULT_FONT), shown.game, shown.folder)
     lines = markup(text, props.get("bold", False), props.get("italic", False))
     _, _, bw, bh = element.box
     quiet = props.get("quiet", False)

@@ -9,6 +9,7 @@ from html import escape
 from markupsafe import Markup
 
 from ..components import SIZES
+from ..paths import leads_outside
 from ..pnp.geometry import MM
 
 PT = 1.0  # the SVG's user unit is the PDF's point; the viewBox scales it to the page
@@ -271,21 +272,22 @@ def art_files(card_set) -> dict[str, str]:
             if isinstance(given, str) and "{" not in given:
                 path = os.path.join(folder, os.path.normpath(given))
                 found[path] = path
-    real = os.path.realpath(folder)
     return {os.path.relpath(p, folder).replace(os.sep, "/"): p for p in found  # never a link leading outside
-            if os.path.commonpath([real, os.path.realpath(p)]) == real}
+            if not leads_outside(p, folder)}
 
 
 ART_TYPES = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 
 
 def font_files(card_set) -> dict[str, str]:
-    """Every font file of the game's `fonts:`, by the name the page loads it as (`<family>-<style>.ttf`)."""
+    """Every font file of the game's `fonts:`, by the name the page loads it as (`<family>-<style>.ttf`); never one
+    that leads outside the data file's folder (a link to /etc/passwd is not served, nor put on a static site)."""
+    folder = os.path.dirname(os.path.abspath(card_set.path))
     out = {}
     for family in card_set.design.fonts.values():
         for style in ("regular", "bold", "italic", "bold_italic"):
             path = getattr(family, style)
-            if path:
+            if path and not leads_outside(path, folder):
                 out[f"{family.name}-{style}{os.path.splitext(path)[1].lower()}"] = path
     return out
 

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from flask import current_app, url_for
 from flask_frozen import Freezer, MissingURLGeneratorWarning
 
-from .. import i18n, service
+from .. import cards, i18n, service
 from ..files import folder_problems, shown, written_over
 from ..schema import InputError, Problem
 from . import face_svg, glue, render, views
@@ -103,6 +103,7 @@ def build(out: str | Path, base_url: str, companion_url: str | None = None, scor
 
     out = Path(os.path.abspath(out))  # before anything else: Frozen-Flask reads a relative path from the app's folder
     _check(out, base_url, companion_url)
+    _check_games()
     root = root_path(base_url)
     instance = tempfile.mkdtemp(prefix="companion-site-instance-")
     try:
@@ -141,6 +142,16 @@ def build(out: str | Path, base_url: str, companion_url: str | None = None, scor
     finally:
         shutil.rmtree(instance, ignore_errors=True)
     return made
+
+
+def _check_games() -> None:
+    """The site's games' art and font files as validate checks them, before anything is written: a file leading
+    outside its game's folder (a link to a secret) or one reportlab cannot read stops the build (DataError)."""
+    from ..pnp.design_check import check_files
+
+    errors = [line for card_set in cards.load_shipped().values() for line in check_files(card_set)]
+    if errors:
+        raise cards.DataError(errors)
 
 
 def _tree(root: str, lang: str) -> str:
