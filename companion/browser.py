@@ -49,7 +49,10 @@ def sheet_change(args: dict) -> dict:
     if action not in sheets.ACTIONS:
         raise InputError([Problem(("action",), f"unknown action {action!r}; expected one of: "
                                                f"{', '.join(sheets.ACTIONS)}")])
-    body, base, client_id = sheets.checked_change(sheet, action, args.get("data") or {})
+    data = args.get("data") or {}
+    if action == "add":
+        data = sheets.with_round(sheet, sheets.fold(sheet, log), data)
+    body, base, client_id = sheets.checked_change(sheet, action, data)
     earlier = next((r for r in log if client_id and r.get("client_id") == client_id), None)
     if earlier is not None:  # sent twice (a double tap): kept once; another change under its client_id is refused
         sheets.replayed(earlier, action, target, body)  # as on the server
@@ -59,8 +62,10 @@ def sheet_change(args: dict) -> dict:
         replay.apply(record)
     replay.check(action, target, base)
     record = sheets.new_record(len(log) + 1, action, sheets.now(), target, body, client_id)
-    sheet = {**sheet, "updated": record["at"]}
-    return _state(sheet, [*log, record])
+    sheet, log = {**sheet, "updated": record["at"]}, [*log, record]
+    if sheets.over_unfinished(sheets.fold(sheet, log)):  # over by the game's rules: finished, as on the server
+        log.append(sheets.new_record(len(log) + 1, "finish", record["at"]))
+    return _state(sheet, log)
 
 
 def _pairs(pairs: Any) -> list:

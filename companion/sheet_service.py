@@ -49,8 +49,22 @@ def change(store: Store, sheet_id: int, action: str, data: Any, target: int | No
     InputError, Conflict or NotFound."""
     if action in sheets.WITH_BODY and meta is None:
         meta = store.meta(sheet_id)
+    ends = action in ("add", "edit", "undo", "restore") and _has_end(store, sheet_id, meta)
+    if ends and action == "add":
+        data = sheets.with_round(meta, sheets.fold(*store.load(sheet_id)), data)
     body, base, client_id = sheets.checked_change(meta, action, data)
-    return store.append(sheet_id, action, target=target, body=body, base=base, client_id=client_id)
+    written = store.append(sheet_id, action, target=target, body=body, base=base, client_id=client_id)
+    if ends and not written.replayed and sheets.over_unfinished(sheets.fold(*store.load(sheet_id))):
+        try:  # the game is over by its rules: the sheet is finished (reopen it to change the last round)
+            store.append(sheet_id, "finish")
+        except sheets.Conflict:
+            pass  # another phone finished it meanwhile
+    return written
+
+
+def _has_end(store: Store, sheet_id: int, meta: Mapping | None) -> bool:
+    game = (meta or store.meta(sheet_id))["game"]
+    return sheets.game_end(game, 0, None, {"-": 0}) is not None
 
 
 # --- Backup and restore ----------------------------------------------------------------------------------------

@@ -275,9 +275,10 @@ def fold(sheet: Mapping, log: Iterable[Mapping]) -> dict:
     totals = dict.fromkeys(players, 0)
     for entry in entries.values():
         add_points(totals, entry, +1)
+    counting = [e for e in entries.values() if e["active"]]
     return {"game": sheet["game"], "title": sheet.get("title", ""), "players": players, "version": version,
             "finished": finished, "entries": list(entries.values()),
-            **standing(totals, sum(e["active"] for e in entries.values()), finished)}
+            **standing(totals, len(counting), finished, sheet["game"], counting[-1]["body"] if counting else None)}
 
 
 def add_points(totals: dict, entry: Mapping | None, sign: int) -> None:
@@ -287,12 +288,46 @@ def add_points(totals: dict, entry: Mapping | None, sign: int) -> None:
             totals[name] = totals.get(name, 0) + sign * value
 
 
-def standing(totals: Mapping[str, int], active: int, finished: bool) -> dict:
-    """Totals, who leads (once an entry counts) and who won (once finished), from the totals alone: what a list of
-    sheets shows without reading any sheet's log."""
+def standing(totals: Mapping[str, int], active: int, finished: bool, game: str = "",
+             last: Mapping | None = None) -> dict:
+    """Totals, who leads (once an entry counts) and who won (once finished), from the totals (and the last entry
+    counting, for a game's tie-breakers): what a list of sheets shows without reading any sheet's log. A game that
+    says how its sheet ends (`Game.sheet_end`: rounds, a target, fewest points win) adds `end` and names its
+    winners once it is over."""
+    end = game_end(game, active, last, totals)
+    if end is not None:
+        return {"totals": dict(totals), "leaders": end["leaders"],
+                "winners": end["winners"] or (end["leaders"] if finished else []), "end": end}
     best = max(totals.values(), default=0)
     leaders = [name for name, total in totals.items() if total == best] if active else []
     return {"totals": dict(totals), "leaders": leaders, "winners": leaders if finished else []}
+
+
+def game_end(game: str, played: int, last: Mapping | None, totals: Mapping[str, int]) -> dict | None:
+    """Where a sheet of `game` stands by the game's own end (`Game.sheet_end`); None for a game without one."""
+    if not game:
+        return None
+    try:
+        rules, data = service.resolve(game)
+    except service.UnknownGame:
+        return None
+    return rules.sheet_end(data, played, last, totals) if rules.sheet_end else None
+
+
+def with_round(sheet: Mapping, state: Mapping | None, data: Any) -> Any:
+    """An entry to add whose score request names no round gets the sheet's next one (a game of rounds)."""
+    end = (state or {}).get("end")
+    if end is None or not isinstance(data, Mapping) or not isinstance(data.get("request"), Mapping) \
+            or "round" in data["request"]:
+        return data
+    return {**data, "request": {**data["request"], "round": min(end["round"], end.get("rounds") or end["round"])}}
+
+
+def over_unfinished(state: Mapping) -> bool:
+    """The game is over by its rules (its last round, or a target reached) and the sheet not yet finished: the
+    change that made it so is followed by a `finish`."""
+    end = state.get("end")
+    return bool(end and end["over"] and not state["finished"])
 
 
 def check_change(state: Mapping, action: str, target: int | None, base: int | None) -> None:

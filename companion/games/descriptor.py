@@ -103,6 +103,10 @@ class Game:
     # the module of its phone pages' glue, which declares PAGES (companion/web/game_pages/<game>.py), named, not
     # imported: the rules know no web. Every game with rules of its own has one; a data-only game has the generic.
     web: str | None = None
+    # how a saved sheet of the game ends and who wins (a data-only game's `rounds:`, `winner:` and `ties:`): given
+    # its card data, how many entries count, the last one's body (None: not read) and the totals → {"over",
+    # "round", "winners", ...}, or None where the game declares no end (the players finish the sheet)
+    sheet_end: Callable[[CardSet, int, Mapping | None, Mapping[str, int]], dict | None] | None = None
 
     def players_by_default(self, card_set: CardSet) -> int:
         """The default player count, within the counts the card data allows."""

@@ -84,27 +84,68 @@ def score(request: Any, card_set) -> dict:
     if scoring is None:
         raise InputError([problem((), "this game's components declare no value to score by; keep score with points "
                                       "typed on a sheet")])
-    req = checked(request_field(card_set, scoring), request)
-    check_unique_names(req["players"])
-    _check_copies(req["players"], card_set.copies())
-    held = holdable(card_set)
-    fields = {i: card_fields(c) for i, c in held.items()}
-    hands = [[(fields[c], n) for c, n in p.get("cards", {}).items() if n] for p in req["players"]]
-    counters = [{c.key: p.get("counters", {}).get(c.key, c.default) for c in scoring.counters}
-                for p in req["players"]]
-    round_ = req.get("round", 1)
+    hands, counters, round_, names = _table_of(card_set, scoring, request)
     try:
         scored = scoring.score(hands, counters, round_)
         breaks = scoring.tie_breaks(hands, counters, round_) if scoring.ties else None
     except FormulaError as e:  # validate tried the sample hands; this hand still found a flaw in the file
         raise InputError([problem(("players",), "the game's scoring cannot score these hands: %(why)s",
                                   why=str(e))]) from None
-    players = [{"name": p["name"], **s, "cards": {c: n for c, n in p.get("cards", {}).items() if n},
+    players = [{"name": name, **s, "cards": {card["id"]: n for card, n in hands[i]},
                 **({"counters": counters[i]} if scoring.counters else {})}
-               for i, (p, s) in enumerate(zip(req["players"], scored, strict=True))]
-    names = [p["name"] for p in players]
+               for i, (name, s) in enumerate(zip(names, scored, strict=True))]
     return {"round": round_, "last": scoring.last_round(round_), "players": players,
             "winners": scoring.winners(names, [p["points"] for p in players], breaks)}
+
+
+def _table_of(card_set, scoring: Scoring, request: Any) -> tuple[list, list, int, list[str]]:
+    """A checked request as the scoring reads it: the hands, the counters, the round and the names."""
+    req = checked(request_field(card_set, scoring), request)
+    check_unique_names(req["players"])
+    _check_copies(req["players"], card_set.copies())
+    fields = {i: card_fields(c) for i, c in holdable(card_set).items()}
+    hands = [[(fields[c], n) for c, n in p.get("cards", {}).items() if n] for p in req["players"]]
+    counters = [{c.key: p.get("counters", {}).get(c.key, c.default) for c in scoring.counters}
+                for p in req["players"]]
+    return hands, counters, req.get("round", 1), [p["name"] for p in req["players"]]
+
+
+def sheet_end(card_set, played: int, last: Mapping | None, totals: Mapping[str, int]) -> dict | None:
+    """Where a saved sheet of a game with `scoring:` stands: the next round, whether the game is over (after round
+    N, or once a player's total reaches the target) and then its winners, by `winner:` and the last round's
+    `ties:` (a round typed as points has none to break with)."""
+    scoring = card_set.scoring
+    if scoring is None or not totals:
+        return None
+    names = list(totals)
+    out: dict[str, Any] = {"round": played + 1, "played": played}
+    if scoring.target is None:
+        out["rounds"] = scoring.rounds
+        over = played >= scoring.rounds
+    else:
+        counters = [{c.key: c.default for c in scoring.counters} for _ in names]
+        targets = scoring.target_of([[] for _ in names], counters, max(played, 1))
+        out["target"] = max(targets)
+        over = played > 0 and any(totals[n] >= t for n, t in zip(names, targets, strict=True))
+    breaks = _last_breaks(card_set, scoring, last, names) if over and scoring.ties and last else None
+    best = scoring.winners(names, [totals[n] for n in names], breaks)
+    out.update(over=over, fewest_wins=scoring.fewest_wins, leaders=best if played else [],
+               winners=best if over else [])
+    return out
+
+
+def _last_breaks(card_set, scoring: Scoring, body: Mapping, names: list[str]) -> list[tuple]:
+    """The tie-breakers of the sheet's players on the last round's hands (those who sat out it: none)."""
+    if "request" not in body:
+        return [() for _ in names]
+    try:
+        hands, counters, round_, seated = _table_of(card_set, scoring, body["request"])
+        breaks = scoring.tie_breaks(hands, counters, round_)
+    except (InputError, FormulaError):
+        return [() for _ in names]
+    by_seat = dict(zip(body.get("seats") or seated, breaks, strict=False))
+    low = tuple(-10**12 for _ in scoring.ties)
+    return [by_seat.get(n, low) for n in names]
 
 
 def _check_copies(players, copies) -> None:
@@ -173,7 +214,7 @@ def _as_list(text: str) -> str:
 GAME = Game(
     id="", component_types=COMPONENT_TYPES, vocabulary=SHAPES, default_players=2, score=score, setup=setup,
     entry=Entry(Word("round"), N_("a round")), sheet_points=sheet_points, face=face,
-    scores=lambda s: scoring_of(s) is not None,
+    scores=lambda s: scoring_of(s) is not None, sheet_end=sheet_end,
     face_values=face_values, face_fields=("shape_colour", "text_list"),
 )
 

@@ -18,12 +18,15 @@ def request(entry: Record, players: tuple[int, int]) -> Record:
     return Record({"rounds": ListOf(ListOf(entry, *players), 1, MAX_ROUNDS), "target": TARGET}, required=("rounds",))
 
 
-def score(rounds: Sequence[Sequence[Mapping]], target: int, points: Callable[[Mapping], int],
-          check: Callable[[Sequence[Mapping], Path, Problems], None] | None = None) -> dict:
+def score(rounds: Sequence[Sequence[Mapping]], target: int, points: Callable[[Mapping], int] | None = None,
+          check: Callable[[Sequence[Mapping], Path, Problems], None] | None = None,
+          whole_round: Callable[[Sequence[Mapping]], Mapping[str, int]] | None = None) -> dict:
     """The rounds scored (each player's `points` in each), the totals, and whether someone reached `target` (then
     the winners, the most points at the end of that round); InputError naming every problem: a player twice in a
     round, a round whose players are not the first round's, what the game's `check` finds in a round (given the
-    round's path), a round played after the game ended."""
+    round's path), a round played after the game ended. A round's points come entry by entry (`points`), or from
+    the whole round at once (`whole_round`: its entries → points by name), for rules that compare the players
+    (majorities, the fewest of something)."""
     problems = Problems()
     names = [e["name"] for e in rounds[0]]
     totals = dict.fromkeys(names, 0)
@@ -42,7 +45,7 @@ def score(rounds: Sequence[Sequence[Mapping]], target: int, points: Callable[[Ma
         if finished_after is not None:
             problems.add(("rounds", r), "the game ended after round %(round)s: someone reached %(target)s",
                          round=finished_after + 1, target=target)
-        parts = {e["name"]: points(e) for e in entries}
+        parts = dict(whole_round(entries)) if whole_round else {e["name"]: points(e) for e in entries}
         scored.append(parts)
         for name, earned in parts.items():
             totals[name] += earned
