@@ -465,7 +465,7 @@ def _summary(row: Any) -> dict:
     totals = {**dict.fromkeys(players, 0), **json.loads(row.totals)}
     return {"id": row.id, "game": row.game, "title": row.title, "players": players, "version": row.version,
             "finished": row.finished, "created": row.created, "updated": row.updated,
-            **sheets.standing(totals, row.active, row.finished)}
+            **sheets.standing(totals, row.active, row.finished, row.game)}
 
 
 def _row(sheet_id: int, record: Mapping) -> dict:
