@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy import (
     Boolean,
     Column,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -81,6 +82,16 @@ TOTALS = Table(
     Column("sheet_id", Integer, ForeignKey("sheets.id"), primary_key=True),
     Column("totals", Text, nullable=False),  # JSON: {player: total}
     Column("active", Integer, nullable=False),  # entries that count (not undone)
+)
+# The write limits' token buckets (companion.web.limits), here so that every server on this database shares them.
+# A bucket with no row is full; a row left unused for a whole refill period is full again and may be deleted.
+RATE_BUCKETS = Table(
+    "rate_buckets", metadata,
+    Column("kind", String(10), primary_key=True),
+    Column("address", String(64), primary_key=True),  # a client's address, an IPv6 client's /64
+    Column("tokens", Float, nullable=False),
+    Column("updated", Float, nullable=False),  # seconds since the epoch; never moved back
+    Index("rate_buckets_by_age", "updated"),
 )
 
 
@@ -318,6 +329,32 @@ class Store:
             entries = self._state_for(conn, sheet_id, 0, seq)["entries"]
         return entries[0] if entries else None
 
+    # --- Write limits ---
+
+    def take_token(self, kind: str, address: str, most: int, period: float, now: float) -> float:
+        """Take one token from the address's `kind` bucket (`most` at once, refilled over `period` seconds), in one
+        write transaction that holds the row (SQLite's write lock, PostgreSQL's row lock): 0 if it may pass, else
+        the seconds until it could. `now` is the server's clock: a clock behind the stored one refills nothing, so
+        servers whose clocks disagree never add up to more than the budget."""
+        rate = most / period
+        here = (RATE_BUCKETS.c.kind == kind) & (RATE_BUCKETS.c.address == address)
+        with self._write(durable=False) as conn:  # a new bucket is full; one there is held, as it is, till commit
+            new = _insert(conn, RATE_BUCKETS).values(kind=kind, address=address, tokens=most, updated=now)
+            row = conn.execute(new.on_conflict_do_update(index_elements=["kind", "address"],
+                                                         set_={"tokens": RATE_BUCKETS.c.tokens})
+                               .returning(RATE_BUCKETS.c.tokens, RATE_BUCKETS.c.updated)).one()
+            tokens = min(most, row.tokens + max(0.0, now - row.updated) * rate)
+            wait = 0.0 if tokens >= 1 else (1 - tokens) / rate
+            conn.execute(update(RATE_BUCKETS).where(here).values(
+                tokens=tokens - 1 if tokens >= 1 else tokens, updated=max(now, row.updated)))
+        return wait
+
+    def forget_full_buckets(self, kind: str, period: float, now: float) -> None:
+        """Delete the `kind` buckets unused for a whole period: full again, as a bucket with no row."""
+        with self._write(durable=False) as conn:
+            conn.execute(RATE_BUCKETS.delete().where((RATE_BUCKETS.c.kind == kind)
+                                                     & (RATE_BUCKETS.c.updated < now - period)))
+
     # --- Changes ---
 
     def append(self, sheet_id: int, action: str, *, target: int | None = None, body: Mapping | None = None,
@@ -374,18 +411,20 @@ class Store:
         conn.execute(update(TOTALS).where(TOTALS.c.sheet_id == sheet_id).values(
             totals=json.dumps(totals, ensure_ascii=False), active=active))
 
-    def _write(self):
+    def _write(self, durable: bool = True):
         """A write transaction; on SQLite it takes the write lock at once (BEGIN IMMEDIATE), so it never deadlocks.
         The one place a write meets the database: an error saying it cannot take the write (full, read-only, gone)
-        becomes CannotWrite, and is remembered until a write commits again."""
-        return _WriteTransaction(self)
+        becomes CannotWrite, and is remembered until a write commits again. Not `durable` (a write limit's bucket):
+        its commit waits for no fsync (SQLite's synchronous=NORMAL, PostgreSQL's synchronous_commit off); a crash
+        may lose it, never a durable write (whose commit syncs what came before it)."""
+        return _WriteTransaction(self, durable)
 
 
 class _WriteTransaction:
-    def __init__(self, store: Store):
-        self.store = store
+    def __init__(self, store: Store, durable: bool = True):
+        self.store, self.durable = store, durable
         try:
-            self.conn = store.engine.connect().execution_options(companion_write=True)
+            self.conn = store.engine.connect().execution_options(companion_write="durable" if durable else "light")
         except Exception as e:
             self._failed(e)
 
@@ -400,6 +439,8 @@ class _WriteTransaction:
     def __enter__(self) -> Connection:
         try:
             self.conn.begin()
+            if not self.durable and self.conn.dialect.name == "postgresql":
+                self.conn.execute(text("SET LOCAL synchronous_commit TO OFF"))
         except Exception as e:
             self.conn.close()
             self._failed(e)
@@ -424,10 +465,17 @@ class _WriteTransaction:
                 self.conn.close()
             except Exception:  # noqa: BLE001
                 pass
-        if committed:
+        if committed and self.durable:  # (a bucket's update takes no new room: it says nothing of a full disk)
             self.store._trouble = None
         elif kind is not None and _cannot_write(value):
             self._failed(value)
+
+
+def _insert(conn: Connection, table: Table):
+    """INSERT with the dialect's ON CONFLICT (SQLite and PostgreSQL both have it)."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    return (postgresql if conn.dialect.name == "postgresql" else sqlite).insert(table)
 
 
 def _sqlite_settings(engine: Engine) -> None:
@@ -452,7 +500,10 @@ def _sqlite_settings(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def on_begin(conn):
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("companion_write") else "BEGIN")
+        write = conn.get_execution_options().get("companion_write")
+        if write:  # (synchronous is the connection's, so every write says which it wants)
+            conn.exec_driver_sql("PRAGMA synchronous=FULL" if write == "durable" else "PRAGMA synchronous=NORMAL")
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
 def _totals_row(sheet_id: int, folded: Mapping) -> dict:

@@ -16,9 +16,16 @@ once:
 - photos: 60 at once, then two a minute. A table photographs a hand or a sale at a time, a few dozen photos an
   evening; a script gets 60 photos, then 1.2 s of a CPU a minute.
 `COMPANION_WRITE_LIMIT` changes them (`sheets=30/1h changes=600/10m photos=60/30m`: so many at once, refilled
-over that time; `off` for none). The buckets live in each server process: a fleet of N servers behind a load
-balancer lets a client up to N times the budget (put a limit in the proxy too, or a shared one, for a hard
-ceiling); a restart refills them.
+over that time; `off` for none).
+
+The buckets live in the saved-sheet database (storage.RATE_BUCKETS, issue 37), always: servers on one database
+(a fleet on one PostgreSQL, or several processes on one SQLite file, which nothing tells apart from one) share one
+budget per address, and a restart refills nothing. Each take is one small write transaction holding the bucket's
+row, committed without waiting for the disk (a crash may lose the last takes, never a sheet's write): about 1 ms
+on SQLite beside a change's 13 ms. Rows unused for a refill period are full again and swept. When the database cannot
+keep a bucket (down, full, read-only), the server's own buckets (`Limiter`) stand in, with a log line: not a 500,
+and not a 503 either, which would refuse the photos that need no database; a write then meets the database's own
+503 as before.
 
 Behind a proxy every request comes from the proxy's address: `COMPANION_TRUST_PROXY=<hops>` (1 for one proxy)
 reads the client's address from the last <hops> entries of `X-Forwarded-For` (werkzeug's ProxyFix); unset or 0,
@@ -38,6 +45,7 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
 
 from .. import settings
+from . import instance
 
 DEFAULT = "sheets=30/1h changes=600/10m photos=60/30m"
 UNITS = {"s": 1, "m": 60, "h": 3600}
@@ -48,7 +56,9 @@ ENDPOINTS = {  # the requests each budget counts (POST and PUT only)
     "photos": ("api.scan", "photo_pages.fill"),
 }
 BUDGET_OF = {endpoint: kind for kind, endpoints in ENDPOINTS.items() for endpoint in endpoints}
-MOST_CLIENTS = 50_000  # buckets kept; beyond, the least recently used are dropped (a new one is full)
+FORGET_EVERY = 1000  # takes between two sweeps of the shared buckets left full again
+SHARED_TROUBLE_LOG = 60  # seconds between two log lines of a database that cannot keep the buckets
+MOST_CLIENTS = 50_000  # buckets kept in a process; beyond, the least recently used are dropped (a new one is full)
 _SPEC = re.compile(rf"({'|'.join(ENDPOINTS)})=(\d{{1,9}})/(\d{{1,9}})([smh]?)")
 
 
@@ -130,12 +140,45 @@ class Limiter:
         return wait
 
 
+class SharedLimiter:
+    """Token buckets per (budget, client) in the database (`store()` gives it), shared by every server on it; the
+    in-process Limiter stands in while the database cannot keep them (logged once a minute at most)."""
+
+    def __init__(self, budgets: dict[str, tuple[int, float]], store, clock=time.time):
+        self.budgets, self.store, self.clock = budgets, store, clock
+        self.fallback = Limiter(budgets)
+        self._takes = 0
+        self._logged = -math.inf
+
+    def take(self, kind: str, client: str) -> float:
+        """Take one write from the client's budget: 0 if it may pass, else the seconds until it could."""
+        if kind not in self.budgets:
+            return 0.0
+        most, period = self.budgets[kind]
+        now = self.clock()
+        try:
+            store = self.store()
+            wait = store.take_token(kind, client, most, period, now)
+            self._takes += 1
+            if self._takes % FORGET_EVERY == 0:
+                store.forget_full_buckets(kind, period, now)
+            return wait
+        except Exception as e:  # noqa: BLE001 (whatever the driver raises, the limit still holds, in-process)
+            if time.monotonic() - self._logged >= SHARED_TROUBLE_LOG:
+                self._logged = time.monotonic()
+                reason = str(getattr(e, "orig", None) or e).strip().splitlines()
+                current_app.logger.warning(
+                    "the write limits cannot be kept in the database's rate_buckets (%s): this server's own buckets "
+                    "count instead until it can", reason[0] if reason else type(e).__name__)
+            return self.fallback.take(kind, client)
+
+
 def client_address(address: str | None) -> str:
     """Who a budget belongs to: the address, IPv6 by its /64 network (an IPv4 address mapped into IPv6 as itself)."""
     try:
         ip = ipaddress.ip_address((address or "").split("%", 1)[0])
     except ValueError:
-        return address or "unknown"
+        return (address or "unknown")[:64]  # (not an address: kept to what the database's column holds)
     if ip.version == 6:
         if ip.ipv4_mapped:
             return str(ip.ipv4_mapped)
@@ -155,7 +198,7 @@ def init_app(app: Flask, env: dict | None = None) -> None:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=0, x_host=0, x_port=0, x_prefix=0)
-    app.extensions["companion.limiter"] = limiter = Limiter(budgets) if budgets else None
+    app.extensions["companion.limiter"] = limiter = SharedLimiter(budgets, instance.store) if budgets else None
     warned = []
 
     @app.before_request
