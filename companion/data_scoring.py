@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from .formula import FUNCTIONS, NONE, PLAYER_NAMES, Formula, FormulaError, Names, compile_formula
+from .formula import FUNCTIONS, MAX_STEPS, NONE, PLAYER_NAMES, Formula, FormulaError, Names, compile_formula
 from .schema import Enum, Int, ListOf, MapOf, Path, Problem, Record, Str, Texts, TextsField
 
 IDENT = Str(r"[a-z][a-z0-9_]*", max_len=30, hint="lower-case letters, digits and '_', starting with a letter")
@@ -159,6 +159,15 @@ class Table:
         self.scoring, self.hands, self.counters = scoring, hands, counters
         self.players, self.round, self.last = len(hands), round_, last
         self.cache: dict = {}
+        self.steps = 0
+
+    def spend(self, steps: int) -> None:
+        """Count work done (cards looked at, choices gone through); FormulaError past MAX_STEPS, so no formula,
+        however nested, can hold a server or a phone."""
+        self.steps += steps
+        if self.steps > MAX_STEPS:
+            raise FormulaError(f"needs more than {MAX_STEPS:,} steps to compute a table: nest fewer each() or "
+                               f"name a part as a value")
 
     def hand(self, player: int, where: tuple) -> Sequence[tuple[Mapping, int]]:
         if not where:

@@ -168,3 +168,16 @@ def test_a_cycle_of_values_and_a_name_taken_twice_are_refused(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "a cycle of values: a → b → a" in err
     assert "scoring.values.colour: 'colour' is already a card field" in err
+
+
+def test_nested_each_cannot_hold_the_server(tmp_path, capsys):
+    """Each nested each() multiplies the work: a table's scoring stops past MAX_STEPS, found by validate."""
+    import time
+
+    nested = "total(each(colour, " * 18 + "count()" + "))" * 18
+    path = tmp_path / "probe.yaml"
+    path.write_text(GAME % nested, encoding="utf-8")
+    started = time.monotonic()
+    assert cli.main(["validate", str(path)]) == 2
+    assert time.monotonic() - started < 10
+    assert "steps to compute a table" in capsys.readouterr().err

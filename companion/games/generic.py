@@ -91,6 +91,9 @@ def score(request: Any, card_set) -> dict:
     except FormulaError as e:  # validate tried the sample hands; this hand still found a flaw in the file
         raise InputError([problem(("players",), "the game's scoring cannot score these hands: %(why)s",
                                   why=str(e))]) from None
+    except (RecursionError, MemoryError):
+        raise InputError([problem(("players",), "the game's scoring cannot score these hands: %(why)s",
+                                  why="too deep or too large")]) from None
     players = [{"name": name, **s, "cards": {card["id"]: n for card, n in hands[i]},
                 **({"counters": counters[i]} if scoring.counters else {})}
                for i, (name, s) in enumerate(zip(names, scored, strict=True))]
