@@ -17,6 +17,7 @@ MAX_NODES = 200
 MAX_DEPTH = 40
 LIMIT = 1_000_000_000  # a result beyond ± this is an error
 MAX_LIST = 1_000  # entries in a list a formula makes
+MAX_STEPS = 200_000  # cards looked at and choices gone through in one table's scoring: nested each() multiplies
 
 
 class FormulaError(Exception):
@@ -422,7 +423,9 @@ def _aggregate(name: str, args: list, fewest: int):
 
     def held(env):  # (card value, copies) for each card in the hand in force that the condition takes
         out = []
-        for card, copies in env.hand():
+        hand = env.hand()
+        env.table.spend(len(hand) + 1)
+        for card, copies in hand:
             env.card = card
             try:
                 if where is None or _truth(where(env)):
@@ -473,6 +476,7 @@ def _each_of(name: str, choices: tuple[str, ...] | None, formula):
             raise FormulaError(f"each() made a list of more than {MAX_LIST} entries")
         return out
     return each
+        env.table.spend(len(options) + 1)
 
 
 def _placed(name: str, expr, points_of, key: int):
