@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 import zxingcpp
-from PIL import Image, ImageFilter, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageFilter, UnidentifiedImageError
 
 from .schema import InputError, problem
 
@@ -66,9 +66,9 @@ class Found:
 
 
 def open_photo(data: bytes) -> Image.Image:
-    """The photo in `data` decoded and turned upright by its EXIF orientation; InputError naming what is wrong: too
-    many bytes or pixels (checked before decoding, so a decompression bomb is refused unread), not a JPEG, PNG or
-    WebP, or cut short or damaged."""
+    """The photo in `data` decoded in grey (all a code needs) and turned upright by its EXIF orientation; InputError
+    naming what is wrong: too many bytes or pixels (checked before decoding, so a decompression bomb is refused
+    unread), a JPEG of too many scans, not a JPEG, PNG or WebP, or cut short or damaged."""
     if not data:
         raise InputError([problem(FIELD, "is empty: choose a photo (JPEG, PNG or WebP)")])
     if len(data) > MAX_BYTES:
@@ -93,19 +93,28 @@ def open_photo(data: bytes) -> Image.Image:
         raise InputError([problem(FIELD, "has %(got)s megapixels (%(w)s × %(h)s); the most is %(most)s",
                                   got=round(w * h / 1e6), w=w, h=h, most=MAX_PIXELS // 1_000_000)])
     try:
-        if w < 1 or h < 1:
-            raise ValueError("no pixels")
-        scale = _scale(w * h)
-        if scale < 1 and image.format in ("JPEG", "MPO"):  # decoded at 1/2, 1/4 or 1/8 at once: much faster
-            image.draft("RGB", (math.ceil(w * scale * 0.9), math.ceil(h * scale * 0.9)))
-        image.load()
+        grey, turn = _grey(image)
     except DAMAGED:
         raise InputError([problem(FIELD, "could not be read: the picture is cut short or damaged")]) from None
-    upright = _upright(image)
-    upright.info["full_size"] = (w, h) if upright.size == image.size else (h, w)
+    del image  # (the picture in colour, 4 bytes a pixel, is let go before the grey one is turned)
+    upright = grey.transpose(turn) if turn is not None else grey
+    upright.info["full_size"] = (w, h) if upright.size == grey.size else (h, w)
     return upright
 
 
+def _grey(image: Image.Image) -> tuple[Image.Image, Image.Transpose | None]:
+    """The opened photo decoded in grey, and the turn its EXIF orientation asks. A JPEG is decoded in grey at once
+    (its Y plane alone), at 1/2, 1/4 or 1/8 of its size when it is searched smaller; any other picture is decoded
+    whole (a 50 MP one takes 200 MB, RGB or RGBA alike) and made grey (50 MB) before it is turned."""
+    w, h = image.size
+    if w < 1 or h < 1:
+        raise ValueError("no pixels")
+    scale = _scale(w * h)
+    if image.format in ("JPEG", "MPO"):
+        image.draft("L", (math.ceil(w * scale * 0.9), math.ceil(h * scale * 0.9)) if scale < 1 else None)
+    image.load()
+    turn = _turn(image)
+    return (image if image.mode == "L" else image.convert("L")), turn
 def _ordinary_jpeg(data: bytes) -> None:
     """InputError when the JPEG (its first picture: up to its EOI) has more than MAX_SCANS scans or MAX_SEGMENTS
     segments, counted as libjpeg reads them: each segment skipped by its length, a scan's data up to the next
@@ -131,23 +140,19 @@ def _heif(data: bytes) -> bool:
                                                    b"msf1", b"avif", b"avis")
 
 
-# EXIF orientation -> the turn that shows the photo as it was taken (as ImageOps.exif_transpose turns it)
+# EXIF orientation -> the turn that shows the photo as it was taken (as PIL.ImageOps.exif_transpose turns it)
 TURNS = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180, 4: Image.Transpose.FLIP_TOP_BOTTOM,
          5: Image.Transpose.TRANSPOSE, 6: Image.Transpose.ROTATE_270, 7: Image.Transpose.TRANSVERSE,
          8: Image.Transpose.ROTATE_90}
 
 
-def _upright(image: Image.Image) -> Image.Image:
-    """The photo turned by its EXIF orientation. exif_transpose also writes the EXIF back, which fails on a tag
-    holding the wrong kind of value; then the photo is turned by its orientation tag alone, if that can be read."""
+def _turn(image: Image.Image) -> Image.Transpose | None:
+    """The turn that shows the photo as it was taken, by its EXIF orientation tag (None: as it is, or when the EXIF
+    cannot be read)."""
     try:
-        return ImageOps.exif_transpose(image)
+        return TURNS.get(image.getexif().get(0x0112, 1))
     except DAMAGED:
-        try:
-            turn = TURNS.get(image.getexif().get(0x0112, 1))
-        except DAMAGED:
-            turn = None
-        return image.transpose(turn) if turn is not None else image
+        return None
 
 
 def _scale(pixels: int) -> float:
@@ -162,10 +167,8 @@ def find_codes(data: bytes, budget: float = BUDGET) -> Found:
     each code the first pass saw but could not read, cut out, sharpened, and again at twice its size; then the whole
     photo sharpened, when the time left allows (it costs about four plain passes)."""
     start = time.perf_counter()
-    image = open_photo(data)
-    full = image.info["full_size"]
-    grey = image.convert("L")
-    del image
+    grey = open_photo(data)
+    full = grey.info["full_size"]
     if grey.width * grey.height > 1.25 * SEARCHED_PIXELS:  # not drafted small enough on decoding
         scale = _scale(grey.width * grey.height)
         grey = grey.resize((round(grey.width * scale), round(grey.height * scale)), Image.Resampling.BOX)

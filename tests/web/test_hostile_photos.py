@@ -2,7 +2,12 @@
 requests that are not a photo's form; each refused (or read) within a bound, with what is wrong said."""
 import functools
 import io
+import struct
+import subprocess
+import sys
 import time
+import zlib
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -97,3 +102,61 @@ def test_a_cameras_progressive_and_baseline_photos_are_read(client):
         Image.open(io.BytesIO(data)).save(out, "JPEG", quality=90, **options)
         r = scan(client, out.getvalue())
         assert r.status_code == 200 and sorted(c["id"] for c in r.json["cards"]) == sorted(HAND)
+
+
+def png(size: tuple[int, int], mode: str = "RGBA") -> bytes:
+    """A PNG of `size` (every row alike, 2.5 MB at 50 MP), written a row at a time: no picture held in memory."""
+    channels, kind = {"RGBA": (4, 6), "RGB": (3, 2)}[mode]
+    width, height = size
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    squeeze = zlib.compressobj(1)
+    row = b"\0" + (bytes(range(256)) * (width * channels // 256 + 1))[:width * channels]
+    body = b"".join(squeeze.compress(row) for _ in range(height)) + squeeze.flush()
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, kind, 0, 0, 0))
+            + chunk(b"IDAT", body) + chunk(b"IEND", b""))
+
+
+PEAK = """
+import re, sys
+from companion import photo
+
+def kib(field):
+    return int(re.search(field + r":\\s+(\\d+) kB", open("/proc/self/status").read())[1])
+
+data = open(sys.argv[1], "rb").read()
+open("/proc/self/clear_refs", "w").write("5")  # the high-water mark brought down to what is held now
+before = kib("VmRSS")
+found = photo.find_codes(data)
+print(found.size, (kib("VmHWM") - before) // 1024)
+"""
+
+
+def peak_mib(data: bytes, folder) -> tuple[str, int]:
+    """The size find_codes says and the MiB its reading took: a fresh process's high-water mark (Linux's VmHWM:
+    ru_maxrss starts at the parent's) above what it held with the photo's bytes read. Pillow's pixels are not
+    Python's, so tracemalloc does not see them."""
+    if not Path("/proc/self/clear_refs").exists():
+        pytest.skip("needs Linux's /proc")
+    path = folder / "photo"
+    path.write_bytes(data)
+    out = subprocess.run([sys.executable, "-c", PEAK, str(path)], capture_output=True, text=True, check=True)
+    size, mib = out.stdout.rsplit(" ", 1)
+    return size, int(mib)
+
+
+def test_a_50_megapixel_rgba_picture_is_read_in_a_bounded_memory(tmp_path):
+    """Decoded whole (200 MB; Pillow keeps RGB in 4 bytes a pixel too), made grey (50 MB) and let go: 239 MiB at
+    its peak, not 382 (exif_transpose's copy of the colour picture, and the grey one beside both)."""
+    size, mib = peak_mib(png((8160, 6120)), tmp_path)
+    assert size == "(8160, 6120)" and mib < 290, mib
+
+
+def test_a_jpeg_is_decoded_in_grey_at_once(tmp_path):
+    """Its Y plane alone (at half its size when it is searched smaller): a 12 MP photo in 48-59 MiB, not 93."""
+    out = io.BytesIO()
+    Image.new("RGB", (4000, 3000), (120, 130, 140)).save(out, "JPEG", quality=90)
+    size, mib = peak_mib(out.getvalue(), tmp_path)
+    assert size == "(4000, 3000)" and mib < 75, mib
