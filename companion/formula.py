@@ -91,6 +91,13 @@ class Formula:
     text: str
     run: Callable[[Any], Any]
     values: frozenset[str]
+    names: Names | None = field(default=None, repr=False, compare=False)  # what it was compiled with
+    card: bool = False
+
+    def __reduce__(self):
+        """Pickled as its text and names, compiled again when read (closures are not picklable): a static site's
+        phones get the card sets pickled (web/site_runtime.py), a designer's scoring included."""
+        return compile_formula, (self.text, self.names, self.card)
 
 
 def _did_you_mean(name: str, known) -> str:
@@ -139,7 +146,7 @@ def compile_formula(text: Any, names: Names, card: bool = False) -> Formula:
     """`text` checked and compiled for the player context (or a card context, for the tests); FormulaError."""
     tree = parse(text)
     compiler = _Compiler(names)
-    return Formula(str(text), compiler.node(tree, card), frozenset(compiler.values_used))
+    return Formula(str(text), compiler.node(tree, card), frozenset(compiler.values_used), names, card)
 
 
 # --- compiling ---------------------------------------------------------------------------------------------------

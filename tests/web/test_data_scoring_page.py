@@ -136,3 +136,28 @@ def test_a_four_player_page_stays_within_the_budget(tmp_path):
     page = client.get("/score/lost?_n=4", headers=PHONE).get_data()
     total = len(page) + sum(len(client.get(a, headers=PHONE).get_data()) for a in assets(page.decode()))
     assert total < BUDGET, total
+
+
+def test_the_static_site_s_phones_get_the_scoring_pickled_and_score_alike(tmp_path, monkeypatch):
+    """The static site hands its phones the card sets pickled (site_runtime.shipped_cards): a designer's game dropped
+    into cards/ goes with its scoring (formulas compiled again when read), and the modules that run it go in the
+    phone's code."""
+    import pickle
+
+    from companion import resources
+    from companion.web import site_runtime
+
+    folder = tmp_path / "cards"
+    shutil.copytree(resources.cards_dir(), folder)
+    shutil.copy(GAME, folder / "lost.yaml")
+    monkeypatch.setattr(resources, "cards_dir", lambda: folder)
+    cards.load_shipped.cache_clear()
+    try:
+        phone = pickle.loads(site_runtime.shipped_cards())["lost"]
+        here = cards.load_shipped()["lost"]
+    finally:
+        cards.load_shipped.cache_clear()
+    for round_ in (1, 3):
+        request = request_of(HANDS, round_)
+        assert generic.score(request, phone) == generic.score(request, here)
+    assert {"companion.formula", "companion.data_scoring", "companion.games.generic"} <= set(site_runtime.modules())
