@@ -161,3 +161,20 @@ def test_the_static_site_s_phones_get_the_scoring_pickled_and_score_alike(tmp_pa
         request = request_of(HANDS, round_)
         assert generic.score(request, phone) == generic.score(request, here)
     assert {"companion.formula", "companion.data_scoring", "companion.games.generic"} <= set(site_runtime.modules())
+
+
+def test_a_scanned_code_or_a_photo_adds_any_card_a_player_may_hold(tmp_path):
+    """With scoring: every card, tile and token is held (generic.holdable), with a value or not: a scanned wager
+    (no value) goes to each player holding fewer copies than are printed, and one more copy is added."""
+    from werkzeug.datastructures import MultiDict
+
+    from companion.web.game_pages import cards_held, one_more
+
+    client, path = served(tmp_path)
+    wager = cards.load_file(path).component("LC-RED-W1")
+    assert "value" not in wager.data
+    form = MultiDict([("players.0.name", "Ana"), ("players.1.name", "Bea"), ("players.0.cards.LC-RED-W1:int", "3")])
+    with client.application.app_context():
+        assert cards_held(wager, form) == [("players.1", "Bea")]  # Ana holds the three printed
+    one_more(wager, form, "players.1")
+    assert form.getlist("players.1.cards.LC-RED-W1:int") == ["1"]

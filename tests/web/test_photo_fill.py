@@ -1,12 +1,13 @@
 """The shared fill of a photo's cards (web/photo_fill.py, issue 28): the server's photo page and the static site's
 phone (companion.browser's `photo_fill` call) put the cards found where the game's glue puts them, by this one code."""
 import json
+from pathlib import Path
 from urllib.parse import parse_qs, parse_qsl
 
 from werkzeug.datastructures import MultiDict
 
 from companion import browser, service
-from companion.library import current
+from companion.library import Library, current, using
 from companion.web.glue import pages
 from companion.web.photo_fill import Form, card_of, filled, said
 
@@ -102,10 +103,10 @@ def test_a_count_that_is_not_plain_digits_counts_as_none_and_never_fails():
         answer = filled(pages("queens-necklace"), [("players.0.name", "Ana"), ("players.0.bankers:int", held),
                                                    ("_to", "players.0.")], found("queens-necklace", (banker,)), "en")
         assert answer["cards"][0]["added"] and parse_qs(answer["query"])["players.0.bankers:int"] == [after]
-    card = next(c for c in current()["duquesa"].components if c.kind == "card")
     generic = pages("a data-only game")
-    with_value = type("Card", (), {"id": card.id, "data": {"value": 2}, "qty": 3})()
-    form = Form([("players.0.name", "Ana"), (f"players.0.cards.{card.id}:int", "²")])
-    assert generic.targets(with_value, form) == [("players.0", "Ana")]
-    generic.add(with_value, form, "players.0")
+    with using(Library([Path(__file__).with_name("data_scoring_game.yaml")])):
+        card = current()["lost"].component("LC-RED-W1")  # (3 printed)
+        form = Form([("players.0.name", "Ana"), (f"players.0.cards.{card.id}:int", "²")])
+        assert generic.targets(card, form) == [("players.0", "Ana")]
+        generic.add(card, form, "players.0")
     assert form.get(f"players.0.cards.{card.id}:int") == "1"

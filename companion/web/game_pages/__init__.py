@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ... import library
 from ...cards import CardSet, Component
 from ...games import generic
 from ...i18n import N_, _
@@ -75,16 +76,10 @@ class GamePages:
 def cards_held(c: Component, form: MultiDict) -> list[tuple[str, str]]:
     """A data-only game's scanned card goes to a player's cards when a player may name it at scoring
     (`generic.holdable`): each player holding fewer copies of it than are printed."""
-    if c.id not in generic.holdable(_card_set_of(c)):
+    if c.id not in generic.holdable(library.current()[c.game]):
         return []
     return [(f"players.{i}", name) for i, name in forms.players_of(form)
             if _copies(form, f"players.{i}.cards.{c.id}:int") < c.qty]
-
-
-def _card_set_of(c: Component) -> CardSet:
-    from ... import library
-
-    return library.current()[c.game]
 
 
 def one_more(c: Component, form: MultiDict, target: str) -> None:
