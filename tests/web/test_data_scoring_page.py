@@ -178,3 +178,13 @@ def test_a_scanned_code_or_a_photo_adds_any_card_a_player_may_hold(tmp_path):
         assert cards_held(wager, form) == [("players.1", "Bea")]  # Ana holds the three printed
     one_more(wager, form, "players.1")
     assert form.getlist("players.1.cards.LC-RED-W1:int") == ["1"]
+
+
+def test_a_target_game_takes_its_round_as_a_number(tmp_path):
+    client, path = served(tmp_path, GAME.read_text(encoding="utf-8").replace("rounds: 3", 'rounds: {target: "100"}'))
+    page = client.get(f"/score/lost?{form_of(HANDS, 7)}").get_data(as_text=True)
+    assert 'name="round:int" value="7" min="1" max="100"' in page
+    assert '<p class="meta" data-round="7">Round 7</p>' in page
+    expected = generic.score(request_of(HANDS, 7), cards.load_file(path))
+    assert expected["last"] and rules_table(page)["pudding"] == [p["rules"]["pudding"] for p in expected["players"]]
+    assert rules_table(page)["pudding"] == [-6, 0, 6]  # a target game's every round is its last, as far as it knows
