@@ -7,6 +7,7 @@ wrong said, and a 400. The photo is read and dropped: nothing is kept."""
 from __future__ import annotations
 
 import threading
+import traceback
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, jsonify, redirect, request, url_for
@@ -21,7 +22,9 @@ from ..schema import InputError, problem
 from . import glue, locale, photo_fill, plain, scoring
 
 bp = Blueprint("photo_pages", __name__)
-SCANS = threading.BoundedSemaphore(2)  # photos searched at once (each takes a CPU for up to photo.BUDGET, 100-200 MB)
+SCANS = threading.BoundedSemaphore(2)  # photos searched at once (each takes a CPU for up to photo.BUDGET, 50-240 MB)
+MAX_PARTS = 1000  # fields and files in a photo's form (a scoring page's has a few dozen, a few hundred at most)
+MAX_FIELD = 256 * 1024  # bytes in one of its text fields (what the app takes in a whole request without a photo)
 SCAN_WAIT = 10  # seconds a photo waits for its turn before a 503
 PAGE_FIELD = "_photo"  # the page's file field (a name of its own: the scoring form's fields are the request's)
 SEEN, TOOK = photo_fill.SEEN, photo_fill.TOOK  # in the filled page's address: the cards found, and those added
@@ -44,14 +47,7 @@ def cards_in(card_set: CardSet, field: str = "photo") -> tuple[list[tuple[Compon
     anything else are left out; two copies of a card are two entries."""
     from .. import photo  # (zxing-cpp: imported by the server that reads photos, not by a static site's phone)
 
-    request.max_content_length = photo.MAX_REQUEST
-    try:
-        uploads = [u for u in request.files.getlist(field) if u.filename]  # a page's empty file fields send no file
-    except RequestEntityTooLarge:
-        raise InputError([problem(photo.FIELD, "is larger than %(most)s MiB", most=photo.MAX_BYTES // photo.MiB)]
-                         ) from None
-    if not uploads:
-        raise InputError([problem(photo.FIELD, "is missing: choose a photo of the cards")])
+    uploads = _uploads(field)
     data = uploads[0].read(photo.MAX_BYTES + 1)
     if not SCANS.acquire(timeout=SCAN_WAIT):
         raise Busy()
@@ -65,6 +61,45 @@ def cards_in(card_set: CardSet, field: str = "photo") -> tuple[list[tuple[Compon
         if card is not None:
             cards.append((card, [list(corner) for corner in code.corners]))
     return cards, list(found.size)
+
+
+def _uploads(field: str) -> list:
+    """The files sent as `field`, read from a multipart body of up to photo.MAX_REQUEST bytes, MAX_PARTS parts and
+    MAX_FIELD bytes a text field; InputError names which was passed, or a photo missing or sent as text. Another
+    body is not read (an urlencoded one of 20 MiB, ten million empty fields, took 24 s and 900 MB to parse)."""
+    from .. import photo
+
+    if request.mimetype != "multipart/form-data":
+        raise InputError([problem(photo.FIELD, "is missing: choose a photo of the cards")])
+    if (request.content_length or 0) > photo.MAX_REQUEST:
+        raise InputError([problem(photo.FIELD, "is larger than %(most)s MiB", most=photo.MAX_BYTES // photo.MiB)])
+    request.max_content_length = photo.MAX_REQUEST
+    request.max_form_parts, request.max_form_memory_size = MAX_PARTS, MAX_FIELD
+    try:
+        uploads = [u for u in request.files.getlist(field) if u.filename]  # a page's empty file fields send no file
+    except RequestEntityTooLarge as e:
+        raise InputError([_refused(e)]) from None
+    if uploads:
+        return uploads
+    if field in request.form:
+        raise InputError([problem(photo.FIELD, "came as text, not as a file: send it as a file (multipart/form-data "
+                                               "with a file name)")])
+    raise InputError([problem(photo.FIELD, "is missing: choose a photo of the cards")])
+
+
+def _refused(e: RequestEntityTooLarge):
+    """Which of the photo request's limits Werkzeug's form parser met, as a problem: it raises the same exception
+    for each, so the function that raised it says (the body's length was checked before)."""
+    from .. import photo
+
+    raised = traceback.extract_tb(e.__traceback__)[-1].name
+    if raised == "next_event":  # werkzeug.sansio.multipart: one part more than max_form_parts
+        return problem(photo.FIELD, "came in a request of more than %(most)s parts (fields and files)",
+                       most=MAX_PARTS)
+    if raised in ("parse", "receive_data"):  # a text field (or a part's headers) past max_form_memory_size
+        return problem(photo.FIELD, "came with a text field larger than %(most)s KiB: send the photo as a file",
+                       most=MAX_FIELD // 1024)
+    return problem(photo.FIELD, "is larger than %(most)s MiB", most=photo.MAX_BYTES // photo.MiB)
 
 
 def wrong(e: InputError) -> str:
@@ -105,8 +140,12 @@ def fill(game: str):
 
 
 def _form() -> MultiDict:
-    """The page's form as sent, without its file, its token and what the last photo said."""
-    return MultiDict([(k, v) for k, v in request.form.items(multi=True) if k not in photo_fill.LEFT_OUT])
+    """The page's form as sent, without its file, its token and what the last photo said (empty when it was refused
+    unread: too many parts, too large)."""
+    try:
+        return MultiDict([(k, v) for k, v in request.form.items(multi=True) if k not in photo_fill.LEFT_OUT])
+    except (RequestEntityTooLarge, ValueError):
+        return MultiDict()
 
 
 @bp.app_context_processor

@@ -160,3 +160,56 @@ def test_a_jpeg_is_decoded_in_grey_at_once(tmp_path):
     Image.new("RGB", (4000, 3000), (120, 130, 140)).save(out, "JPEG", quality=90)
     size, mib = peak_mib(out.getvalue(), tmp_path)
     assert size == "(4000, 3000)" and mib < 75, mib
+
+
+def multipart(parts: list[tuple[str, bytes, str | None]]) -> tuple[bytes, str]:
+    """A multipart body of (name, value, file name or None for a text field) parts, and its content type."""
+    lines = []
+    for name, value, filename in parts:
+        named = f'name="{name}"' + (f'; filename="{filename}"' if filename is not None else "")
+        lines.append(b"--BOUNDARY\r\nContent-Disposition: form-data; " + named.encode() + b"\r\n\r\n" + value + b"\r\n")
+    return b"".join(lines) + b"--BOUNDARY--\r\n", "multipart/form-data; boundary=BOUNDARY"
+
+
+def small() -> bytes:
+    return progressive((64, 48))
+
+
+@pytest.mark.parametrize("parts, error", [
+    ([("f", b"x", None)] * 50_000 + [("photo", small(), "t.jpg")],
+     "photo: came in a request of more than 1000 parts (fields and files)"),
+    ([("note", b"x" * (19 * 1024 * 1024), None), ("photo", small(), "t.jpg")],
+     "photo: came with a text field larger than 256 KiB: send the photo as a file"),
+    ([("photo", small(), None)],
+     "photo: came as text, not as a file: send it as a file (multipart/form-data with a file name)"),
+    ([("note", b"x", None)], "photo: is missing: choose a photo of the cards"),
+])
+def test_a_request_that_is_not_a_photos_form_is_told_what_it_is(client, parts, error):
+    body, kind = multipart(parts)
+    began = time.perf_counter()
+    r = client.post("/api/v1/duquesa/scan", data=body, content_type=kind, headers={"Accept-Language": "en"})
+    assert time.perf_counter() - began < 5
+    assert r.status_code == 400 and r.json["error"] == error and r.json["field"] == "photo"
+    assert r.json["message"] == "Photo: " + error.removeprefix("photo: ")
+
+
+def test_the_scoring_page_says_so_too_and_keeps_what_it_can(client):
+    body, kind = multipart([("_to", b"players.0.hand:list", None), ("players.0.hand:list", b"DQ03", None),
+                            ("_photo", small(), None)])
+    r = client.post("/score/duquesa/photo?lang=en", data=body, content_type=kind)
+    page = r.get_data(as_text=True)
+    assert r.status_code == 400 and "came as text, not as a file" in page and 'value="DQ03" checked' in page
+    body, kind = multipart([("f", b"x", None)] * 2000 + [("_photo", small(), "t.jpg")])
+    r = client.post("/score/duquesa/photo?lang=en", data=body, content_type=kind)
+    assert r.status_code == 400 and "more than 1000 parts" in r.get_data(as_text=True)
+
+
+def test_a_body_that_is_not_multipart_is_not_parsed(client):
+    """20 MiB of empty urlencoded fields (ten million) took 24 s and 900 MB to parse: no photo can be in it."""
+    body = b"a&" * (10 * 1024 * 1024)
+    for path in ("/api/v1/duquesa/scan", "/score/duquesa/photo"):
+        began = time.perf_counter()
+        r = client.post(f"{path}?lang=en", data=body, content_type="application/x-www-form-urlencoded",
+                        headers={"Accept-Language": "en"})
+        assert time.perf_counter() - began < 2
+        assert r.status_code == 400 and "Photo: is missing: choose a photo of the cards" in r.get_data(as_text=True)
