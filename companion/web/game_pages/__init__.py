@@ -124,4 +124,5 @@ def _heading(card_set: CardSet, key: tuple, lang: str) -> str:
     return _(KIND_WORDS[value], lang) if value in KIND_WORDS else value
 
 
-GENERIC = GamePages(targets=cards_held, add=one_more, shows=hand_page)
+GENERIC = GamePages(targets=cards_held, add=one_more, shows=hand_page,
+                    words=Words(fields={"cards": "", "counters": "", "round": N_("Round")}))
