@@ -68,6 +68,15 @@ class Colour(Field):
         return problems.add(path, "must be a colour like #5b2a6e or {colour:field}, got %(got)s", got=Value(value))
 
 
+class FixedColour(Field):
+    """A colour itself, `#rrggbb`: what `colours:` gives a field's value (no placeholder: nothing fills it)."""
+
+    def check(self, value, path, problems):
+        if isinstance(value, str) and COLOUR_TEXT.fullmatch(value):
+            return value
+        return problems.add(path, "must be a colour like #5b2a6e, got %(got)s", got=Value(value))
+
+
 class Template(Str):
     """A text with `{field}` placeholders (checked against the game's fields when the layout is checked)."""
 
@@ -206,7 +215,7 @@ FONT_DECL = Record({"regular": FONT_FILE, "bold": FONT_FILE, "italic": FONT_FILE
                    required=("regular",))
 SECTIONS = {
     "fields": MapOf(LAYOUT_NAME, FIELD_DECL),
-    "colours": MapOf(LAYOUT_NAME, MapOf(Str(max_len=40), Colour())),
+    "colours": MapOf(LAYOUT_NAME, MapOf(Str(max_len=40), FixedColour())),
     "fonts": MapOf(LAYOUT_NAME, FONT_DECL),
     "layouts": MapOf(LAYOUT_NAME, _AnyField()),  # elements checked by `resolve`
     "back": Record({"art": Str(max_len=200), "layout": LAYOUT_NAME}),

@@ -173,7 +173,8 @@ class EmblemIcon(Field):
         return problems.add(path, f"must be a term's name or {{shape, colour}}, got {describe(value)}")
 
 
-LOOK = Record({"accent": COLOUR, "emblem": ListOf(EmblemIcon(), 1, 6), "terms": MapOf(SLUG_KEY, TERM)})
+ACCENT = Str(r"#[0-9A-Fa-f]{6}", max_len=7, hint="a colour like #5b2a6e (a band's colour: not rainbow)")
+LOOK = Record({"accent": ACCENT, "emblem": ListOf(EmblemIcon(), 1, 6), "terms": MapOf(SLUG_KEY, TERM)})
 
 
 def build_look(raw: Mapping | None, path: Path, problems: Problems, required_terms: tuple[str, ...] = ()) -> Look:

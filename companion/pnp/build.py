@@ -22,9 +22,10 @@ def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings, png
     if problems:
         raise InputError(problems)
     card_sets = [cards.load_file(g) if g.endswith((".yaml", ".yml")) else service.card_set(g) for g in game_ids]
-    from .design_check import check_art, check_fonts, small_codes
+    from .design_check import check_art, check_colours, check_fonts, small_codes
 
-    art_errors = [line for card_set in card_sets for line in (*check_art(card_set)[0], *check_fonts(card_set))]
+    art_errors = [line for card_set in card_sets
+                  for line in (*check_art(card_set)[0], *check_fonts(card_set), *check_colours(card_set))]
     if art_errors:  # named like any card data error, before anything is written
         raise cards.DataError(art_errors)
     if warn is not None and settings.qr != "none":  # a long address can make a layout's codes smaller than validate

@@ -13,7 +13,7 @@ from reportlab.pdfbase import pdfmetrics
 from .. import cards
 from ..cards import CardSet, Component
 from ..components import SIZES
-from ..layouts import DEFAULT_FONT, Missing, fill, plain
+from ..layouts import COLOUR_TEXT, DEFAULT_FONT, PROPERTIES, Colour, Missing, fill, plain
 from ..look import ART_DPI, art_window_mm
 from ..paths import leads_outside
 from ..schema import LANGS
@@ -149,19 +149,13 @@ def check_design(card_set: CardSet, base_url: str = SAMPLE_BASE) -> tuple[list[s
     # every code of a game is printed at one version, the lowest that holds its longest address (document.qr_version)
     version = _version(card_set, base_url)
     for c in card_set.components:
-        if c.kind != "back":
-            elements = faces.front_layout(c, card_set)
-        elif design.layouts:
-            elements = design.layouts.get(c.layout or design.back_layout or "")
-        else:
-            elements = design.layout_for(None, "", "back", c.size)
+        elements = _elements(card_set, c)
         if not elements:
             continue
         seen = {lang: faces.shown(c, card_set, lang) for lang in LANGS}  # its values, derived once a card
+        errors += _colours(card_set, c, elements, seen)
         for e in elements:
-            # a default layout's problem is the component's (the file has no layout to change)
-            where = f"{path}:{e.line}: {_layout_name(card_set, e)}: {e.name}" if design.layouts else \
-                f"{path}:{c.line}: {c.id}: {e.name} (in the default {_default_name(card_set, e)} layout)"
+            where = _where(card_set, c, e)
             if e.kind == "qr" and c.kind not in ("back", "token") and where not in small_codes:
                 problem = _small_code(e, card_url(base_url, c.id), version, c.id)
                 if problem:
@@ -204,6 +198,59 @@ def check_design(card_set: CardSet, base_url: str = SAMPLE_BASE) -> tuple[list[s
         errors.append(f"{path}:{line}: -: fonts.{family}: lacks {ch!r} (U+{ord(ch):04X}), which "
                       f"{', '.join(sorted(set(ids))[:5])}{' and others' if len(set(ids)) > 5 else ''} print")
     return errors, warnings
+
+
+def _elements(card_set: CardSet, c: Component):
+    """The elements a component is drawn with: its front's layout, or its back's (None: drawn by code)."""
+    design = card_set.design
+    if c.kind != "back":
+        return faces.front_layout(c, card_set)
+    if design.layouts:
+        return design.layouts.get(c.layout or design.back_layout or "")
+    return design.layout_for(None, "", "back", c.size)
+
+
+def _where(card_set: CardSet, c: Component, e) -> str:
+    """`file:line: <layout>: <element>` of a problem; a default layout's is the component's (the file has no
+    layout to change)."""
+    if card_set.design.layouts:
+        return f"{card_set.path}:{e.line}: {_layout_name(card_set, e)}: {e.name}"
+    return f"{card_set.path}:{c.line}: {c.id}: {e.name} (in the default {_default_name(card_set, e)} layout)"
+
+
+COLOUR_KEYS = {kind: {key for key, f in props.items() if isinstance(f, Colour)} for kind, props in PROPERTIES.items()}
+
+
+def _colours(card_set: CardSet, c: Component, elements, seen) -> list[str]:
+    """An error for each colour property a field of this component fills with something that is not a colour
+    (`fill: "{tint}"` with `tint: banana`), in each language where the languages differ."""
+    errors = []
+    for e in elements:
+        for key in sorted(COLOUR_KEYS[e.kind] & e.props.keys()):
+            filled = {}
+            for lang, shown in seen.items():
+                try:
+                    filled[lang] = fill(e.props[key], shown.values, lang, card_set.design).strip()
+                except Missing:
+                    continue
+            one = len(set(filled.values())) == 1
+            for lang, text in filled.items():
+                if not COLOUR_TEXT.fullmatch(text):
+                    errors.append(f"{_where(card_set, c, e)}: {key}: \"{e.props[key]}\" gives {c.id} {text!r}"
+                                  f"{'' if one else f' ({lang})'}, which is not a colour like #5b2a6e")
+                    if one:
+                        break
+    return errors
+
+
+def check_colours(card_set: CardSet) -> list[str]:
+    """What `check_design` says of colours a card's fields fill in, for a build to refuse before it writes."""
+    errors: list[str] = []
+    for c in card_set.components:
+        elements = _elements(card_set, c)
+        if elements:
+            errors += _colours(card_set, c, elements, {lang: faces.shown(c, card_set, lang) for lang in LANGS})
+    return errors
 
 
 def _version(card_set: CardSet, base_url: str) -> int:

@@ -16,6 +16,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from ..layouts import (
+    COLOUR_TEXT,
     DEFAULT_FONT,
     MIN_TEXT_PT,
     QUIET_MIN_PT,
@@ -130,11 +131,19 @@ def icon_named(name: str, look: Look, colour: str | None = None) -> Icon | None:
     return None
 
 
+def colour_text(value: str, shown: Shown) -> str | None:
+    """A colour property filled in for one component: `#rrggbb`, or None where a field gives it something else
+    (`validate` names it: design_check.check_colours); Missing where the component lacks the field."""
+    text = fill(value, shown.values, shown.lang, shown.design).strip()
+    return text if COLOUR_TEXT.fullmatch(text) else None
+
+
 def _colour(value: str | None, shown: Shown, default: str | None = None):
-    """A filled-in colour property as a reportlab colour (None: not drawn)."""
-    if value is None:
+    """A filled-in colour property as a reportlab colour; the default (None: not drawn) where there is none, or
+    where the component's field gives no colour."""
+    text = colour_text(value, shown) if value is not None else None
+    if text is None:
         return HexColor(default) if default else None
-    text = fill(value, shown.values, shown.lang, shown.design)
     return HexColor(text)
 
 
@@ -348,8 +357,7 @@ def _art(c, element: Element, shown: Shown, box, trim, bleed) -> None:
 
 def _icon(c, element: Element, shown: Shown, box, trim, bleed) -> None:
     name = fill(element.props["icon"], shown.values, shown.lang, shown.design)
-    colour = fill(element.props["colour"], shown.values, shown.lang, shown.design) \
-        if "colour" in element.props else None
+    colour = colour_text(element.props["colour"], shown) if "colour" in element.props else None
     icon = icon_named(name, shown.look, colour)
     if icon is None:
         return
@@ -370,8 +378,7 @@ def _icons(c, element: Element, shown: Shown, box, trim, bleed) -> None:
 
     register_fonts()  # the captions' font, also where nothing else registered it (the phone's card page)
 
-    shape_fill = fill(element.props["fill"], shown.values, shown.lang, shown.design) \
-        if "fill" in element.props else None
+    shape_fill = colour_text(element.props["fill"], shown) if "fill" in element.props else None
     items = [(None, n) if isinstance(n, Icon) else (str(n), _listed_icon(str(n), shown.look, shape_fill))
              for n in fill_list(element.props["icons"], shown.values, shown.lang)]  # a value may hold icons
     items = [(n, i) for n, i in items if i is not None]
@@ -455,9 +462,8 @@ def _pips(c, element: Element, shown: Shown, box, trim, bleed) -> None:
 def _outlined(icon: Icon, element: Element, shown: Shown) -> Icon:
     """The icon with the element's `outline` colour instead of the icons' dark line (the fill's own colour: a pip
     as a playing card prints it, with no line round it)."""
-    if "outline" not in element.props:
-        return icon
-    return replace(icon, outline=fill(element.props["outline"], shown.values, shown.lang, shown.design))
+    outline = colour_text(element.props["outline"], shown) if "outline" in element.props else None
+    return replace(icon, outline=outline) if outline else icon
 
 
 def _track(c, element: Element, shown: Shown, box, trim, bleed) -> None:

@@ -127,9 +127,9 @@ def export_tts(game: str, out_dir: str | Path, settings: BuildSettings, image_ba
     if problems:
         raise InputError(problems)
     card_set = cards.load_file(game) if game.endswith((".yaml", ".yml")) else service.card_set(game)
-    from .design_check import check_art, check_fonts, small_codes
+    from .design_check import check_art, check_colours, check_fonts, small_codes
 
-    errors = [*check_art(card_set)[0], *check_fonts(card_set)]
+    errors = [*check_art(card_set)[0], *check_fonts(card_set), *check_colours(card_set)]
     if errors:  # named like any card data error, before anything is written
         raise cards.DataError(errors)
     sheets = plan_sheets(card_set, settings)
