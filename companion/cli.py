@@ -5,13 +5,17 @@ import argparse
 import json
 import logging
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from . import __version__, cards, games, i18n, library, network, service, settings
 from .schema import InputError
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 128 + signal.SIGTERM  # Ctrl+C; SIGTERM (a shell's own codes for them)
 
 
 class UsageError(Exception):
@@ -463,12 +467,37 @@ def _simulate_command(sub) -> None:
     p.set_defaults(func=cmd_simulate)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the command is: every `finally` and clean-up runs as for Ctrl+C (a build removes its
+    unfinished `.pdf.part` files, an output folder's staging is discarded)."""
+
+
+@contextmanager
+def stopped_by_sigterm(command: str) -> Iterator[None]:
+    """While a command runs (in the main thread), SIGTERM raises Terminated; a second one during the clean-up is
+    ignored, so the clean-up finishes. The previous handler is put back after. `serve` ends as its server does."""
+    if command == "serve" or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 COMMANDS = (_validate_command, _build_command, _site_command, _address_command, _serve_command, _sheets_command,
             _export_command, _score_command, _setup_command, _simulate_command)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command in `argv` (default: sys.argv): 0, or 2 for bad arguments or input (on stderr), 130 on Ctrl+C."""
+    """Run the command in `argv` (default: sys.argv): 0, or 2 for bad arguments or input (on stderr), 130 on Ctrl+C,
+    143 on SIGTERM (after the command's clean-up: no partial file is left)."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -479,7 +508,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with library.using(library.Library(eager=False, checked=False)):  # the shipped games (read when asked), and
             # the files it names (a command drawing them checks their art and fonts itself: build, export)
-            return args.func(args)
+            with stopped_by_sigterm(args.command):
+                return args.func(args)
     except (UsageError, service.UnknownGame) as e:
         print(f"companion {args.command}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -491,8 +521,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for problem in e.problems:
             print(f"{prefix}: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as e:
+        return EXIT_TERMINATED if isinstance(e, Terminated) else EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader went away (`companion setup … | head`): nothing more to say to it
         try:  # (and the exit's flush of what is left must not fail too)
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -3,6 +3,7 @@ written whole or not at all."""
 from __future__ import annotations
 
 import os
+import secrets
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -49,9 +50,7 @@ def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings, png
     results: list[tuple[Path, int]] = []  # final path and page count, one per game
     try:
         for card_set in card_sets:
-            fd, tmp = tempfile.mkstemp(prefix=f".{card_set.game}.", suffix=".pdf.part", dir=out)
-            temps.append(Path(tmp))
-            with os.fdopen(fd, "wb") as f:
+            with os.fdopen(_part_file(out, card_set.game, temps), "wb") as f:
                 results.append((out / f"{card_set.game}.pdf", render(card_set, settings, f)))
         umask = os.umask(0)
         os.umask(umask)
@@ -67,3 +66,16 @@ def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings, png
 
         many_card_pngs([(card_set, out / f"{card_set.game}-png") for card_set in card_sets], settings)
     return results
+
+
+def _part_file(out: Path, game: str, temps: list[Path]) -> int:
+    """A new private `.<game>.<random>.pdf.part` in `out`, opened for writing, listed in `temps` before it exists:
+    a signal (SIGTERM, Ctrl+C) that stops the build while it is made still finds it to remove. (Not mkstemp: the
+    file exists there before its name is known to us.)"""
+    tmp = out / f".{game}.{secrets.token_hex(8)}.pdf.part"
+    temps.append(tmp)
+    try:
+        return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+    except FileExistsError:  # not ours to remove
+        temps.remove(tmp)
+        raise
