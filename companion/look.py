@@ -98,6 +98,7 @@ class Face:
     big_colour: str | None = None  # the large value's colour (default: the accent)
     listed: bool = False  # the text laid out as a list, each sentence an item (reference cards)
     background: str = "#fbf7ee"
+    named: str | None = None  # what its page is headed, where more than its title (the ace of hearts, not "Hearts")
     art: str | None = None  # a designer's picture (an SVG, PNG or JPEG file's path) in the art window, for the icons
     pips: bool = False  # the icons laid out as a playing card's pips (as many as the rank; the lower ones reversed)
     framed: bool = False  # the art is a frame filling the body, the icons drawn in its empty middle (60 %)
