@@ -314,7 +314,11 @@ def face(c, s, lang: str) -> Face:
             text = (_("Critical hit: wins the duel", lang) if rank == ACE
                     else _("Permanent weapon +%(n)s", lang, n=rank) if rank in (2, 3)
                     else _("Adds %(n)s in a duel", lang, n=rank))
-            return Face(s.label(suit, lang), s.look.accent, (pip,) * rank, text=text, pips=True, **corners)
+            suit_name = s.label(suit, lang).lower()
+            named = (_("Ace of %(suit)s", lang, suit=suit_name) if rank == ACE
+                     else _("%(rank)s of %(suit)s", lang, rank=rank, suit=suit_name))
+            return Face(s.label(suit, lang), s.look.accent, (pip,) * rank, text=text, pips=True, named=named,
+                        **corners)
         kind = NOBLE_RANKS[rank]
         title = f"{s.label(kind, lang)} · {s.label(suit, lang)}"
         text = _("Strength %(s)s · %(w)s wounds", lang, s=BASE[kind], w=WOUNDS[kind])

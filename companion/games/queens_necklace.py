@@ -122,19 +122,22 @@ def _check_sale(sale: Mapping, path: Path) -> None:
     totals = {"rings": sum(sum(p.get("rings", {}).values()) for p in players),
               "bankers": sum(p.get("bankers", 0) for p in players),
               "kings": sum("king" in p for p in players)}
+    def last(card: str) -> Path:  # a card more than the deck has: said at the last player who played one
+        held = [i for i, p in enumerate(players) if p.get(card)]
+        return (*path, "players", held[-1], card) if held else (*path, "players")
     if totals["rings"] > MAX_PER_SALE["rings"]:
-        problems.add((*path, "players"), "%(n)s rings in one sale; the deck has %(most)s", n=totals["rings"],
+        problems.add(last("rings"), "%(n)s rings in one sale; the deck has %(most)s", n=totals["rings"],
                      most=MAX_PER_SALE["rings"])
     if totals["bankers"] > MAX_PER_SALE["bankers"]:
-        problems.add((*path, "players"), "%(n)s bankers in one sale; the deck has %(most)s", n=totals["bankers"],
+        problems.add(last("bankers"), "%(n)s bankers in one sale; the deck has %(most)s", n=totals["bankers"],
                      most=MAX_PER_SALE["bankers"])
     if totals["kings"] > MAX_PER_SALE["kings"]:
-        problems.add((*path, "players"), "%(n)s kings in one sale; the deck has %(most)s", n=totals["kings"],
+        problems.add(last("king"), "%(n)s kings in one sale; the deck has %(most)s", n=totals["kings"],
                      most=MAX_PER_SALE["kings"])
     if sum("necklace" in p for p in players) > 1:
-        problems.add((*path, "players"), "only one player can hold the Necklace")
+        problems.add(last("necklace"), "only one player can hold the Necklace")
     if sum("alchemist" in p for p in players) > 1:
-        problems.add((*path, "players"), "the deck has one Alchemist")
+        problems.add(last("alchemist"), "the deck has one Alchemist")
     if problems:
         raise InputError(problems)
 

@@ -98,7 +98,7 @@ def test_scores_can_go_negative_and_a_game_of_three_sales_totals_them():
     ([{"name": "A", "shown": {"ruby": [1]}, "king": "emerald"}], "king", "at least one emerald"),
     ([{"name": "A", "shown": {"ruby": [1]}, "necklace": "ruby"},
       {"name": "B", "shown": {"ruby": [1]}, "necklace": "ruby"}],
-     "players", "only one player can hold the Necklace"),
+     "players[1].necklace", "only one player can hold the Necklace"),  # said at the second one
     ([{"name": "A", "shown": {"ruby": [4]}}], "shown.ruby[0]", "from 1 to 3"),
     ([{"name": "A", "shown": {"amber": [2]}}], "shown.amber", "1 gem each"),
     ([{"name": "A", "shown": {"ruby": [1]}, "alchemist": {"from": "ruby", "gems": 1, "to": "amber"}}],

@@ -63,6 +63,10 @@ function enhance(page) {
   }
   rememberNames(page);
   steppers(page);
+  for (const form of page.querySelectorAll("form.form")) {  // a page sent back refused: each reason by its field
+    for (const note of sayBeside(form, page.querySelector(".problems"), false)) note.closest("details")?.setAttribute("open", "");
+  }
+  for (const track of page.querySelectorAll("[data-track]")) fashionTrack(track);
   localTimes(page);
   for (const form of page.querySelectorAll("form[data-live]")) live(form);
   // Copy buttons (shareable setup links).
@@ -73,10 +77,72 @@ function enhance(page) {
 }
 window.companionEnhance = enhance;
 
+// --- What the rules refused, said beside the field it names (the problem's path, `data-path` on the page's list of
+// problems, as the API's `field`): a field's own label, a stepper's box, or the smallest part of the form holding
+// every field under the path (a radio row, the four fashion rows). Redrawn live: the notes of the form's last answer
+// go. Returns the problems of no field of this form; at a page's load (`live` false), the notes placed. ---
+function besideOf(form, path) {
+  if (!path) return null;
+  const fields = [...form.elements].filter((f) => f.name && f.type !== "hidden"
+    && (f.name.split(":")[0] === path || f.name.startsWith(`${path}.`)));
+  if (!fields.length) return null;
+  if (fields.length === 1) return fields[0].closest(".num, label") || fields[0];
+  let at = fields[0].parentElement;
+  while (at && !fields.every((f) => at.contains(f))) at = at.parentElement;
+  return at && at !== form && form.contains(at) ? at : null;
+}
+function sayBeside(form, box, live = true) {
+  if (live) for (const note of form.querySelectorAll(".said")) note.remove();
+  const rest = [], placed = [];
+  for (const item of box ? box.querySelectorAll("li") : []) {
+    const text = item.textContent.trim();
+    const at = besideOf(form, item.dataset.path);
+    if (!at) { rest.push(item); continue; }
+    if ([...form.querySelectorAll(".said")].some((s) => s.textContent.trim() === text)) continue;  // (drawn there)
+    const note = Object.assign(document.createElement("small"), { className: "said", textContent: text });
+    note.setAttribute("role", "alert");
+    at.after(note);
+    placed.push(note);
+  }
+  return live ? rest : placed;
+}
+
+// --- A fashion track (`data-track`: rows of radio chips, each value once, the top row first): a gem put in a row
+// takes it and the gems between slide one row, keeping their order, as the rulebook's Favorite moves the tiles. A
+// later sale's track that still showed this one's fashion follows it (each sale starts from the fashion the sale
+// before left); one changed since keeps its own. ---
+const trackOrder = (track) => [...track.querySelectorAll(":scope > fieldset")]
+  .map((row) => row.querySelector("input:checked")?.value ?? "");
+function setTrack(track, order) {
+  [...track.querySelectorAll(":scope > fieldset")].forEach((row, i) => {
+    for (const chip of row.querySelectorAll("input")) chip.checked = chip.value === order[i];
+  });
+  track.dataset.order = JSON.stringify(order);
+}
+function fashionTrack(track) {
+  if (track.dataset.order) return;
+  track.dataset.order = JSON.stringify(trackOrder(track));
+  track.addEventListener("change", (event) => {
+    const rows = [...track.querySelectorAll(":scope > fieldset")];
+    const i = rows.indexOf(event.target.closest("fieldset"));
+    const before = JSON.parse(track.dataset.order);
+    const gem = event.target.value, from = before.indexOf(gem);
+    const after = [...before];
+    if (i >= 0 && from >= 0 && from !== i) { after.splice(from, 1); after.splice(i, 0, gem); }
+    else after[i] = gem;
+    setTrack(track, after);
+    const all = [...document.querySelectorAll("[data-track]")];
+    for (const later of all.slice(all.indexOf(track) + 1)) {
+      if (later.dataset.order !== JSON.stringify(before)) break;
+      setTrack(later, after);
+    }
+  });
+}
+
 // --- Live totals: a scoring form's answer is redrawn as cards are tapped or numbers change, by the same page
 // the Score button would bring (the server's, or on a static site the phone's own Python: window.companionPage),
-// so the words and the rule links are the page's own. Problems wait for the button: a half-filled form is no
-// error. The sticky bar under the form says who leads, for a thumb far down the cards. ---
+// so the words and the rule links are the page's own. A form still being filled in asks nothing (below); one the
+// rules refuse loses its answer, and each reason is said beside its field. The sticky bar under the form says who leads, for a thumb far down the cards. ---
 const pageFor = async (form, query) => {
   if (window.companionPage) return window.companionPage(query);
   if (root.dataset.static) return null;  // a static page before its Python is up: the Score button will do
@@ -141,15 +207,20 @@ function live(form) {
     const main = form.closest("main") || document.body;
     main.style.minHeight = `${main.offsetHeight}px`;
     if (fresh) { fresh.classList.add("live-result"); if (old) old.replaceWith(fresh); else form.before(fresh); }
-    else if (old && doc.querySelector(".problems")) old.classList.add("stale");  // half filled in: the last answer stays, dimmed
-    else if (old) old.remove();
+    else if (old) old.remove();  // refused (or no answer yet): no winner of a form that is no longer there
     document.querySelector("main > .problems")?.remove();
+    const unsaid = sayBeside(form, doc.querySelector(".problems"));
+    if (unsaid.length) {  // a problem of no one field (the players' count…): said above the form, as the page does
+      const box = doc.querySelector(".problems");
+      box.querySelector("ul").replaceChildren(...unsaid);
+      form.before(box);
+    }
     const moved = form.getBoundingClientRect().top - top;
     if (moved) window.scrollBy(0, moved);
     // the game's end just reached (its last tap): the winner and the breakdown come into view, not the form
     const ended = (el) => el && !el.classList.contains("stale") && el.querySelector(".winner.final");
     if (ended(fresh) && !ended(old)) fresh.scrollIntoView({ block: "start" });
-    if (said) said.textContent = summary(fresh);
+    if (said) said.textContent = fresh ? summary(fresh) : doc.querySelector(".problems li")?.textContent.trim() || "";
     history.replaceState(history.state, "", `${location.pathname}?${query}`);
     root.dataset.liveIn = String(Math.round(performance.now() - started));
     root.dataset.live = String(Number(root.dataset.live || 0) + 1);

@@ -75,7 +75,11 @@
       root.dataset.pythonReadyAt = String(Math.round(performance.now()));  // (ms since the page was asked for)
       root.dataset.pythonPhases = JSON.stringify(data.phases || {});
       const query = wanted ?? location.search.slice(1);
-      if (SHEETS) showSheets();
+      const touched = wanted === null && main.querySelector("form[data-live][data-touched]");
+      if (touched) {  // taps made while Python started: their answer now, by the live form (the page stays as tapped)
+        touched.dispatchEvent(new Event("change", { bubbles: true }));
+        keepSite();
+      } else if (SHEETS) showSheets();
       else if (query || config.endpoint === "setup.setup") show(query);
       else ask("page", { endpoint: config.endpoint, values: config.values, lang: config.lang, fields: [] })
         .catch(() => {}).finally(keepSite);  // the templates compiled now, so the first answer is as quick as the next
@@ -171,6 +175,11 @@
     for (const input of main.querySelectorAll("input[data-fresh-seed]")) input.value = randomId(4);
   }
   fresh();
+
+  // A live form changed before Python is ready: its answer is asked for as soon as it is (no tap is lost).
+  for (const kind of ["input", "change"]) {
+    main.addEventListener(kind, ({ target }) => { if (!ready && target.form) target.form.dataset.touched = "1"; });
+  }
 
   // This page's own forms and links are drawn here, not fetched: the static host would send the empty form back.
   main.addEventListener("submit", (event) => {

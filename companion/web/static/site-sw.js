@@ -95,5 +95,20 @@ self.addEventListener("fetch", (event) => {
   const folder = url.pathname.endsWith("/") ? null : url.pathname + "/";
   event.respondWith(caches.open(CACHE).then(async (cache) =>
     (await cache.match(url.pathname)) || (folder && await cache.match(folder)) ||
-    fetch(event.request).catch(async () => (await cache.match(OFFLINE[KEPT])) || Response.error())));
+    fetch(event.request).catch(async () => {
+      const twin = twinKept(folder || url.pathname);  // (online, theme.js would have opened it)
+      if (twin && event.request.mode === "navigate") return Response.redirect(twin + url.search + url.hash, 302);
+      return (await cache.match(OFFLINE[KEPT])) || Response.error();
+    })));
 });
+
+// A page of another language's tree (a shared link: /score/duquesa/ on a phone that keeps /en/): the same page in
+// the language kept, where the visit online went.
+function twinKept(path) {
+  for (const [lang, pages] of Object.entries(PAGES)) {
+    if (lang === KEPT || !pages.includes(path) || !path.startsWith(TREES[lang])) continue;
+    const twin = TREES[KEPT] + path.slice(TREES[lang].length);
+    if (PAGES[KEPT].includes(twin)) return twin;
+  }
+  return null;
+}
