@@ -235,6 +235,9 @@ def names_for(field_choices: Mapping[str, tuple | None], list_fields: Iterable[s
 def compile_section(section: Mapping, names: Names, problems: list[Problem]) -> Scoring | None:
     """The checked `scoring:` section compiled, every problem added with its path under `scoring`; None if any."""
     before = len(problems)
+    for part, most in (("counters", MAX_COUNTERS), ("values", MAX_VALUES)):
+        if len(section.get(part) or {}) > most:
+            problems.append(Problem(("scoring", part), f"has {len(section[part])} entries; at most {most}"))
     taken = {**{f: "a card field" for f in (*names.fields, *names.unusable)},
              **{f: "a function" for f in FUNCTIONS}, **{n: "a name every formula has" for n in PLAYER_NAMES}}
     counters = []

@@ -181,3 +181,22 @@ def test_nested_each_cannot_hold_the_server(tmp_path, capsys):
     assert cli.main(["validate", str(path)]) == 2
     assert time.monotonic() - started < 10
     assert "steps to compute a table" in capsys.readouterr().err
+
+
+def test_more_counters_or_values_than_the_limit_are_refused(tmp_path, capsys):
+    """MAX_COUNTERS and MAX_VALUES (20 and 40, docs/card-data.md) bound a section, at load, naming the part."""
+    from companion.data_scoring import MAX_COUNTERS, MAX_VALUES
+
+    counters = "".join(f"    c{i}: {{name: {{es: C, en: C}}}}\n" for i in range(MAX_COUNTERS + 1))
+    values = "".join(f'    v{i}: "{i}"\n' for i in range(MAX_VALUES + 1))
+    text = (GAME % "count()").replace("    chips: {name: {es: Fichas, en: Chips}, number: [0, 9]}\n", counters)
+    text = text.replace("    reds: \"count(colour == 'red')\"\n", values)
+    path = tmp_path / "probe.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert cli.main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"scoring.counters: has {MAX_COUNTERS + 1} entries; at most {MAX_COUNTERS}" in err
+    assert f"scoring.values: has {MAX_VALUES + 1} entries; at most {MAX_VALUES}" in err
+    at_most = text.replace(f"    c{MAX_COUNTERS}: {{name: {{es: C, en: C}}}}\n", "")
+    path.write_text(at_most.replace(f'    v{MAX_VALUES}: "{MAX_VALUES}"\n', ""), encoding="utf-8")
+    assert cli.main(["validate", str(path)]) == 0, capsys.readouterr().err
