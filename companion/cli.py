@@ -506,7 +506,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Messages start with the command, and the game for the commands that take one: "companion score duquesa: ..."
     prefix = " ".join(filter(None, ("companion", args.command, getattr(args, "game", None))))
     try:
-        with library.using(library.Library(eager=False, checked=False)):  # the shipped games (read when asked), and
+        with library.using(library.Library(eager=False)):  # the shipped games (read when asked), and
             # the files it names (a command drawing them checks their art and fonts itself: build, export)
             with stopped_by_sigterm(args.command):
                 return args.func(args)

@@ -113,11 +113,13 @@ class Library:
     id; an added file's game may not take a shipped game's id, nor print an id another game prints."""
 
     def __init__(self, files: Iterable[str | os.PathLike] = (), *, shipped: Callable[[], Mapping[str, CardSet]] =
-                 cards.load_shipped, frozen: bool = False, eager: bool = True, checked: bool = True):
+                 cards.load_shipped, frozen: bool = False, eager: bool = True,
+                 check_files: Callable[[CardSet], list[str]] | None = None):
         self._shipped = shipped
         self._frozen = frozen
-        self._checked = checked  # an added file's art and fonts are read as validate reads them (not for a command
-        # that reads no art, or checks it itself before drawing: the command line's)
+        # an added file's art and fonts read as validate reads them (pnp.design_check.check_files, handed down by
+        # the web app, a layer above; none for a command that reads no art or checks it itself before drawing)
+        self._check_files = check_files
         self._added: dict[str, Added] = {}  # by the file's real path
         self._lock = threading.Lock()
         if eager and not frozen:
@@ -193,11 +195,7 @@ class Library:
 
     def _file_problems(self, card_set: CardSet) -> list[str]:
         """The errors validate finds in a card set's art and font files as they are now (none when not checked)."""
-        if not self._checked:
-            return []
-        from .pnp.design_check import check_files  # reportlab and fontTools: only for a file that was added
-
-        return check_files(card_set)
+        return self._check_files(card_set) if self._check_files is not None else []
 
     def refresh(self) -> list[Added]:
         """Read again each added file one of whose watched files changed since it was read (one stat each); a

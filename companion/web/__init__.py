@@ -23,11 +23,13 @@ def create_app(config: dict | None = None) -> Flask:
     from flask import Flask, appcontext_pushed, g, jsonify, request
 
     from .. import library, resources, settings
+    from ..pnp import design_check  # reportlab and fontTools: an added file's art and fonts checked as validate does
     from . import assets, csrf, errors, head, instance, limits, locale, saved
 
     config = dict(config or {})
     env = settings.environment()  # every COMPANION_* variable, read once; the config's own keys win over them
-    known = library.Library(config.get("CARD_FILES", ()))  # this app's games, and no other app's
+    # this app's games, and no other app's
+    known = library.Library(config.get("CARD_FILES", ()), check_files=design_check.check_files)
     app = Flask(__name__, template_folder=str(resources.templates_dir()), static_folder="static",
                 instance_path=instance.instance_path(config, env))
     app.extensions[library.EXTENSION] = known
