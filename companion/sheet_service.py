@@ -85,15 +85,25 @@ def export_all(store: Store, folder: str | Path) -> list[Path]:
         path = out / f"sheet-{sheet_id:05d}-{sheet['game']}.json"
         text = json.dumps(sheets.export_json(sheet, log), ensure_ascii=False, indent=1) + "\n"
         try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=out)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, path)
+            _write_whole(path, text)
         except OSError as e:
             raise InputError([Problem(("out",), f"cannot write {path}: {e.strerror or e}")]) from None
         written.append(path)
     return written
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """`text` written beside `path` and moved into its place, so the file appears whole; the half-written copy is
+    removed on any failure or interruption (Ctrl+C, SIGTERM)."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def import_files(store: Store, paths: Iterable[str | Path]) -> list[tuple[Path, str]]:

@@ -124,3 +124,18 @@ def test_the_round_helpers_score_a_round_as_a_whole():
     result = rounds_helper.score([[{"name": "A", "won": 3}, {"name": "B", "won": 1}],
                                   [{"name": "A", "won": 0}, {"name": "B", "won": 2}]], 10, whole_round=whole)
     assert result["rounds"] == [{"A": 5, "B": 0}, {"A": 0, "B": 5}] and result["totals"] == {"A": 5, "B": 5}
+
+
+def test_an_export_stopped_half_way_leaves_no_half_written_file(tmp_path, store, monkeypatch):
+    sheet_service.create(store, {"game": "gemas", "players": ["A", "B"]})
+    real_replace = sheet_service.os.replace
+
+    def interrupted(*_args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sheet_service.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        sheet_service.export_all(store, tmp_path / "backup")
+    assert list((tmp_path / "backup").iterdir()) == []
+    monkeypatch.setattr(sheet_service.os, "replace", real_replace)
+    assert len(sheet_service.export_all(store, tmp_path / "backup")) == 1
