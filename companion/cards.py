@@ -215,6 +215,7 @@ class YamlProblem(Exception):
 MAX_DEPTH = 50
 MAX_VALUES = 50_000
 MAX_DATA_BYTES = 2**20  # a card data file (the largest shipped one is 46 KB)
+MAX_COPIES = 5000  # printed copies a file asks for, qty over all its components (the most a shipped one prints: 158)
 # libyaml's parser where PyYAML has it (ten times faster: half of a designer deck's build was reading its YAML);
 # the same events, nodes and marks. The phone's Python (Pyodide) has only the pure one.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -343,9 +344,9 @@ def _component_types(game_id: str) -> Mapping[str, ComponentType]:
 def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
     """Check one data file's text; return the card set (None if any error) and every error line. The checks run in
     this order, which is the order of the error lines: the YAML; the header; the look; the layouts and declared
-    fields; each component, from the file, then from its spreadsheets (`rows:`); the backs; the cards the rules
-    sections name; each component against its layout; what the setup deals. (Warnings, which do not stop it: what a
-    game with rules of its own lacks that its tests require, see `_FileCheck.rules_game`.)"""
+    fields; each component, from the file, then from its spreadsheets (`rows:`); the copies they print; the backs;
+    the cards the rules sections name; each component against its layout; what the setup deals. (Warnings, which do
+    not stop it: what a game with rules of its own lacks that its tests require, see `_FileCheck.rules_game`.)"""
     try:
         doc, lines = read_yaml(text)
     except YamlProblem as e:
@@ -364,6 +365,7 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
     sets = dict(header.get("sets") or {"base": Texts("Juego básico", "Base game")})
     entries, sources = check.entries(doc, header, raw_components, types)
     components = check.components(entries, types, sets, header)
+    check.copies(components)
     backs = check.backs(components, design, header)
     check.rule_cards(header, components)
     if design.layouts:
@@ -487,6 +489,17 @@ class _FileCheck:
                 self.errors.append(f"{entry.source or self.filename}:{entry.line_of(p.path)}: {label}: "
                                    f"{fmt_path(p.path) or '-'}: {p.message}")
         return components
+
+    def copies(self, components: list[Component]) -> None:
+        """The printed copies (the total of qty) past MAX_COPIES, named at the component that passes it."""
+        total = 0
+        for c in components:
+            total += c.qty
+            if total > MAX_COPIES:
+                self.errors.append(f"{c.where(self.filename)}: {c.id}: qty: brings the copies the file prints to more "
+                                   f"than {MAX_COPIES} (the total of qty over its components); a print-and-play "
+                                   f"file is far smaller: print fewer copies, or split the game into files")
+                return
 
     def backs(self, components: list[Component], design: layouts.Design, header: Mapping) -> dict[str, Component]:
         """The back components by id (one made from the file's `back:` when it draws one and lists none, added to
@@ -779,7 +792,7 @@ def _check_layouts(design: layouts.Design, components, types, look: Look, game: 
                 continue
         elements = design.layout_for(name, c.type)
         if elements is None:
-            unknown.append((c, f"no layout is named {name!r}; the file has: {', '.join(design.layouts)}"))
+            unknown.append((c, f"no layout is named {name!r}; the file has: {layouts.names_shown(design.layouts)}"))
             continue
         used = design.layout_name(name, c.type)
         if (used, c.size) not in checked:

@@ -50,6 +50,7 @@ TILE_DPI = 160  # a poker card is 400 × 560 px: a full sheet of 10 × 7 is 4000
 MAX_COLUMNS, MAX_ROWS = 10, 7
 PER_SHEET = MAX_COLUMNS * MAX_ROWS - 1  # the last slot is the hidden face
 MAX_WORKERS = 4
+SHEETS_AT_ONCE = 4  # sheets whose pixels are held at once: at most 4 × 47 MB, however many cards the deck has
 PNG_LEVEL = 1  # zlib level 1: a sheet encodes in a little over half the time of level 6, 17 % larger (1.2 MB)
 
 
@@ -229,9 +230,22 @@ def _encode(k: int, back: bool) -> None:
 
 
 def _pictures(card_set: CardSet, settings: BuildSettings, sheets: list[Sheet], staging: Path) -> None:
-    """Every sheet and back as a PNG in `staging`. On several cores, forked worker processes draw and rasterise the
-    faces, a contiguous share each, then encode the sheets; a small deck, one core, or a system that cannot fork
-    does it all in this process."""
+    """Every sheet and back as a PNG in `staging`, SHEETS_AT_ONCE sheets at a time (a full sheet's pixels are
+    47 MB: a deck of 5,000 cards has 73 sheets); each sheet's back file is written with the first sheet of it."""
+    first = {}
+    for k, sheet in enumerate(sheets):
+        first.setdefault(sheet.back_file, k)
+    for start in range(0, len(sheets), SHEETS_AT_ONCE):
+        batch = sheets[start:start + SHEETS_AT_ONCE]
+        _batch_pictures(card_set, settings, batch, [first[s.back_file] == start + k for k, s in enumerate(batch)],
+                        staging)
+
+
+def _batch_pictures(card_set: CardSet, settings: BuildSettings, sheets: list[Sheet], backs: list[bool],
+                    staging: Path) -> None:
+    """These sheets as PNGs (with `backs`, each one's back file too). On several cores, forked worker processes
+    draw and rasterise the faces, a contiguous share each, then encode the sheets; a small deck, one core, or a
+    system that cannot fork does it all in this process."""
     global _WORK
     places = {c.id: (k, slot) for k, sheet in enumerate(sheets) for slot, c in enumerate(sheet.faces)}
     pixels = []
@@ -241,8 +255,7 @@ def _pictures(card_set: CardSet, settings: BuildSettings, sheets: list[Sheet], s
         pixels[-1].write(b"\xff" * len(pixels[-1]))  # white: the empty slots, and the back of cards without one
     _WORK = _Work(card_set, settings, sheets, staging, pixels, places)
     ids = list(places)
-    encodes = [(k, k == next(j for j, s in enumerate(sheets) if s.back_file == sheet.back_file))
-               for k, sheet in enumerate(sheets)]
+    encodes = list(enumerate(backs))
     try:
         workers = min(os.cpu_count() or 1, MAX_WORKERS, len(ids) // FACES_A_WORKER)
         if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
