@@ -39,7 +39,8 @@ def checked(text: str, name: str = "especias.yaml"):
     assert (card_set is None) == bool(errors)
     last = len(YAML_BREAKS.findall(text)) + 2  # a lone \r (or NEL, LS, PS) starts a line for YAML and editors
     for line in errors:
-        m = re.match(rf"{re.escape(name)}:(\d+): .+?: .+?: .", line)
+        # file:line: component: where: what; a scoring: problem is file:line: scoring.where: what (the contract's)
+        m = re.match(rf"{re.escape(name)}:(\d+): (?:.+?: .+?: .|scoring[^ ]*: .)", line)
         assert m and 0 <= int(m[1]) <= last, line
     return card_set, errors
 
