@@ -2,6 +2,7 @@
 no winner left on screen; Queen's Necklace's fashion moves as the rulebook's track does and is carried from sale to
 sale; after a duel the page is ready for the next one; small things a table hit (a card's page named by its rank, a
 44 px Back link, whole names at 320 px). Phones at 390 × 844 (320 px for the name fields)."""
+from pathlib import Path
 from urllib.parse import urlencode
 
 from playwright.sync_api import expect
@@ -151,3 +152,58 @@ def test_queens_necklace_names_show_whole_at_320_px(server, browser):
             assert not cut, (query, cut)
     finally:
         context.close()
+
+
+def test_static_site_taps_made_while_python_starts_are_scored_once_it_is_ready(site, chromium):
+    """A first visit's scoring page: the cards tapped while "Preparing the scoring…" shows are scored as soon as the
+    phone's Python is up, with no Score tap."""
+    from test_browser import OFFLINE_PHONE, tap_card
+    from test_site import static_server
+
+    base, proc = static_server(site[1] / "site")
+    context = chromium.new_context(**OFFLINE_PHONE, locale="en-GB")
+    try:
+        phone = context.new_page()
+        phone.goto(f"{base}/en/score/duquesa/")
+        hands = {"Ana": ["DQ02", "DQ07", "DQ12", "DQ16"], "Bruno": ["DQ03", "DQ05", "DQ18", "DQ14"]}
+        tap_card(phone, 0, "DQ01")
+        for k, cards in enumerate(hands.values()):
+            for card in cards:
+                tap_card(phone, k + 1, card)
+        assert not phone.evaluate("document.documentElement.dataset.pythonReady"), "Python was up before the taps"
+        phone.wait_for_function("document.documentElement.dataset.pythonReady", timeout=120000)
+        phone.locator("#result [data-florins]").nth(1).wait_for(timeout=60000)
+        expected = service.score("duquesa", {"common": "DQ01", "players": [
+            {"name": f"Player {k + 1}", "hand": cards} for k, cards in enumerate(hands.values())]})
+        florins = phone.locator("#result [data-florins]").evaluate_all(
+            "els => els.map(e => Number(e.dataset.florins))")
+        assert florins == [p["florins"] for p in expected["players"]]
+    finally:
+        context.close()
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_static_site_offline_a_link_in_the_other_language_opens_the_kept_one(site, chromium):
+    """An English phone that visited the site: offline, a shared Spanish scoring link opens the English page with
+    the link's game, as the visit online would (theme.js), not "This page was not opened before"."""
+    from test_browser import OFFLINE_PHONE
+    from test_site import KEPT, _until, _wait_drawn, static_server
+
+    base, proc = static_server(site[1] / "site")
+    context = chromium.new_context(**OFFLINE_PHONE, locale="en-GB")
+    try:
+        phone = context.new_page()
+        phone.goto(f"{base}/en/")
+        _until(phone, KEPT, 180)
+        context.set_offline(True)
+        query = (Path(__file__).parent / "forms" / "duquesa.txt").read_text().strip()
+        phone.goto(f"{base}/score/duquesa/?{query}")
+        phone.wait_for_url("**/en/score/duquesa/?common=DQ01**")
+        _wait_drawn(phone, timeout=120000)
+        expect(phone.locator("#result")).to_have_count(1)
+        assert phone.evaluate("document.documentElement.lang") == "en"
+    finally:
+        context.close()
+        proc.terminate()
+        proc.wait(timeout=10)

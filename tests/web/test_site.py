@@ -437,7 +437,9 @@ def test_after_one_visit_a_scoring_page_scores_with_the_server_stopped(site, chr
         page.goto(f"{base}/score/nobles/?{query}")
         _wait_drawn(page)
         assert page.locator("#result").count() == 1 and page.locator(".problems").count() == 0
-        page.goto(f"{base}/en/rules/nobles/")  # the English pages were not kept for a Spanish visitor
+        page.goto(f"{base}/en/rules/nobles/")  # the English pages were not kept: the Spanish one, as online
+        page.wait_for_url(f"{base}/rules/nobles/")
+        page.goto(f"{base}/en/no-such-page/")  # a page of neither: not kept, said in the kept language's words
         assert page.locator("h1").inner_text() == "Sin conexión"
     finally:
         context.close()
