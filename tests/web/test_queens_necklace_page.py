@@ -132,5 +132,5 @@ def test_a_wrong_card_in_a_folded_sale_opens_it_where_it_is_wrong(client):
 def test_the_spanish_page_says_its_chips_in_spanish(client):
     _status, page = page_of(client, fields(SALE_1), lang="es")
     for words in ("Anillos, Rey, Collar, Banqueros, Alquimista", "Alquimista: de", ">Banqueros<",
-                  '<span class="vh">ninguno</span>', ">carta, si difieren<"):
+                  '<span class="vh">ninguno</span>', ">gemas de la carta que mueve (si sus cartas difieren)<"):
         assert words in page, words
