@@ -317,8 +317,8 @@ def game_end(game: str, played: int, last: Mapping | None, totals: Mapping[str, 
 def with_round(sheet: Mapping, state: Mapping | None, data: Any) -> Any:
     """An entry to add whose score request names no round gets the sheet's next one (a game of rounds)."""
     end = (state or {}).get("end")
-    if end is None or not isinstance(data, Mapping) or not isinstance(data.get("request"), Mapping) \
-            or "round" in data["request"]:
+    if end is None or "round" not in end or not isinstance(data, Mapping) \
+            or not isinstance(data.get("request"), Mapping) or "round" in data["request"]:
         return data
     return {**data, "request": {**data["request"], "round": min(end["round"], end.get("rounds") or end["round"])}}
 

@@ -139,3 +139,14 @@ def test_an_export_stopped_half_way_leaves_no_half_written_file(tmp_path, store,
     assert list((tmp_path / "backup").iterdir()) == []
     monkeypatch.setattr(sheet_service.os, "replace", real_replace)
     assert len(sheet_service.export_all(store, tmp_path / "backup")) == 1
+
+
+def test_a_points_only_duplicon_sheet_names_its_winner_at_the_target(store):
+    token = sheet_service.create(store, {"game": "duplicon", "players": ["Ana", "Bo"]})
+    sheet_id = store.open(token).sheet_id
+    sheet_service.change(store, sheet_id, "add", {"points": {"Ana": 60, "Bo": 40}})
+    state = sheets.fold(*store.load(sheet_id))
+    assert not state["finished"] and state["leaders"] == ["Ana"] and state["winners"] == []
+    sheet_service.change(store, sheet_id, "add", {"points": {"Ana": 10, "Bo": 64}})
+    state = sheets.fold(*store.load(sheet_id))
+    assert state["totals"] == {"Ana": 70, "Bo": 104} and state["finished"] and state["winners"] == ["Bo"]
