@@ -155,4 +155,4 @@ def test_a_player_count_the_game_does_not_take_is_named(client, lang, said):
     """Seen in a screenshot: a three-player Duquesa setup was refused "Debe ser 1 o 2", naming nothing."""
     r = client.get(f"/setup/duquesa?seed=x&players=3&lang={lang}")
     assert r.status_code == 400
-    assert f"<li>{said}</li>" in r.get_data(as_text=True)
+    assert f"<li data-path=\"players\">{said}</li>" in r.get_data(as_text=True)

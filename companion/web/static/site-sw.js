@@ -102,7 +102,7 @@ self.addEventListener("fetch", (event) => {
     })));
 });
 
-// A page of another language's tree (a shared link: /score/duquesa/ on a phone that keeps /en/): the same page in
+// A page of another language's tree (a shared link: /score/<game>/ on a phone that keeps /en/): the same page in
 // the language kept, where the visit online went.
 function twinKept(path) {
   for (const [lang, pages] of Object.entries(PAGES)) {
