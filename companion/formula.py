@@ -476,6 +476,7 @@ def _runs(values: list[int], lows: bool) -> list[int]:
 def _each_of(name: str, choices: tuple[str, ...] | None, formula):
     def each(env):
         options = choices if choices is not None else env.table.held_values(name, env.where)
+        env.table.spend(len(options) + 1)
         out = []
         for choice in options:
             out.append(formula(env.within((*env.where, (name, choice)))))
@@ -483,7 +484,6 @@ def _each_of(name: str, choices: tuple[str, ...] | None, formula):
             raise FormulaError(f"each() made a list of more than {MAX_LIST} entries")
         return out
     return each
-        env.table.spend(len(options) + 1)
 
 
 def _placed(name: str, expr, points_of, key: int):
