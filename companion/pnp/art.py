@@ -223,7 +223,7 @@ def _svg(path: str, data: bytes):
     pixels, embedded = _check_svg(root, len(data))
     text = next(root.iter(f"{SVG_NS}text"), None) is not None
     try:
-        drawing = SvgRenderer(path, font_map=_standard_fonts()).render(root)
+        drawing = _renderer(SvgRenderer)(path, font_map=_standard_fonts()).render(root)
     except Exception as e:  # svglib raises whatever its parts raise on what it cannot draw
         raise ArtError(f"is not an SVG svglib can draw: {e}") from None
     for side in (drawing.width, drawing.height):
@@ -336,6 +336,52 @@ def _drawn(elements: list, repeats: list[list[int]]) -> int:
     return size[0] or 0
 
 
+def _renderer(base):
+    """svglib's renderer, with an element's `opacity` (which svglib ignores) multiplied into the fill and stroke
+    opacity of every shape it draws: a half-transparent group is each of its shapes half transparent (where they
+    overlap inside it, they show through each other, as they would not in a browser)."""
+
+    class Renderer(base):
+        def renderNode(self, node, parent=None):  # noqa: N802 (svglib's name)
+            before = len(parent.contents) if parent is not None else 0
+            super().renderNode(node, parent)
+            opacity = _opacity(self.attrConverter, node)
+            if opacity < 1 and parent is not None:
+                for item in parent.contents[before:]:
+                    _fade(item, opacity)
+
+    return Renderer
+
+
+def _opacity(converter, node) -> float:
+    """An element's own `opacity` (attribute, style or stylesheet), from 0 to 1; 1 when it has none."""
+    converter.findAttr(node, "opacity")  # (applies its style and the stylesheet's rules to its attributes)
+    given = (node.etree_element.attrib.get("opacity") or "").strip()
+    try:
+        value = float(given[:-1]) / 100 if given.endswith("%") else float(given)
+    except ValueError:
+        return 1.0
+    return min(1.0, max(0.0, value)) if math.isfinite(value) else 1.0
+
+
+def _fade(shape, opacity: float) -> None:
+    """Multiply a drawn shape's (a group's: each of its shapes') fill and stroke opacity by `opacity`."""
+    from copy import copy
+
+    for child in getattr(shape, "contents", None) or ():
+        _fade(child, opacity)
+    for colour_key, opacity_key in (("fillColor", "fillOpacity"), ("strokeColor", "strokeOpacity")):
+        colour = getattr(shape, colour_key, None)
+        if colour is None or not hasattr(colour, "alpha"):
+            continue
+        own = getattr(shape, opacity_key, None)
+        faded = (colour.alpha if own is None else own) * opacity
+        colour = copy(colour)  # a colour may be shared with other shapes (a <use>'s original)
+        colour.alpha = faded
+        setattr(shape, colour_key, colour)
+        setattr(shape, opacity_key, faded)
+
+
 def _standard_fonts():
     """svglib's font map, limited to the PDF's standard fonts: the font-family of an SVG's <text> never names a
     file to embed (svglib would try `<family>.ttf` relative to the working folder, or ask fontconfig)."""
@@ -381,13 +427,32 @@ def place(c, path: str, x: float, y: float, w: float, h: float, window_pt: float
             _draw_svg(c, info, payload)
         else:
             c.drawImage(_reader(payload, kind, shrink), 0, 0, info.width, info.height, mask="auto")
-        c.endForm()
+        end_form(c, name)
     s = min(w / info.width, h / info.height)
     c.saveState()
     c.translate(x + (w - info.width * s) / 2, y + (h - info.height * s) / 2)
     c.scale(s, s)
     c.doForm(name)
     c.restoreState()
+
+
+def end_form(c, name: str) -> None:
+    """End the form being defined, its resources naming the graphics states (transparency) it uses: reportlab
+    writes a form's fonts, pictures and procedure sets but leaves out its ExtGState, so a form drawn with an
+    alpha would name a `/gRLs0 gs` its resources lack (poppler: "ExtGState 'gRLs0' is unknown"; drawn opaque)."""
+    from reportlab.pdfbase import pdfdoc
+
+    c.endForm()
+    form = c._doc.idToObject.get(pdfdoc.xObjectName(name)) if hasattr(c, "_doc") else None
+    if form is None or not getattr(form, "ExtGState", None) or form.Resources:
+        return
+    resources = pdfdoc.PDFResourceDictionary()
+    resources.basicFonts()
+    resources.allProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    resources.ExtGState = form.ExtGState
+    form.Resources = resources
 
 
 _SVG_CODE = _Cache(CACHE_BUDGET // 4)  # an SVG's PDF operators by digest, kept when they name no document resource

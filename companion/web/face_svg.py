@@ -113,14 +113,19 @@ class SvgCanvas:
         self.state["font"], self.state["size"] = name, size
 
     def setFillAlpha(self, alpha):  # noqa: N802
-        """Ignored: what the SVG paints is opaque."""
-        pass
+        """What is filled from now on is `alpha` opaque (the print's graphics state, as the SVG's fill-opacity)."""
+        self.state["fill_alpha"] = alpha
+
+    def setStrokeAlpha(self, alpha):  # noqa: N802
+        self.state["stroke_alpha"] = alpha
 
     # shapes
     def _paint(self, stroke, fill) -> str:
         s = self.state
+        fade = (f' fill-opacity="{_n(s["fill_alpha"])}"' if fill and s.get("fill_alpha", 1) < 1 else "") + \
+            (f' stroke-opacity="{_n(s["stroke_alpha"])}"' if stroke and s.get("stroke_alpha", 1) < 1 else "")
         return (f'fill="{s["fill"]}"' if fill else 'fill="none"') + \
-            (f' stroke="{s["stroke"]}" stroke-width="{_n(s["width"])}"' if stroke else "")
+            (f' stroke="{s["stroke"]}" stroke-width="{_n(s["width"])}"' if stroke else "") + fade
 
     def _emit(self, text: str):
         (self.recording[-1] if self.recording else self.out).append(text)
