@@ -279,7 +279,7 @@ def _batch_pictures(card_set: CardSet, settings: BuildSettings, sheets: list[She
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*", re.DOTALL)
 _ITALIC = re.compile(r"(?<!\\)\*(.+?)(?<!\\)\*", re.DOTALL)
-_ICON = re.compile(r"\{icon:([^}]+)\}")
+_ICON = re.compile(r"\{icon:([^{}]+)\}")  # not across a '{': else each of many `{icon:` never closed read to the end
 
 
 def description(text: str | None, card_set: CardSet, lang: str) -> str:
