@@ -9,9 +9,9 @@ fields is `companion.cards`'s job. The file is a stranger's, so everything here 
   speed) and refused beyond what the largest card spreadsheet needs, and an .xlsx's rows are measured before
   openpyxl (which holds a whole row in memory) reads them: a few kilobytes of zip could otherwise cost minutes and
   gigabytes;
-* at most 5,000 data rows, 200 columns and 5,000 characters a cell; an ODS file's repeated rows and cells
-  (LibreOffice writes `number-rows-repeated="1048576"` for the empty rows below the data) are counted, never
-  made one by one.
+* at most 5,000 data rows, 200 columns, 5,000 characters a cell and 4 Mi characters in all the cells (an .xlsx's
+  shared text counted in every cell that shows it); an ODS file's repeated rows and cells (LibreOffice writes
+  `number-rows-repeated="1048576"` for the empty rows below the data) are counted, never made one by one.
 
 Row numbers are the ones the designer sees: the spreadsheet program's row number for .xlsx and .ods, and for a CSV
 the line the row starts on (a quoted cell may run over several lines; only after one does the line differ from
@@ -44,6 +44,8 @@ UNPACKED_LIMIT = 64 * 2**20  # bytes an .xlsx's or .ods's members may unpack to,
 MAX_ROWS = 5000  # data rows (blank ones not counted)
 MAX_COLUMNS = 200
 MAX_CELL = 5000  # characters in a cell, once stripped
+MAX_TEXT = FILE_LIMIT  # characters in all the cells: what a CSV file could hold (an .xlsx shares one text among many
+# cells, an .ods repeats a cell: a few kilobytes could otherwise hold gigabytes of text)
 # XML is parsed one element at a time (openpyxl: 6 µs a worksheet cell, 18 µs a shared string, 40 µs a style;
 # expat and the handlers here: 4 µs), so the elements (counted as '<'s, at C speed) are bounded before any is parsed:
 SHEET_TAGS = 1_000_000  # in the sheet read: an .xlsx's worksheet, an .ods's content.xml (~250,000 cells of text)
@@ -142,12 +144,19 @@ class _Builder:
         self.names: dict[int, str] | None = None
         self.header_line = 0
         self.out: list[tuple[int, dict[str, str]]] = []
+        self.text = 0  # characters in the cells so far
 
     def add(self, number: int, cells: dict[int, str]) -> None:
         """Take row `number` (column index → text; a blank row is skipped): the header first, then one component a row.
         RowsError for a column name used twice, a cell in an unnamed column, or more than MAX_ROWS rows."""
         if not cells:
             return
+        self.text += sum(map(len, cells.values()))
+        if self.text > MAX_TEXT:
+            raise RowsError(number, f"the cells up to this row hold more than {MAX_TEXT:,} characters in all, more "
+                                    "than a card spreadsheet may (as much as a CSV file of "
+                                    f"{FILE_LIMIT // 2**20} MiB holds): shorten the texts, or split the rows into "
+                                    "files of their own")
         if self.names is None:
             self.header_line, self.names = number, cells
             first: dict[str, int] = {}
@@ -194,16 +203,18 @@ _END = "\0"  # a last line after the text: swallowed into a cell only when a quo
 
 
 def _record_end(text: str, start: int) -> int:
-    """Where the CSV record starting at `start` ends: its line end outside quotes (or the end of the text)."""
-    at = start
+    """Where the CSV record starting at `start` ends: the first line end after an even number of quotes (outside
+    quotes), or the end of the text. Quotes are counted a line at a time (at C speed): looking for the line's end
+    again after each quoted cell made a line of many of them quadratic (10 s for 1.6 MB of '""')."""
+    at, quotes = start, 0
     while True:
-        newline, quote = text.find("\n", at), text.find('"', at)
-        if quote == -1 or newline != -1 and newline < quote:
-            return len(text) if newline == -1 else newline
-        close = text.find('"', quote + 1)
-        if close == -1:
+        newline = text.find("\n", at)
+        if newline == -1:
             return len(text)
-        at = close + 1
+        quotes += text.count('"', at, newline)
+        if quotes % 2 == 0:
+            return newline
+        at = newline + 1
 
 
 def _separator(text: str) -> str:
@@ -308,24 +319,47 @@ def _tags(count: int, most: int, what: str) -> None:
                            "save the cards' rows alone in a file of their own")
 
 
-_ROOT = re.compile(rb"(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]{0,300}\?>\s*)?(?:<!--.{0,2000}?-->\s*)*"
-                   rb"<(?:[A-Za-z_][\w.-]{0,40}:)?([A-Za-z_][\w.-]{0,40})", re.DOTALL)
+_NAME_START = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_NAME_CHARS = _NAME_START | frozenset(b"0123456789.-:")
+
+
+def _root_name(xml: bytes) -> bytes:
+    """The local name of a part's root element (b"" when it does not start as XML does), read past a byte order mark,
+    the XML declaration, comments and processing instructions: plain code, one pass (a pattern that skipped the
+    comments backtracked exponentially on a part of forty of them)."""
+    at = 3 if xml.startswith(b"\xef\xbb\xbf") else 0
+    while True:
+        while at < len(xml) and xml[at] in b" \t\r\n":
+            at += 1
+        if xml.startswith(b"<!--", at):
+            end = xml.find(b"-->", at + 4)
+        elif xml.startswith(b"<?", at):
+            end = xml.find(b"?>", at + 2)
+        else:
+            break
+        if end == -1:
+            return b""
+        at = end + 3 if xml[end] == ord("-") else end + 2
+    if not xml.startswith(b"<", at) or at + 1 >= len(xml) or xml[at + 1] not in _NAME_START:
+        return b""
+    end = at + 1
+    while end < len(xml) and end - at <= 100 and xml[end] in _NAME_CHARS:
+        end += 1
+    return xml[at + 1:end].rpartition(b":")[2]
 
 
 def _xlsx_parts(archive: zipfile.ZipFile) -> None:
-    """Every XML part of a workbook within its bounds, by what its root element says it is (not by its name, which
-    the workbook's own [Content_Types].xml may choose)."""
+    """Every part of a workbook within its bounds, by what its root element says it is. Not by its name: the
+    workbook's own relations may name `xl/worksheets/sheet1.dat` as a worksheet, and openpyxl parses it; a part that
+    is no XML (a picture) has few '<' bytes to count (the file itself is at most FILE_LIMIT)."""
     total = other = 0
     for name in archive.namelist():
-        if not name.endswith((".xml", ".rels")):
-            continue
         xml = _member(archive, name) or b""
         if b"<!DOCTYPE" in xml:  # no part of a workbook has one: it is where entities (billion laughs) are declared
             raise RowsError(0, f"{name} declares XML entities, which a workbook does not: refused")
         count = xml.count(b"<")
         total += count
-        root = _ROOT.match(xml)
-        kind = root.group(1) if root else b""
+        kind = _root_name(xml)
         if kind == b"worksheet":  # openpyxl parses the chosen one (its rows counted again then), scans the others
             _tags(count, SHEET_TAGS, f"the worksheet {name}")
         elif kind == b"sst":
