@@ -158,6 +158,8 @@ class Design:
     back_layout: str | None = None
     first: str | None = None  # the layout a component without `layout:` uses
     defaults: Mapping[str, tuple[Element, ...]] = field(default_factory=dict)  # a file without layouts: ours
+    corner_radius: float = 0.0  # mm: the cards' rounded cut (`corner_radius:`), 0 for square corners
+    cut_outline: bool = False  # `cut_outline: true`: each card's cut drawn as a thin line
 
     def layout_name(self, name: str | None, type_: str = "") -> str | None:
         """The layout a component draws with: the one it names, else the one named after its type, else `base`,
@@ -219,6 +221,8 @@ SECTIONS = {
     "fonts": MapOf(LAYOUT_NAME, FONT_DECL),
     "layouts": MapOf(LAYOUT_NAME, _AnyField()),  # elements checked by `resolve`
     "back": Record({"art": Str(max_len=200), "layout": LAYOUT_NAME}),
+    "corner_radius": Num(0, 30),  # mm: the cards' cut rounds its corners (at most a third of the short side)
+    "cut_outline": Bool(),  # a thin line along each card's cut
 }
 
 
@@ -548,7 +552,22 @@ def build_design(header: Mapping, folder: str, line_of, problems: Problems) -> D
     return Design(layouts=MappingProxyType(layouts), colours=MappingProxyType(dict(header.get("colours") or {})),
                   labels=MappingProxyType(dict(header.get("labels") or {})),
                   fonts=MappingProxyType(fonts), back_art=back_art, back_layout=back.get("layout"),
-                  first=next(iter(layouts), None), defaults=ours)
+                  first=next(iter(layouts), None), defaults=ours, corner_radius=_corner_radius(header, problems),
+                  cut_outline=bool(header.get("cut_outline")))
+
+
+def _corner_radius(header: Mapping, problems: Problems) -> float:
+    """The file's `corner_radius` (mm); a problem when it is over a third of its cards' short side."""
+    from .components import SIZES
+
+    radius = header.get("corner_radius") or 0.0
+    size = header.get("card_size", "poker")
+    most = min(SIZES[size]) / 3
+    if radius > most:
+        problems.add(("corner_radius",), "must be at most a third of a %(size)s card's short side (%(most)s mm), "
+                                         "got %(got)s", size=size, most=f"{most:.1f}", got=f"{radius:g}")
+        return 0.0
+    return radius
 
 
 DEFAULT_LAYOUTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "default_layouts.yaml")

@@ -73,6 +73,15 @@ def printed_size(c: Component, settings: BuildSettings) -> str:
     return settings.card_size if (settings.card_size and c.kind in CARD_KINDS) else c.size
 
 
+def cut_radius(card_set: CardSet, c: Component, size: str) -> float:
+    """The radius (mm) of the cut's corners of a component printed at `size`: the file's `corner_radius` for cards,
+    reference cards and their backs (at most a third of the short side of a size --card-size prints them at);
+    0 for tiles, tokens and markers."""
+    if c.kind not in (*CARD_KINDS, "back") or size not in CARD_SIZES:
+        return 0.0
+    return min(card_set.design.corner_radius, min(geometry.SIZES[size]) / 3)
+
+
 def qr_text(card_set: CardSet, c: Component, settings: BuildSettings) -> str | None:
     """What the component's QR code says; tokens are too small to carry one, and `--qr none` prints none."""
     return card_url(settings.base_url, c.id) if c.kind != "token" and settings.qr != "none" else None
@@ -112,6 +121,29 @@ def _marks(c, marks) -> None:
     c.setLineWidth(0.3)
     for x1, y1, x2, y2 in marks:
         c.line(x1 * MM, y1 * MM, x2 * MM, y2 * MM)
+    c.restoreState()
+
+
+def _cuts(c, pieces: list[tuple[Rect, float]], marks: bool, outline: bool) -> None:
+    """Each piece's rounded cut shown on the sheet: its whole outline with `cut_outline`, else (with crop marks) the
+    arcs of its rounded corners, where a corner punch or scissors go; nothing for square corners without outline."""
+    pieces = [(rect, radius) for rect, radius in pieces if outline or (marks and radius > 0)]
+    if not pieces:
+        return
+    c.saveState()
+    c.setStrokeColor(HexColor("#7f7f7f"))
+    c.setLineWidth(0.25)
+    for rect, radius in pieces:
+        x, y, w, h = _points(rect)
+        if outline:
+            c.roundRect(x, y, w, h, radius * MM, stroke=1, fill=0)
+            continue
+        r = radius * MM
+        path = c.beginPath()
+        for cx, cy, start in ((x + r, y + r, 180), (x + w - r, y + r, 270), (x + w - r, y + h - r, 0),
+                              (x + r, y + h - r, 90)):
+            path.arc(cx - r, cy - r, cx + r, cy + r, startAng=start, extent=90)
+        c.drawPath(path, stroke=1, fill=0)
     c.restoreState()
 
 
@@ -191,6 +223,10 @@ class _Document:
         if settings.crop_marks:  # the cuts of the pieces on this sheet, none for its empty slots
             used = list(s.fronts[:len(batch)]) + ([rect for rect, _ in back_slots] if self.gutterfold else [])
             _marks(c, geometry.crop_marks(used, s.bleed, s.page_w, s.page_h))
+        cuts = list(zip(s.fronts, batch, strict=False)) + ([(rect, back) for rect, back in back_slots]
+                                                           if self.gutterfold else [])
+        _cuts(c, [(rect, cut_radius(card_set, comp, size)) for rect, comp in cuts], settings.crop_marks,
+              card_set.design.cut_outline)
         # A sheet is the finished piece (the player cuts it): its boxes are the whole page, so no printer or
         # viewer that honours them crops the crop marks. Per-card boxes are in the print-service file.
         self.finish(full_page(s), full_page(s))

@@ -17,7 +17,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 from ..cards import CardSet, Component
 from ..files import Update, all_written_over
 from . import draw, faces
-from .document import BuildSettings, printed_size, qr_text, qr_version
+from .document import BuildSettings, cut_radius, printed_size, qr_text, qr_version
 from .geometry import MM, SIZES
 
 RECORD = ".companion-png"  # in each <game>-png/ folder: the files the last export wrote there
@@ -48,8 +48,9 @@ def many_card_pngs(games: list[tuple[CardSet, Path]], settings: BuildSettings) -
         jobs = []
         for g, (staging, (data, plan)) in enumerate(zip(stagings, drawn, strict=True)):
             (staging / "cards.pdf").write_bytes(data)  # the same cards as one PDF, a card a page
-            jobs += [(g, i, str(staging / name), (_pixels(w + 2 * bleed), _pixels(h + 2 * bleed)))
-                     for i, (name, w, h) in enumerate(plan)]
+            card_set = games[g][0]
+            jobs += [(g, i, str(staging / name), (_pixels(w + 2 * bleed), _pixels(h + 2 * bleed)),
+                      _rounding(card_set, name, w, h, bleed, DPI)) for i, (name, w, h) in enumerate(plan)]
         _rasterise([data for data, _ in drawn], jobs)
     return [[Path(folder) / name for name, _, _ in plan] for (_, folder), (_, plan) in zip(games, drawn, strict=True)]
 
@@ -92,7 +93,7 @@ def _card_pages(card_set: CardSet, settings: BuildSettings, components: Iterable
 def _render(pdfs: list[bytes], jobs: list[tuple[int, int, str, tuple[int, int]]]) -> None:
     """Rasterise pages into PNG files: (which PDF, page index, path, exact size in pixels)."""
     opened: dict[int, pdfium.PdfDocument] = {}
-    for g, i, path, exact in jobs:
+    for g, i, path, exact, radius in jobs:
         pdf = opened.get(g) or opened.setdefault(g, pdfium.PdfDocument(pdfs[g]))
         # zlib level 6: a third of the time of optimize=True, for files 7 % larger
         page_image(pdf, i, DPI, exact).save(path, dpi=(DPI, DPI), compress_level=6)
@@ -106,6 +107,35 @@ def page_image(pdf: pdfium.PdfDocument, index: int, dpi: float, exact: tuple[int
     if image.width < exact[0] or image.height < exact[1]:  # a page a rounding short of the size: never a black edge
         return image.resize(exact, Image.Resampling.LANCZOS)
     return image.crop((0, 0, *exact))
+
+
+def _rounding(card_set: CardSet, name: str, w: float, h: float, bleed: float, dpi: float) -> float:
+    """The radius in pixels of a page's rounded cut grown by its bleed (the file's `corner_radius` plus the bleed:
+    a print service still gets its bleed, cut round at the corners); 0 for square corners."""
+    size = next((n for n, (sw, sh) in SIZES.items() if abs(sw - w) < 0.01 and abs(sh - h) < 0.01), None)
+    radius = cut_radius(card_set, card_set.component(name.removesuffix(".png")), size) if size else 0.0
+    return (radius + bleed) / 25.4 * dpi if radius > 0 else 0.0
+
+
+def rounded(picture: Image.Image, radius: float) -> Image.Image:
+    """The picture with its corners rounded to `radius` pixels, transparent outside (edges antialiased); as it
+    is for 0."""
+    if radius <= 0:
+        return picture
+    picture = picture.convert("RGBA")
+    picture.putalpha(corner_mask(picture.size, radius))
+    return picture
+
+
+def corner_mask(size: tuple[int, int], radius: float) -> Image.Image:
+    """An 8-bit mask of `size`: opaque inside a rectangle of the whole size with corners rounded to `radius` pixels,
+    drawn 4 times larger and scaled down for smooth edges."""
+    from PIL import ImageDraw
+
+    k = 4
+    big = Image.new("L", (size[0] * k, size[1] * k), 0)
+    ImageDraw.Draw(big).rounded_rectangle((0, 0, size[0] * k - 1, size[1] * k - 1), radius=radius * k, fill=255)
+    return big.resize(size, Image.Resampling.BOX)
 
 
 def _rasterise(pdfs: list[bytes], jobs: list) -> None:

@@ -41,8 +41,8 @@ from .. import __version__, cards, service
 from ..cards import CardSet, Component
 from ..files import Update, all_written_over, folder_problems
 from ..schema import InputError, Problem
-from .document import BuildSettings, printed_size
-from .export import _card_pages, page_image
+from .document import BuildSettings, cut_radius, printed_size
+from .export import _card_pages, corner_mask, page_image
 from .geometry import SIZES
 
 RECORD = ".companion-tts-{game}"  # in the output folder: the files the last export of that game wrote there
@@ -223,10 +223,27 @@ def _encode(k: int, back: bool) -> None:
     sheet = work.sheets[k]
     w, h = tile_pixels(sheet.size)
     picture = Image.frombuffer("RGB", (sheet.columns * w, sheet.rows * h), work.pixels[k], "raw", "RGB", 0, 1)
+    picture = _rounded_tiles(picture, sheet, cut_radius(work.card_set, sheet.faces[0], sheet.size))
     picture.save(work.staging / sheet.file, dpi=(TILE_DPI, TILE_DPI), compress_level=PNG_LEVEL)
     if back:  # (a sheet of cards without a back keeps its white slot: their plain back)
         corner = ((sheet.columns - 1) * w, (sheet.rows - 1) * h, sheet.columns * w, sheet.rows * h)
         picture.crop(corner).save(work.staging / sheet.back_file, dpi=(TILE_DPI, TILE_DPI), compress_level=PNG_LEVEL)
+
+
+def _rounded_tiles(picture: Image.Image, sheet: Sheet, radius_mm: float) -> Image.Image:
+    """A sheet with each tile's corners cut round to the file's `corner_radius` (transparent outside); as it is
+    for square corners."""
+    if radius_mm <= 0:
+        return picture
+    w, h = tile_pixels(sheet.size)
+    tile = corner_mask((w, h), radius_mm / 25.4 * TILE_DPI)
+    mask = Image.new("L", picture.size, 0)
+    for row in range(sheet.rows):
+        for column in range(sheet.columns):
+            mask.paste(tile, (column * w, row * h))
+    picture = picture.convert("RGBA")
+    picture.putalpha(mask)
+    return picture
 
 
 def _pictures(card_set: CardSet, settings: BuildSettings, sheets: list[Sheet], staging: Path) -> None:
