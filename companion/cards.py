@@ -19,6 +19,8 @@ from .i18n import LANGS
 from .look import DRAWN_SHAPES, LOOK, Art, ArtPath, Look, build_look
 from .schema import (
     INVALID,
+    LANG_CODE,
+    WRITTEN,
     Bool,
     Enum,
     Field,
@@ -35,6 +37,7 @@ from .schema import (
     closest,
     fmt_path,
     whole_number,
+    written_in,
 )
 
 ID_PATTERN = r"[A-Z0-9]+(?:-[A-Z0-9]+)*"
@@ -42,6 +45,7 @@ ID_PATTERN = r"[A-Z0-9]+(?:-[A-Z0-9]+)*"
 # characters in every language (its rules tests require it; validate warns).
 REQUIRED_SECTIONS = ("setup", "turn", "end")
 SECTION_CHARS = 150
+TEXT_MOST = 4000  # characters of a component's text: longer than any face holds; whether it fits is the fit check's
 SLUG = Str(r"[a-z][a-z0-9-]*", max_len=40, hint="lower-case letters, digits and '-'")
 # The fields every component may have, whatever its game and type.
 COMMON_FIELDS: dict[str, Field] = {
@@ -50,7 +54,7 @@ COMMON_FIELDS: dict[str, Field] = {
     "qty": Int(1, 500),
     "set": SLUG,
     "name": TextsField(max_len=60),
-    "text": TextsField(max_len=400),
+    "text": TextsField(max_len=TEXT_MOST),  # the fit check (validate) says what a layout's box holds
     "back": Str(rf"{ID_PATTERN}|none", max_len=14, hint="the id of a back component, or none"),
     "size": Enum(SIZES, "size"),
     "reconstructed": Bool(),
@@ -74,6 +78,17 @@ class _OneOrMany(Field):
 ROWS = _OneOrMany(Str(r"[^\\:\0]+\.(csv|CSV|xlsx|XLSX|ods|ODS)(#.+)?", max_len=200,
                       hint="a .csv, .xlsx or .ods file beside the data file, e.g. cards.csv or cards.xlsx#Deck"), 10)
 
+class _Languages(Field):
+    """`languages: [en, fr]`: language codes, at least one, each once."""
+
+    def check(self, value, path, problems):
+        checked = ListOf(LANG_CODE, 1, 20).check(value, path, problems)
+        if checked is not INVALID and len(set(checked)) != len(checked):
+            return problems.add(path, "names a language twice")
+        return checked
+
+
+LANGUAGES = _Languages()
 HEADER = Record(
     {
         "game": SLUG,
@@ -160,6 +175,7 @@ class CardSet:
     sources: tuple[str, ...] = ()  # the files its components were read from: the data file, then its `rows:`
     scoring: data_scoring.Scoring | None = None  # a data-only game's `scoring:`, compiled (None: none declared)
 
+    languages: tuple[str, ...] = LANGS  # the languages its texts are written in (`languages:`), the default first
     def component(self, component_id: str) -> Component:
         """The component with this printed id; KeyError if the file has none."""
         for c in self.components:
@@ -353,6 +369,21 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
     if not isinstance(doc, dict):
         return None, [f"{filename}:1: -: -: the file must be a mapping with game, title, prefix and components"]
     check = _FileCheck(filename, lines)
+    with written_in(_languages(doc)):  # its texts are checked in the languages it declares
+        return _checked(doc, lines, filename)
+
+
+def _languages(doc: Mapping) -> tuple[str, ...]:
+    """The languages a file writes, as its `languages:` declares them (LANGS, Spanish and English, where it does
+    not, or declares them wrongly: the header's check says how)."""
+    given = doc.get("languages")
+    problems = Problems()
+    checked = LANGUAGES.check(given, ("languages",), problems) if given is not None else INVALID
+    return LANGS if checked is INVALID else checked
+
+
+def _checked(doc: Mapping, lines: Mapping[Path, int], filename: str) -> tuple[CardSet | None, list[str]]:
+    """`check_text` of a file read, its texts checked in its languages."""
     header, raw_components = check.header(doc)
     if header is None:
         return None, check.errors
@@ -379,6 +410,7 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
         game=header["game"], path=filename, title=header["title"], prefix=header["prefix"],
         players=tuple(header["players"]), card_size=header.get("card_size", "poker"), sets=MappingProxyType(sets),
         labels=header.get("labels", MappingProxyType({})), notes=tuple(header.get("notes", ())),
+        languages=header.get("languages", LANGS),
         rules=tuple(header.get("rules", ())), components=tuple(components), look=look,
         needs=tuple(header.get("needs", ())),
         setup=header.get("setup", MappingProxyType({})), design=design, sources=tuple(sources),
@@ -561,7 +593,7 @@ class _FileCheck:
                                      f"{', '.join(REQUIRED_SECTIONS)}")
                 continue
             i, section = sections[needed]
-            for lang in LANGS:
+            for lang in WRITTEN.get():
                 if len(section["text"].get(lang)) <= SECTION_CHARS:
                     self.warnings.append(f"{self.filename}:{self.line(('rules', i, 'text', lang))}: -: "
                                          f"rules[{i}].text.{lang}: warning: the {needed!r} section says "
@@ -681,7 +713,7 @@ def _known_columns(types: Mapping[str, ComponentType]) -> list[str]:
             return
         names[name] = None
         if isinstance(spec, TextsField):
-            names.update({f"{name}.es": None, f"{name}.en": None})
+            names.update({f"{name}.{lang}": None for lang in WRITTEN.get()})
 
     for name, spec in COMMON_FIELDS.items():
         add(name, spec)
@@ -747,7 +779,7 @@ def _from_cell(field: Field | None, text: str, path: Path, problems: Problems) -
             return field.check(parts, path, problems)
         return [_from_cell(field.item, part, (*path, i), problems) for i, part in enumerate(parts)]
     if isinstance(field, TextsField):
-        return {"es": text, "en": text}  # one column for both languages
+        return text  # one column for every language
     return text
 
 

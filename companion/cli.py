@@ -344,7 +344,7 @@ def _build_command(sub) -> None:
     p.add_argument("--base-url", default="http://127.0.0.1:5000", metavar="URL",
                    help="where the cards' QR codes lead: the companion on your network (companion address prints "
                         "it), a hosted companion or a static site; the codes open URL/C/<card id>")
-    p.add_argument("--lang", default="es", help="es or en")
+    p.add_argument("--lang", help="the language to print (default: each game's first, see languages: in its file)")
     p.add_argument("--card-size", help="poker, bridge or mini (default: the game's)")
     p.add_argument("--layout", default="duplex", help="duplex (backs on the following page) or gutterfold")
     p.add_argument("--offset-x", type=float, default=0.0, metavar="MM",
@@ -429,7 +429,7 @@ def _export_command(sub) -> None:
                         "there, for a multiplayer game; default: their file:// paths on this computer")
     q.add_argument("--base-url", default="http://127.0.0.1:5000", metavar="URL",
                    help="where the cards' QR codes lead, as for build (default http://127.0.0.1:5000)")
-    q.add_argument("--lang", default="es", help="es or en: the cards and their names in TTS")
+    q.add_argument("--lang", help="the cards and their names in TTS in this language (default: the game's first)")
     q.set_defaults(func=cmd_export_tts, command="export tts")  # messages start "companion export tts"
 
 

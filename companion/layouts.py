@@ -238,7 +238,7 @@ def declared_field(decl: Mapping) -> Field:
     elif "number" in decl:
         one = Int(*decl["number"])
     elif decl.get("text"):
-        return TextsField(max_len=400)
+        return TextsField(max_len=4000)  # validate's fit check says whether a layout's box holds it
     else:
         one = Str(max_len=40 if decl.get("list") else 200)
     return ListOf(one, 0, 40) if decl.get("list") else one

@@ -52,7 +52,6 @@ def files_used(card_set: CardSet) -> tuple[str, ...]:
     art of its components, terms and back, the pictures its layouts name (a `{field}` in the name filled in for
     each component), and its font files. Paths as the card set holds them; files that do not exist included."""
     from .layouts import Missing, fill
-    from .schema import LANGS
 
     found = dict.fromkeys(card_set.sources or (card_set.path,))
     design = card_set.design
@@ -68,7 +67,7 @@ def files_used(card_set: CardSet) -> tuple[str, ...]:
             found[os.path.join(folder, os.path.normpath(given))] = None
             continue
         for c in card_set.components:
-            for lang in LANGS:
+            for lang in card_set.languages:
                 try:
                     filled = fill(given, placeholders.values(c, card_set, lang), lang, design)
                     found[os.path.join(folder, os.path.normpath(filled))] = None

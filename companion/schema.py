@@ -5,6 +5,8 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
@@ -389,25 +391,89 @@ class MapOf(Field):
         return MappingProxyType(result) if ok else INVALID
 
 
-@dataclass(frozen=True)
-class Texts:
-    """A text in every language we ship."""
+LANG_CODE = Str(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})?", max_len=12, hint="a language code such as en, es, fr or pt-BR")
+WRITTEN: ContextVar[tuple[str, ...]] = ContextVar("written", default=LANGS)  # the languages a data file writes
 
-    es: str
-    en: str
+
+@contextmanager
+def written_in(langs: Iterable[str]):
+    """Check texts (`TextsField`) as written in `langs` (a data file's `languages:`) inside this block."""
+    token = WRITTEN.set(tuple(langs))
+    try:
+        yield
+    finally:
+        WRITTEN.reset(token)
+
+
+class Texts:
+    """A text in the languages its file writes: `Texts("Hola", "Hi")` (Spanish, English), `Texts(fr="Salut")`, or
+    `Texts.every("Hi")` (one text for every language)."""
+
+    __slots__ = ("by_lang",)
+
+    def __init__(self, es: str | None = None, en: str | None = None, /, **more: str):
+        by_lang = {lang: text for lang, text in (("es", es), ("en", en)) if text is not None}
+        object.__setattr__(self, "by_lang", MappingProxyType({**by_lang, **more}))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Texts is read-only")
+
+    @classmethod
+    def every(cls, text: str) -> Texts:
+        """One text for every language (a plain string in the file)."""
+        return cls(**{"*": text})
 
     def get(self, lang: str) -> str:
-        """The text in `lang`; English for a language we do not ship."""
-        return getattr(self, lang) if lang in LANGS else self.en
+        """The text in `lang`; where the file does not write that language, English, else its first."""
+        by = self.by_lang
+        return by[lang] if lang in by else by["en"] if "en" in by else next(iter(by.values()))
+
+    @property
+    def es(self) -> str:
+        return self.get("es")
+
+    @property
+    def en(self) -> str:
+        return self.get("en")
+
+    def items(self):
+        """(language, text) pairs as written (`*` for a plain string: every language)."""
+        return self.by_lang.items()
+
+    def map(self, change) -> Texts:
+        """The same languages, each text changed by `change`."""
+        return Texts(**{lang: change(text) for lang, text in self.by_lang.items()})
+
+    def __eq__(self, other):
+        return isinstance(other, Texts) and dict(self.by_lang) == dict(other.by_lang)
+
+    def __hash__(self):
+        return hash(tuple(sorted(self.by_lang.items())))
+
+    def __repr__(self):
+        return f"Texts({', '.join(f'{k}={v!r}' for k, v in self.by_lang.items())})"
+
+    def __reduce__(self):  # a mappingproxy does not pickle
+        return _texts, (dict(self.by_lang),)
+
+
+def _texts(by_lang: dict) -> Texts:
+    return Texts(**by_lang)
 
 
 class TextsField(Field):
-    """`{es: ..., en: ...}`, both required."""
+    """A text in every language the file writes (`WRITTEN`: `{es: ..., en: ...}` by default, each required), or a
+    plain string: the same text in every language."""
 
     def __init__(self, max_len: int = 400):
-        self.record = Record({lang: Str(max_len=max_len) for lang in LANGS}, required=LANGS)
+        self.max_len = max_len
 
     def check(self, value, path, problems):
         """The texts as a `Texts`."""
-        checked = self.record.check(value, path, problems)
+        if isinstance(value, str):
+            checked = Str(max_len=self.max_len).check(value, path, problems)
+            return INVALID if checked is INVALID else Texts.every(checked)
+        langs = WRITTEN.get()
+        record = Record({lang: Str(max_len=self.max_len) for lang in langs}, required=langs)
+        checked = record.check(value, path, problems)
         return INVALID if checked is INVALID else Texts(**checked)

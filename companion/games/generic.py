@@ -203,9 +203,7 @@ def face_values(c, s, lang: str) -> dict:
     whose shape the look gives none (one per card), and a reference card's text as a list, an item a sentence."""
     out = {"shape_colour": PALETTE[sum(map(ord, c.id)) % len(PALETTE)]}
     if c.kind == "reference" and c.text is not None:
-        from ..schema import Texts
-
-        out["text_list"] = Texts(*(_as_list(c.text.get(language)) for language in ("es", "en")))
+        out["text_list"] = c.text.map(_as_list)
     return out
 
 

@@ -16,7 +16,6 @@ from ..components import SIZES
 from ..layouts import COLOUR_TEXT, DEFAULT_FONT, PROPERTIES, Colour, Missing, fill, plain
 from ..look import ART_DPI, art_window_mm
 from ..paths import leads_outside
-from ..schema import LANGS
 from . import art as art_files
 from . import faces, layout
 from .geometry import MM
@@ -152,7 +151,7 @@ def check_design(card_set: CardSet, base_url: str = SAMPLE_BASE) -> tuple[list[s
         elements = _elements(card_set, c)
         if not elements:
             continue
-        seen = {lang: faces.shown(c, card_set, lang) for lang in LANGS}  # its values, derived once a card
+        seen = {lang: faces.shown(c, card_set, lang) for lang in card_set.languages}  # its values, derived once a card
         errors += _colours(card_set, c, elements, seen)
         for e in elements:
             where = _where(card_set, c, e)
@@ -249,7 +248,8 @@ def check_colours(card_set: CardSet) -> list[str]:
     for c in card_set.components:
         elements = _elements(card_set, c)
         if elements:
-            errors += _colours(card_set, c, elements, {lang: faces.shown(c, card_set, lang) for lang in LANGS})
+            errors += _colours(card_set, c, elements,
+                              {lang: faces.shown(c, card_set, lang) for lang in card_set.languages})
     return errors
 
 

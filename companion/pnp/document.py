@@ -1,7 +1,7 @@
 """One game's print-and-play PDF: a calibration page, then fronts and their backs, page boxes, atomic writing."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import urlsplit
 
 from reportlab import rl_config
@@ -12,7 +12,7 @@ from .. import __version__
 from ..cards import CardSet, Component
 from ..components import CARD_SIZES
 from ..i18n import LANGS, N_, _
-from ..schema import Problem
+from ..schema import INVALID, LANG_CODE, Problem, Problems
 from . import cover, draw, faces, geometry
 from .geometry import MM, Layout, Rect, layout
 
@@ -28,7 +28,7 @@ class BuildSettings:
     paper: str = "a4"
     bleed: float = 0.0
     base_url: str = "http://127.0.0.1:5000"
-    lang: str = "es"
+    lang: str | None = None  # default: each game's first language (its file's `languages:`, else Spanish)
     card_size: str | None = None  # poker, bridge or mini for cards and reference cards; default: the data's
     crop_marks: bool = True
     offset: tuple[float, float] = (0.0, 0.0)  # mm, moves the backs to correct a duplex printer
@@ -40,8 +40,9 @@ class BuildSettings:
     def problems(self) -> list[Problem]:
         """What is wrong with these settings, each named by its option (`paper`, `lang`, `base-url`...); [] if none."""
         out = [Problem((setting,), message) for setting, message in geometry.problems(self.paper, bleed=self.bleed)]
-        if self.lang not in LANGS:
-            out.append(Problem(("lang",), f"unknown language {self.lang!r}; expected one of: {', '.join(LANGS)}"))
+        if self.lang is not None and LANG_CODE.check(self.lang, ("lang",), Problems()) is INVALID:
+            out.append(Problem(("lang",), f"unknown language {self.lang!r}; expected a language code such as "
+                                          f"{', '.join(LANGS)} or fr"))
         if self.card_size not in (None, *CARD_SIZES):
             out.append(Problem(("card-size",), f"unknown card size {self.card_size!r}; expected "
                                                f"{', '.join(CARD_SIZES[:-1])} or {CARD_SIZES[-1]}"))
@@ -58,6 +59,10 @@ class BuildSettings:
             out.append(Problem(("base-url",), f"must be an http(s) address like http://192.168.1.20:5000, got "
                                               f"{self.base_url!r}"))
         return out
+
+    def for_game(self, card_set: CardSet) -> BuildSettings:
+        """These settings for one game: without --lang, in the first language its file writes."""
+        return self if self.lang else replace(self, lang=card_set.languages[0])
 
 
 def card_url(base_url: str, card_id: str) -> str:
@@ -182,6 +187,7 @@ class _Document:
         """End the page: its trim and bleed boxes (in points) set, the page shown and counted."""
         self.c.setTrimBox(trim)
         self.c.setBleedBox(bleed_box)
+    settings = settings.for_game(card_set)
         self.c.showPage()
         self.pages += 1
 

@@ -61,6 +61,7 @@ def _card_pages(card_set: CardSet, settings: BuildSettings, components: Iterable
     trim width mm, trim height mm) of each page). `components`: the faces to draw (default: all but the backs), in
     their order, then the backs they use."""
     draw.register_fonts()
+    settings = settings.for_game(card_set)
     rl_config.useA85 = 0  # binary streams, as the print document writes them: ASCII85 costs time for nothing
     buf = io.BytesIO()
     c = rl_canvas.Canvas(buf, invariant=1, initialFontName=draw.FONT)

@@ -50,13 +50,12 @@ def front_layout(c: Component, s: CardSet, size: str | None = None):
 def _crowded(elements, c: Component, s: CardSet) -> bool:
     """Whether the component's text, in either language, cannot fit a default layout's `text` element."""
     from ..layouts import Missing
-    from ..schema import LANGS
     from . import layout
 
     for e in elements:
         if e.name != "text" or e.kind != "text":
             continue
-        for lang in LANGS:
+        for lang in s.languages:
             try:
                 if not layout.text_layout(e, shown(c, s, lang))[0].fits:
                     return True

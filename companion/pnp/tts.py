@@ -128,6 +128,7 @@ def export_tts(game: str, out_dir: str | Path, settings: BuildSettings, image_ba
     if problems:
         raise InputError(problems)
     card_set = cards.load_file(game) if game.endswith((".yaml", ".yml")) else service.card_set(game)
+    settings = settings.for_game(card_set)
     from .design_check import check_art, check_colours, check_fonts, small_codes
 
     errors = [*check_art(card_set)[0], *check_fonts(card_set), *check_colours(card_set)]

@@ -13,18 +13,34 @@ ONE_YEAR = 365 * 24 * 3600
 
 
 def select() -> str:
-    """This request's language: the static site's, else ?lang= (then remembered), the cookie, the browser's, default."""
+    """This request's language: the static site's, else ?lang= (then remembered), the cookie, the browser's, default.
+    A game's page speaks one of the languages its file writes, its first by default (where the companion has no
+    words of its own in that language, they are English)."""
     fixed = current_app.config.get("STATIC_LANG")  # a static site has one tree a language
     if fixed:
         return fixed
+    langs, default = offered()
     asked = request.args.get("lang")
-    if asked in i18n.LANGS:
+    if asked in langs:
         g.remember_lang = asked
         return asked
     kept = request.cookies.get(COOKIE)
-    if kept in i18n.LANGS:
+    if kept in langs:
         return kept
-    return request.accept_languages.best_match(i18n.LANGS) or i18n.DEFAULT_LANG
+    return request.accept_languages.best_match(langs) or default
+
+
+def offered() -> tuple[tuple[str, ...], str]:
+    """(the languages this page may speak, its default): a game's page, its file's `languages:` and the first of
+    them; any other page, ours (Spanish first)."""
+    game = (request.view_args or {}).get("game") if request else None
+    if isinstance(game, str):
+        from .. import library
+
+        card_set = library.current().get(game)
+        if card_set is not None and card_set.languages != i18n.LANGS:
+            return card_set.languages, card_set.languages[0]
+    return i18n.LANGS, i18n.DEFAULT_LANG
 
 
 def current() -> str:
@@ -71,4 +87,4 @@ def init_app(app) -> None:
     babel = flask_babel.Babel(app, locale_selector=select, default_locale=i18n.DEFAULT_LANG)
     babel.domain_instance = CatalogueDomain()
     app.after_request(remember)
-    app.context_processor(lambda: {"lang": current(), "langs": i18n.LANGS, "switch_url": switch_url})
+    app.context_processor(lambda: {"lang": current(), "langs": offered()[0], "switch_url": switch_url})
