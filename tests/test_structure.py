@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from companion import cards, games
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "companion"
 
@@ -172,15 +174,26 @@ def test_no_folder_imports_from_a_folder_above_it():
 
 # -- no game named in shared code ------------------------------------------------------------------------------------
 
-# Each shipped game by its id and its names (lower case; "Gems", its English title, is also what the gem games'
-# pieces are called, so it is not among them).
-GAMES = {
-    "duquesa": ["duquesa", "duchess"],
-    "queens-necklace": ["queens-necklace", "queens_necklace", "queen's necklace", "queen’s necklace", "la reina"],
-    "gemas": ["gemas"],
-    "nobles": ["nobles"],
-    "duplicon": ["duplicon"],
-}
+# Each registered game by the words that name it, derived from the registry so that a game added to it is guarded
+# without a line here: its id, its id as a module is named, and its titles of more than one word (lower case; a
+# one-word title such as "Gems" is also what the gem games' pieces are called). NICKNAMES adds what the rulebooks
+# call a game besides its titles.
+NICKNAMES = {"duquesa": ["duchess"], "queens-necklace": ["queen's necklace", "queen’s necklace", "la reina"]}
+
+
+def _names(game: str) -> list[str]:
+    titles = cards.load_shipped()[game].title if game in cards.load_shipped() else None
+    words = [game, game.replace("-", "_"), *NICKNAMES.get(game, ())]
+    words += [t.lower() for t in ((titles.es, titles.en) if titles else ()) if " " in t.strip()]
+    return list(dict.fromkeys(words))
+
+
+GAMES = {game: _names(game) for game in games.GAMES}
+
+
+def test_the_guarded_games_are_the_registrys():
+    assert set(GAMES) == set(games.GAMES) and all(game in words for game, words in GAMES.items())
+
 
 # Each game's own files, and nothing else: its rules module (and modules named after it: the Duquesa's solo
 # simulation and stored games), its web glue, its scoring templates and their parts. ({game}: its id, "queens-necklace";
