@@ -93,6 +93,7 @@ HEADER = Record(
     {
         "game": SLUG,
         "title": TextsField(max_len=60),
+        "languages": LANGUAGES,  # the languages its texts are written in, the first the default (es, en if none)
         "prefix": Str(r"[A-Z]{2,4}", max_len=4, hint="2 to 4 upper-case letters"),
         "players": ListOf(Int(1, 20), 2, 2),
         "card_size": Enum(CARD_SIZES, "card size"),
@@ -174,8 +175,8 @@ class CardSet:
     design: layouts.Design = layouts.Design()  # faces from layouts: none for a file without `layouts:`
     sources: tuple[str, ...] = ()  # the files its components were read from: the data file, then its `rows:`
     scoring: data_scoring.Scoring | None = None  # a data-only game's `scoring:`, compiled (None: none declared)
-
     languages: tuple[str, ...] = LANGS  # the languages its texts are written in (`languages:`), the default first
+
     def component(self, component_id: str) -> Component:
         """The component with this printed id; KeyError if the file has none."""
         for c in self.components:
@@ -368,7 +369,6 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
         return None, [f"{filename}:{e.line}: -: yaml: {e.message}"]
     if not isinstance(doc, dict):
         return None, [f"{filename}:1: -: -: the file must be a mapping with game, title, prefix and components"]
-    check = _FileCheck(filename, lines)
     with written_in(_languages(doc)):  # its texts are checked in the languages it declares
         return _checked(doc, lines, filename)
 
@@ -384,6 +384,7 @@ def _languages(doc: Mapping) -> tuple[str, ...]:
 
 def _checked(doc: Mapping, lines: Mapping[Path, int], filename: str) -> tuple[CardSet | None, list[str]]:
     """`check_text` of a file read, its texts checked in its languages."""
+    check = _FileCheck(filename, lines)
     header, raw_components = check.header(doc)
     if header is None:
         return None, check.errors
@@ -408,9 +409,9 @@ def _checked(doc: Mapping, lines: Mapping[Path, int], filename: str) -> tuple[Ca
     components = [replace(c, back=_resolve_back(c, backs)) for c in components]
     return CardSet(
         game=header["game"], path=filename, title=header["title"], prefix=header["prefix"],
+        languages=header.get("languages", LANGS),
         players=tuple(header["players"]), card_size=header.get("card_size", "poker"), sets=MappingProxyType(sets),
         labels=header.get("labels", MappingProxyType({})), notes=tuple(header.get("notes", ())),
-        languages=header.get("languages", LANGS),
         rules=tuple(header.get("rules", ())), components=tuple(components), look=look,
         needs=tuple(header.get("needs", ())),
         setup=header.get("setup", MappingProxyType({})), design=design, sources=tuple(sources),

@@ -155,6 +155,7 @@ def _cuts(c, pieces: list[tuple[Rect, float]], marks: bool, outline: bool) -> No
 def render(card_set: CardSet, settings: BuildSettings, target) -> int:
     """Draw the whole document into `target` (a path or file object); returns the number of pages: the cover and
     its calibration back, each sheet of fronts with the page of its backs, then the rules booklet."""
+    settings = settings.for_game(card_set)
     draw.register_fonts()
     rl_config.useA85 = 0  # binary Flate streams: ASCII85 would add a quarter to every page
     sections = _sections(card_set, settings)
@@ -187,7 +188,6 @@ class _Document:
         """End the page: its trim and bleed boxes (in points) set, the page shown and counted."""
         self.c.setTrimBox(trim)
         self.c.setBleedBox(bleed_box)
-    settings = settings.for_game(card_set)
         self.c.showPage()
         self.pages += 1
 

@@ -60,8 +60,8 @@ def _card_pages(card_set: CardSet, settings: BuildSettings, components: Iterable
     """One PDF of a game's unique faces and backs, a card a page with `bleed` mm around it: (its bytes, (file name,
     trim width mm, trim height mm) of each page). `components`: the faces to draw (default: all but the backs), in
     their order, then the backs they use."""
-    draw.register_fonts()
     settings = settings.for_game(card_set)
+    draw.register_fonts()
     rl_config.useA85 = 0  # binary streams, as the print document writes them: ASCII85 costs time for nothing
     buf = io.BytesIO()
     c = rl_canvas.Canvas(buf, invariant=1, initialFontName=draw.FONT)
