@@ -513,7 +513,7 @@ def plain(text: str) -> str:
 
 # placeholders every component can fill: `art` is its art file as written (for `when:`/`unless:`), `accent` the
 # look's accent colour
-COMPONENT_KEYS = ("id", "name", "text", "qty", "type", "set", "art", "accent")
+COMPONENT_KEYS = ("id", "name", "text", "qty", "type", "set", "art", "accent", "emblem")
 
 
 def build_design(header: Mapping, folder: str, line_of, problems: Problems) -> Design:
