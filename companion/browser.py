@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from . import service, sheets
+from . import service, sheet_files, sheets
 from .schema import LANGS, InputError, Problem
 
 
@@ -20,10 +20,10 @@ def _kept(args: dict) -> tuple[dict, list[dict]]:
     """A sheet kept on this phone, as the page sends it back: checked whole, as an import is (the phone's storage
     is not trusted more than a file)."""
     kept = args.get("sheet") if isinstance(args.get("sheet"), dict) else {}
-    sheet, log = sheets.import_json({"format": sheets.FORMAT, "version": 1, "log": args.get("log"),
+    sheet, log = sheet_files.import_json({"format": sheets.FORMAT, "version": 1, "log": args.get("log"),
                                      **{k: kept.get(k) for k in ("game", "title", "players") if k in kept}})
     moments = [kept.get(k) for k in ("created", "updated")]
-    ok = all(isinstance(m, str) and sheets.Moment().check(m, (), sheets.Problems()) == m for m in moments)
+    ok = all(isinstance(m, str) and sheet_files.Moment().check(m, (), sheets.Problems()) == m for m in moments)
     sheet["created"], sheet["updated"] = moments if ok else (log[0]["at"] if log else sheets.now(), sheets.now())
     return sheet, log
 
@@ -159,8 +159,38 @@ def page(args: dict) -> dict:
         raise refused from None
     here = renderer.url_for(endpoint, **values)
     views.with_links(context, here, renderer.site["origin"] + here)
+    if endpoint == "scoring.score" and (sheet_id := fields.get("_sheet")):
+        context["phone_save"] = _phone_save(renderer, sheet_id, context)
     query = urlencode(list(fields.items(multi=True)))
     return {"html": renderer.render(template, here, query, **context), "status": status}
+
+
+def _phone_save(renderer, sheet_id: str, context: dict) -> dict:
+    """What a scoring page opened from a sheet kept on this phone (`_sheet`: its id) shows to save its answer there:
+    the request scored (once the form gives one) and the sheet's page to go back to."""
+    from urllib.parse import quote
+
+    from .web import views
+
+    made = context.get("request_made") if context.get("result") is not None else None
+    return {"id": sheet_id, "request": made, "after": f"{renderer.url_for(views.PHONE_SHEETS)}?id={quote(sheet_id)}"}
+
+
+def _calculator(renderer, kept: dict) -> str | None:
+    """The scoring page of a sheet kept on this phone, for its players and its next round (a game of rounds),
+    saving back to the sheet; None for a game without a scoring page."""
+    from urllib.parse import urlencode
+
+    from .web import views
+
+    sheet, state = kept["sheet"], kept["state"]
+    if not views.has_score_page(sheet["game"]):
+        return None
+    query = [("_n", str(len(sheet["players"]))), *(("_names", name) for name in sheet["players"]),
+             ("_from", "sheet"), ("_sheet", kept["id"])]
+    if (round_ := sheets.next_round(state)) is not None:
+        query.append(("round:int", str(round_)))
+    return f"{renderer.url_for('scoring.score', game=sheet['game'])}?{urlencode(query)}"
 
 
 def phone_sheets(args: dict) -> dict:
@@ -181,6 +211,8 @@ def phone_sheets(args: dict) -> dict:
             shown.append({"id": item["id"], "damaged": str(e)})
     shown.sort(key=lambda k: k.get("sheet", {}).get("updated", ""), reverse=True)
     opened = next((k for k in shown if k["id"] == args.get("open") and "state" in k), None)
+    if opened is not None:
+        opened = {**opened, "calculator": _calculator(renderer, opened)}
     problems = [str(p) for p in args.get("problems", []) if isinstance(p, str)] \
         if isinstance(args.get("problems"), list) else []
     here = renderer.url_for(views.PHONE_SHEETS)
@@ -200,8 +232,8 @@ CALLS: dict[str, Callable[[dict], Any]] = {
     "photo_fill": photo_fill,
     "sheet_new": sheet_new,
     "sheet_change": sheet_change,
-    "sheet_export": lambda a: sheets.export_json(*_kept(a)),
-    "sheet_import": lambda a: _state(*sheets.import_json(
+    "sheet_export": lambda a: sheet_files.export_json(*_kept(a)),
+    "sheet_import": lambda a: _state(*sheet_files.import_json(
         service.parse_json(a["text"]) if isinstance(a.get("text"), str) else a.get("export"))),
     "phone_sheets": phone_sheets,
     "score": lambda a: service.score(a["game"], a.get("request")),

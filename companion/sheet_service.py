@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from . import service, sheets
+from . import service, sheet_files, sheets
 from .schema import InputError, Problem, Problems, fmt_path, problem
 from .storage import Store, Written
 
@@ -33,8 +33,8 @@ def read_export(raw: bytes, path: tuple = ()) -> tuple[dict, list[dict]]:
     except UnicodeDecodeError:
         raise InputError([Problem(path, "is not UTF-8 text")]) from None
     if text.lstrip().startswith("{"):
-        return sheets.import_json(service.parse_json(text, IMPORT_LIMIT))
-    return sheets.import_csv(text)
+        return sheet_files.import_json(service.parse_json(text, IMPORT_LIMIT))
+    return sheet_files.import_csv(text)
 
 
 def import_sheet(store: Store, raw: bytes, path: tuple = ()) -> str:
@@ -83,7 +83,7 @@ def export_all(store: Store, folder: str | Path) -> list[Path]:
     for sheet_id in store.sheet_ids():
         sheet, log = store.load(sheet_id)
         path = out / f"sheet-{sheet_id:05d}-{sheet['game']}.json"
-        text = json.dumps(sheets.export_json(sheet, log), ensure_ascii=False, indent=1) + "\n"
+        text = json.dumps(sheet_files.export_json(sheet, log), ensure_ascii=False, indent=1) + "\n"
         try:
             _write_whole(path, text)
         except OSError as e:

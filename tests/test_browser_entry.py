@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from companion import browser, service, sheet_service, sheets
+from companion import browser, service, sheet_files, sheet_service, sheets
 from companion.storage import Store
 
 
@@ -44,7 +44,7 @@ def test_a_sheet_kept_on_the_phone_imports_into_a_hosted_companion_as_it_was(tmp
     store = Store(f"sqlite:///{tmp_path / 'hosted.sqlite'}")
     token = sheet_service.import_sheet(store, json.dumps(exported).encode())
     sheet, log = store.load(store.open(token).sheet_id)
-    assert log == kept["log"] and sheets.export_json(sheet, log) == exported
+    assert log == kept["log"] and sheet_files.export_json(sheet, log) == exported
     hosted = sheets.fold(sheet, log)
     assert (hosted["totals"], hosted["winners"]) == (kept["state"]["totals"], kept["state"]["winners"])
 

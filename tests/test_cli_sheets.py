@@ -6,7 +6,7 @@ import os
 import pytest
 
 import postgres
-from companion import sheet_service, sheets
+from companion import sheet_files, sheet_service
 from companion.cli import main
 from companion.storage import Store
 
@@ -30,7 +30,7 @@ def store_of(folder) -> Store:
 
 
 def exports(store: Store) -> list[dict]:
-    return [sheets.export_json(*store.load(i)) for i in store.sheet_ids()]
+    return [sheet_files.export_json(*store.load(i)) for i in store.sheet_ids()]
 
 
 def fill(store: Store) -> None:
@@ -70,7 +70,7 @@ def test_a_damaged_file_is_named_exits_2_and_nothing_is_imported(instance, tmp_p
     store = store_of(instance)
     fill(store)
     good = tmp_path / "good.json"
-    good.write_text(json.dumps(sheets.export_json(*store.load(1))), encoding="utf-8")
+    good.write_text(json.dumps(sheet_files.export_json(*store.load(1))), encoding="utf-8")
     damaged = json.loads(good.read_text(encoding="utf-8"))
     damaged["log"][1]["seq"] = 7
     bad = tmp_path / "bad.json"

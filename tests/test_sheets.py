@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import games, service, sheets
+from companion import games, service, sheet_files, sheets
 from companion.schema import InputError
 from conftest import GAME_IDS, examples
 
@@ -145,15 +145,15 @@ def full_log():
 def test_export_then_import_gives_the_same_sheet(fmt):
     log = full_log()
     if fmt == "json":
-        sheet, again = sheets.import_json(json.loads(json.dumps(sheets.export_json(SHEET, log))))
+        sheet, again = sheet_files.import_json(json.loads(json.dumps(sheet_files.export_json(SHEET, log))))
     else:
-        sheet, again = sheets.import_csv(sheets.export_csv(SHEET, log))
+        sheet, again = sheet_files.import_csv(sheet_files.export_csv(SHEET, log))
     assert sheet == SHEET and again == log
     assert sheets.fold(sheet, again) == sheets.fold(SHEET, log)
 
 
 def test_a_csv_reads_as_a_table_of_points():
-    lines = sheets.export_csv(SHEET, full_log()).splitlines()  # text quoted, numbers bare (issue 25, item 8)
+    lines = sheet_files.export_csv(SHEET, full_log()).splitlines()  # text quoted, numbers bare (issue 25, item 8)
     assert lines[0].endswith(',"Ana","Bruno"') and lines[1].startswith('"duquesa","Friday",0,"create"')
     assert lines[3].endswith(",3,-1")
 
@@ -169,19 +169,19 @@ def test_a_csv_reads_as_a_table_of_points():
     (lambda d: d.update(format="excel"), "format"),
 ])
 def test_a_damaged_export_is_refused_naming_the_change(change, where):
-    data = json.loads(json.dumps(sheets.export_json(SHEET, full_log())))
+    data = json.loads(json.dumps(sheet_files.export_json(SHEET, full_log())))
     change(data)
     with pytest.raises(InputError) as e:
-        sheets.import_json(data)
+        sheet_files.import_json(data)
     assert e.value.field.startswith(where), str(e.value)
 
 
 def test_a_damaged_csv_names_the_row():
-    text = sheets.export_csv(SHEET, full_log()).replace(",3,-1", ",3,lots")
+    text = sheet_files.export_csv(SHEET, full_log()).replace(",3,-1", ",3,lots")
     with pytest.raises(InputError, match=r"row 4.Bruno: must be a whole number"):
-        sheets.import_csv(text)
+        sheet_files.import_csv(text)
     with pytest.raises(InputError, match="column names"):
-        sheets.import_csv("a,b\n1,2\n")
+        sheet_files.import_csv("a,b\n1,2\n")
 
 
 actions = st.lists(st.tuples(st.sampled_from(sheets.ACTIONS), st.integers(1, 8), st.integers(-50, 50)), max_size=25)
@@ -201,8 +201,8 @@ def test_any_accepted_history_round_trips_through_both_formats(steps):
         except (sheets.Conflict, sheets.NotFound):
             continue
         log.append(rec(len(log) + 1, action, target if action in sheets.TARGETED else None, Ana=points))
-    assert sheets.import_json(sheets.export_json(SHEET, log))[1] == log
-    assert sheets.import_csv(sheets.export_csv(SHEET, log))[1] == log
+    assert sheet_files.import_json(sheet_files.export_json(SHEET, log))[1] == log
+    assert sheet_files.import_csv(sheet_files.export_csv(SHEET, log))[1] == log
 
 
 def test_players_named_like_csv_columns_survive_an_export_and_import():
@@ -211,5 +211,5 @@ def test_players_named_like_csv_columns_survive_an_export_and_import():
     log = [{"seq": 1, "action": "add", "at": "2026-11-21T20:00:00Z",
             "body": sheets.entry_body("gemas", sheet["players"], {"points": {"note": 3, "at": 1, "seq": 2},
                                                                   "note": "first round"})}]
-    again, again_log = sheets.import_csv(sheets.export_csv(sheet, log))
+    again, again_log = sheet_files.import_csv(sheet_files.export_csv(sheet, log))
     assert again == sheet and sheets.fold(again, again_log)["totals"] == {"note": 3, "at": 1, "seq": 2}

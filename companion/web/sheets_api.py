@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
-from .. import service, sheet_service, sheets
+from .. import service, sheet_files, sheet_service, sheets
 from ..schema import InputError, Problem, problem, whole_number
 from . import csrf, saved
 from .instance import store
@@ -77,9 +77,9 @@ def export(token: str, kind: str):
     sheet, records = store().load(access.sheet_id)
     name = f"{sheet['game']}-sheet-{sheet['created'][:10]}.{kind}"
     if kind == "csv":
-        response = Response(sheets.export_csv(sheet, records), mimetype="text/csv")
+        response = Response(sheet_files.export_csv(sheet, records), mimetype="text/csv")
     else:
-        response = jsonify(sheets.export_json(sheet, records))
+        response = jsonify(sheet_files.export_json(sheet, records))
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 

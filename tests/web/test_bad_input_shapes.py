@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from companion import sheet_service, sheets
+from companion import sheet_files, sheet_service
 from companion.schema import InputError
 
 
@@ -58,15 +58,15 @@ def test_sheet_inputs_with_odd_digits_deep_json_and_unstorable_text(phone):
 ])
 def test_broken_csv_is_named_not_a_crash(text, row):
     with pytest.raises(InputError) as e:
-        sheets.import_csv(text)
+        sheet_files.import_csv(text)
     assert row in str(e.value)
 
 
 def test_csv_numbers_are_plain_digits():
-    head = ",".join(sheets.CSV_HEAD) + ",Ana\n"
+    head = ",".join(sheet_files.CSV_HEAD) + ",Ana\n"
     text = head + "gemas,,0,create,,2026-11-21T20:00:00Z,,,,,\n" + "gemas,,1,add,,2026-11-21T20:00:00Z,,,,,1_000\n"
     with pytest.raises(InputError) as e:
-        sheets.import_csv(text)
+        sheet_files.import_csv(text)
     assert "must be a whole number" in str(e.value)
 
 
@@ -75,7 +75,7 @@ def test_impossible_dates_and_duplicate_keys_are_refused(phone):
     export = {"format": "companion-sheet", "version": 1, "game": "gemas", "players": ["Ana", "Bruno"],
               "log": [{"seq": 1, "action": "add", "at": "2026-02-31T20:00:00Z", "body": {"points": {"Ana": 1}}}]}
     with pytest.raises(InputError, match=r"log\[0\]\.at: '2026-02-31T20:00:00Z' is not a real date"):
-        sheets.import_json(export)
+        sheet_files.import_json(export)
     r = client.post(f"/api/v1/sheets/{token}/entries", data='{"points": {"Ana": 1}, "points": {"Ana": 2}}',
                     content_type="application/json", headers={"X-CSRF-Token": csrf})
     assert r.status_code == 400 and "appears twice" in r.get_json()["error"]
@@ -104,14 +104,14 @@ def test_a_csv_of_blank_lines_is_refused_early_and_makes_no_sheet(phone):
     assert r.status_code == 400 and "blank rows" in r.get_json()["error"]
     assert client.get("/sheets").get_data(as_text=True).count("/s/") == before
     with pytest.raises(InputError, match="at most 2000 changes"):
-        sheets.import_csv(",".join(sheets.CSV_HEAD) + ",Ana\n" + "x,y,1,add\n" * 2100)
+        sheet_files.import_csv(",".join(sheet_files.CSV_HEAD) + ",Ana\n" + "x,y,1,add\n" * 2100)
 
 
 def test_a_large_csv_import_is_refused_at_a_small_multiple_of_its_size():
     """Issue 15, item 3: measured with tracemalloc, a 4 MiB import of blank lines or of too many rows peaks at
     under six times its own size (it was ~280 MB: 70 times) and stops at the row that is too many."""
     import tracemalloc
-    header = ",".join(sheets.CSV_HEAD) + ",Ana\n"
+    header = ",".join(sheet_files.CSV_HEAD) + ",Ana\n"
     for text, message in [("\n" * (4 * 1024 * 1024 - 1), "blank rows"),
                           (header + "gemas,t,1,add,,2026-01-01T00:00:00Z,,,,,1\n" * 90_000, "at most 2000")]:
         data = text.encode()[:4 * 1024 * 1024]

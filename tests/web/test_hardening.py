@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import event
 
-from companion import browser, sheets
+from companion import browser, sheet_files, sheets
 from companion.schema import InputError
 from companion.web import create_app, instance, limits
 from conftest import Api, examples, start_server
@@ -93,10 +93,10 @@ def test_every_typed_text_survives_a_csv_export_and_import(title, names, note):
     except InputError:
         assume(False)
     log = [{"seq": 1, "action": "add", "at": "2026-11-21T20:00:00Z", "body": body}]
-    text = sheets.export_csv(sheet, log)
+    text = sheet_files.export_csv(sheet, log)
     for row in csv.reader(io.StringIO(text, newline="")):
         assert not any(c.startswith(DANGEROUS) and not re.fullmatch(r"-\d+", c) for c in row), row
-    assert sheets.import_csv(text) == (sheet, log)
+    assert sheet_files.import_csv(text) == (sheet, log)
 
 
 # --- Item 9: pages holding an edit link are not cached; a phone can forget a sheet ------------------------------
