@@ -240,43 +240,18 @@ def compile_section(section: Mapping, names: Names, problems: list[Problem]) -> 
             problems.append(Problem(("scoring", part), f"has {len(section[part])} entries; at most {most}"))
     taken = {**{f: "a card field" for f in (*names.fields, *names.unusable)},
              **{f: "a function" for f in FUNCTIONS}, **{n: "a name every formula has" for n in PLAYER_NAMES}}
-    counters = []
-    for key, c in (section.get("counters") or {}).items():
-        if key in taken:
-            problems.append(Problem(("scoring", "counters", key), f"{key!r} is already {taken[key]}: name it "
-                                    f"otherwise"))
-        low, high = c.get("number", (0, 1_000))
-        if low > high:
-            problems.append(Problem(("scoring", "counters", key, "number"), "must be [least, most]"))
-        counters.append(CounterSpec(key, c["name"], low, high))
+    counters = _counters(section.get("counters") or {}, taken, problems)
     values_raw = dict(section.get("values") or {})
     for key in values_raw:
         if key in taken or key in {c.key for c in counters}:
             what = taken.get(key, "a counter")
             problems.append(Problem(("scoring", "values", key), f"{key!r} is already {what}: name it otherwise"))
     names.player = frozenset((*names.player, *(c.key for c in counters), *values_raw))
-    values = {}
-    for key, text in values_raw.items():
-        compiled = _compiled(text, names, ("scoring", "values", key), problems)
-        if compiled is not None:
-            values[key] = compiled
+    values = {key: f for key, text in values_raw.items()
+              if (f := _compiled(text, names, ("scoring", "values", key), problems)) is not None}
     _cycles(values, problems)
-    rules, seen = [], set()
-    for i, raw in enumerate(section["rules"]):
-        path = ("scoring", "rules", i)
-        if raw["id"] in seen:
-            problems.append(Problem((*path, "id"), f"{raw['id']!r} is used by an earlier rule"))
-        seen.add(raw["id"])
-        each = raw.get("each")
-        if each is not None:
-            problem = _each_problem(each, names)
-            if problem:
-                problems.append(Problem((*path, "each"), problem))
-        compiled = _compiled(raw["points"], names, (*path, "points"), problems)
-        if compiled is not None:
-            rules.append(Rule(raw["id"], raw["name"], compiled, each, raw.get("when") == "last"))
-    rounds = section.get("rounds", 1)
-    target = None
+    rules = _rules(section["rules"], names, problems)
+    rounds, target = section.get("rounds", 1), None
     if isinstance(rounds, Mapping):
         target = _compiled(rounds["target"], names, ("scoring", "rounds", "target"), problems)
         rounds = MAX_ROUNDS
@@ -287,6 +262,38 @@ def compile_section(section: Mapping, names: Names, problems: list[Problem]) -> 
     return Scoring(rules=tuple(rules), counters=tuple(counters), values=MappingProxyType(values), rounds=rounds,
                    target=target, fewest_wins=section.get("winner") == "fewest", ties=ties,
                    choices=MappingProxyType(dict(names.fields)))
+
+
+def _counters(raw: Mapping, taken: Mapping[str, str], problems: list[Problem]) -> list[CounterSpec]:
+    """The counters declared, each name free and its range in order."""
+    counters = []
+    for key, c in raw.items():
+        if key in taken:
+            problems.append(Problem(("scoring", "counters", key), f"{key!r} is already {taken[key]}: name it "
+                                    f"otherwise"))
+        low, high = c.get("number", (0, 1_000))
+        if low > high:
+            problems.append(Problem(("scoring", "counters", key, "number"), "must be [least, most]"))
+        counters.append(CounterSpec(key, c["name"], low, high))
+    return counters
+
+
+def _rules(raw_rules, names: Names, problems: list[Problem]) -> list[Rule]:
+    """The rules compiled: ids unique, `each` on a single-valued card field, points a formula."""
+    rules, seen = [], set()
+    for i, raw in enumerate(raw_rules):
+        path = ("scoring", "rules", i)
+        if raw["id"] in seen:
+            problems.append(Problem((*path, "id"), f"{raw['id']!r} is used by an earlier rule"))
+        seen.add(raw["id"])
+        each = raw.get("each")
+        problem = _each_problem(each, names) if each is not None else None
+        if problem:
+            problems.append(Problem((*path, "each"), problem))
+        compiled = _compiled(raw["points"], names, (*path, "points"), problems)
+        if compiled is not None:
+            rules.append(Rule(raw["id"], raw["name"], compiled, each, raw.get("when") == "last"))
+    return rules
 
 
 def _compiled(text: str, names: Names, path: Path, problems: list[Problem]) -> Formula | None:
