@@ -89,42 +89,54 @@ def _check_sale(sale: Mapping, path: Path) -> None:
     """What a sale may not contain [R]: Rings, Kings and the Necklace without gems of their type, two
     Necklaces, more Rings, Kings or Bankers than the deck has, an Alchemist that moves nothing or to amber."""
     problems = Problems()
-    fashion = sale["fashion"]
-    if len(set(fashion)) != 4:
+    if len(set(sale["fashion"])) != 4:
         problems.add((*path, "fashion"), "must name each of the four gems once")
     players = sale["players"]
     if len(players) < 2:  # a sale is between the players of a game: 2 to 4 [R]
         problems.add((*path, "players"), "a sale has 2 to 4 players, got %(got)s", got=len(players))
     add_duplicate_names(players, (*path, "players"), problems)
     for i, p in enumerate(players):
-        at = (*path, "players", i)
-        shown = p["shown"]
-        for gem, gem_cards in shown.items():
-            if gem == "amber" and any(n != 1 for n in gem_cards):
-                problems.add((*at, "shown", "amber"), "amber cards carry 1 gem each")
-        for gem, n in p.get("rings", {}).items():
-            if n and not shown.get(gem):
-                problems.add((*at, "rings", gem), "a Ring must be played with at least one %(gem)s card", gem=Term(gem))
-        if p.get("king") and not shown.get(p["king"]):
-            problems.add((*at, "king"), "the King must be played with at least one %(gem)s card", gem=Term(p["king"]))
-        if p.get("necklace") and not shown.get(p["necklace"]):
-            problems.add((*at, "necklace"), "the Necklace must be played with at least one %(gem)s card",
-                         gem=Term(p["necklace"]))
-        if p.get("bankers") and not any(shown.values()):
-            problems.add((*at, "bankers"), "a Banker needs at least one gem card shown")  # [A]
-        move = p.get("alchemist")
-        if move:
-            if move["to"] == move["from"]:
-                problems.add((*at, "alchemist", "to"), "must be another gem than 'from'")
-            if move["gems"] not in shown.get(move["from"], ()):
-                problems.add((*at, "alchemist"), "moves a %(n)s-gem %(gem)s card this player does not show",
-                             n=move["gems"], gem=Term(move["from"]))
+        _check_player(p, (*path, "players", i), problems)
+    _check_counts(players, path, problems)
+    if problems:
+        raise InputError(problems)
+
+
+def _check_player(p: Mapping, at: Path, problems: Problems) -> None:
+    """One player's cards of a sale: amber with 1 gem, characters played with gems of their type, an Alchemist's
+    move from a card they show to another gem."""
+    shown = p["shown"]
+    if any(n != 1 for n in shown.get("amber", ())):
+        problems.add((*at, "shown", "amber"), "amber cards carry 1 gem each")
+    for gem, n in p.get("rings", {}).items():
+        if n and not shown.get(gem):
+            problems.add((*at, "rings", gem), "a Ring must be played with at least one %(gem)s card", gem=Term(gem))
+    if p.get("king") and not shown.get(p["king"]):
+        problems.add((*at, "king"), "the King must be played with at least one %(gem)s card", gem=Term(p["king"]))
+    if p.get("necklace") and not shown.get(p["necklace"]):
+        problems.add((*at, "necklace"), "the Necklace must be played with at least one %(gem)s card",
+                     gem=Term(p["necklace"]))
+    if p.get("bankers") and not any(shown.values()):
+        problems.add((*at, "bankers"), "a Banker needs at least one gem card shown")  # [A]
+    move = p.get("alchemist")
+    if move:
+        if move["to"] == move["from"]:
+            problems.add((*at, "alchemist", "to"), "must be another gem than 'from'")
+        if move["gems"] not in shown.get(move["from"], ()):
+            problems.add((*at, "alchemist"), "moves a %(n)s-gem %(gem)s card this player does not show",
+                         n=move["gems"], gem=Term(move["from"]))
+
+
+def _check_counts(players: list[Mapping], path: Path, problems: Problems) -> None:
+    """No more Rings, Bankers or Kings in one sale than the deck has, one Necklace, one Alchemist: each said at the
+    last player who played one."""
+    def last(card: str) -> Path:
+        held = [i for i, p in enumerate(players) if p.get(card)]
+        return (*path, "players", held[-1], card) if held else (*path, "players")
+
     totals = {"rings": sum(sum(p.get("rings", {}).values()) for p in players),
               "bankers": sum(p.get("bankers", 0) for p in players),
               "kings": sum("king" in p for p in players)}
-    def last(card: str) -> Path:  # a card more than the deck has: said at the last player who played one
-        held = [i for i, p in enumerate(players) if p.get(card)]
-        return (*path, "players", held[-1], card) if held else (*path, "players")
     if totals["rings"] > MAX_PER_SALE["rings"]:
         problems.add(last("rings"), "%(n)s rings in one sale; the deck has %(most)s", n=totals["rings"],
                      most=MAX_PER_SALE["rings"])
@@ -138,8 +150,6 @@ def _check_sale(sale: Mapping, path: Path) -> None:
         problems.add(last("necklace"), "only one player can hold the Necklace")
     if sum("alchemist" in p for p in players) > 1:
         problems.add(last("alchemist"), "the deck has one Alchemist")
-    if problems:
-        raise InputError(problems)
 
 
 def _check_deck(sales: list[Mapping], paths: list[Path], card_set) -> None:
