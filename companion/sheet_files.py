@@ -159,11 +159,31 @@ def export_csv(sheet: Mapping, log: Iterable[Mapping]) -> str:
 
 def import_csv(text: str) -> tuple[dict, list[dict]]:
     """A sheet from `export_csv`'s layout (a spreadsheet may have touched it); same checks as `import_json`."""
+    rows, lines = _csv_rows(text)
+    if not rows or tuple(rows[0][: len(CSV_HEAD)]) != CSV_HEAD:
+        raise InputError([problem((), "the first row must be the column names: %(columns)s, then one column per "
+                                      "player", columns=",".join(CSV_HEAD))])
+    players = [csv_untext(name) for name in rows[0][len(CSV_HEAD):]]
+    if len(rows) < 2 or len(rows[1]) < 4 or rows[1][3] != "create":
+        raise InputError([problem(("row 2",), "must be the sheet's own row (action create) with its game and title")])
+    data: dict[str, Any] = {"format": FORMAT, "version": 1, "game": csv_untext(rows[1][0]),
+                            "title": csv_untext(rows[1][1]), "players": players, "log": []}
+    for number, row in zip(lines[2:], rows[2:], strict=True):
+        if len(row) != len(rows[0]):
+            raise InputError([problem((f"row {number}",), "has %(n)s columns; the first row has %(first)s",
+                                      n=len(row), first=len(rows[0]))])
+        data["log"].append(_csv_record(row, number, players))
+    return import_json(data)
+
+
+def _csv_rows(text: str) -> tuple[list[list[str]], list[int]]:
+    """The rows that are not blank, with each one's line in the file (for messages), read row by row and stopped
+    early: an export has at most MAX_LOG changes, and a spreadsheet adds few blank rows."""
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     rows: list[list[str]] = []
-    lines: list[int] = []  # each kept row's line in the file, for messages
+    lines: list[int] = []
     blank = 0
-    try:  # read row by row and stop early: an export has at most MAX_LOG changes, and a spreadsheet few blank rows
+    try:
         for row in reader:
             if not any(cell.strip() for cell in row):
                 blank += 1
@@ -180,41 +200,32 @@ def import_csv(text: str) -> tuple[dict, list[dict]]:
     except csv.Error as e:  # an unterminated quote, a field too long, a stray line end inside a field
         raise InputError([problem((f"row {reader.line_num}",), "is not readable CSV: %(error)s",
                                   error=str(e))]) from None
-    if not rows or tuple(rows[0][: len(CSV_HEAD)]) != CSV_HEAD:
-        raise InputError([problem((), "the first row must be the column names: %(columns)s, then one column per "
-                                      "player", columns=",".join(CSV_HEAD))])
-    players = [csv_untext(name) for name in rows[0][len(CSV_HEAD):]]
-    if len(rows) < 2 or len(rows[1]) < 4 or rows[1][3] != "create":
-        raise InputError([problem(("row 2",), "must be the sheet's own row (action create) with its game and title")])
-    data: dict[str, Any] = {"format": FORMAT, "version": 1, "game": csv_untext(rows[1][0]),
-                            "title": csv_untext(rows[1][1]), "players": players, "log": []}
-    for number, row in zip(lines[2:], rows[2:], strict=True):
-        if len(row) != len(rows[0]):
-            raise InputError([problem((f"row {number}",), "has %(n)s columns; the first row has %(first)s",
-                                      n=len(row), first=len(rows[0]))])
-        # the fixed columns by position: a player may be called "note" or "seq"
-        cells = dict(zip(CSV_HEAD, row, strict=False))
-        for key in ("client_id", "note", "request", "seats"):  # the text columns (`csv_text`)
-            cells[key] = csv_untext(cells[key])
-        points_cells = dict(zip(players, row[len(CSV_HEAD):], strict=True))
-        record: dict[str, Any] = {"action": cells["action"], "at": cells["at"]}
-        for key in ("seq", "target"):
-            if cells[key].strip():
-                record[key] = _csv_int(cells[key], number, key)
-        if cells["client_id"]:
-            record["client_id"] = cells["client_id"]
-        if record["action"] in WITH_BODY:
-            body: dict[str, Any] = {"note": cells["note"]} if cells["note"].strip() else {}
-            if cells["request"].strip():
-                body["request"] = _csv_json(cells["request"], number, "request")
-                if cells["seats"].strip():
-                    body["seats"] = _csv_json(cells["seats"], number, "seats")
-            else:
-                body["points"] = {name: _csv_int(points_cells[name], number, name) for name in players
-                                  if points_cells[name].strip()}
-            record["body"] = body
-        data["log"].append(record)
-    return import_json(data)
+    return rows, lines
+
+
+def _csv_record(row: list[str], number: int, players: list[str]) -> dict:
+    """One change's row as a log record (the fixed columns by position: a player may be called "note" or "seq")."""
+    cells = dict(zip(CSV_HEAD, row, strict=False))
+    for key in ("client_id", "note", "request", "seats"):  # the text columns (`csv_text`)
+        cells[key] = csv_untext(cells[key])
+    points_cells = dict(zip(players, row[len(CSV_HEAD):], strict=True))
+    record: dict[str, Any] = {"action": cells["action"], "at": cells["at"]}
+    for key in ("seq", "target"):
+        if cells[key].strip():
+            record[key] = _csv_int(cells[key], number, key)
+    if cells["client_id"]:
+        record["client_id"] = cells["client_id"]
+    if record["action"] in WITH_BODY:
+        body: dict[str, Any] = {"note": cells["note"]} if cells["note"].strip() else {}
+        if cells["request"].strip():
+            body["request"] = _csv_json(cells["request"], number, "request")
+            if cells["seats"].strip():
+                body["seats"] = _csv_json(cells["seats"], number, "seats")
+        else:
+            body["points"] = {name: _csv_int(points_cells[name], number, name) for name in players
+                              if points_cells[name].strip()}
+        record["body"] = body
+    return record
 
 
 def _csv_json(text: str, row: int, column: str) -> Any:
