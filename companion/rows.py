@@ -239,7 +239,9 @@ def _line_at(data: bytes, offset: int) -> int:
     return before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
 
 
-def _csv_rows(data: bytes) -> Iterator[tuple[int, dict[int, str]]]:
+def _csv_text(data: bytes) -> str:
+    """A CSV file's bytes as text: UTF-8 (a byte-order mark dropped); RowsError naming UTF-16, another encoding or a
+    NUL byte, with where."""
     skipped = 0
     if data.startswith(b"\xef\xbb\xbf"):
         data, skipped = data[3:], 3
@@ -254,6 +256,12 @@ def _csv_rows(data: bytes) -> Iterator[tuple[int, dict[int, str]]]:
     if "\0" in text:
         raise RowsError(_line_at(data, data.index(b"\0")),
                         "has a NUL byte: it is not a text file; save it as CSV UTF-8")
+    return text
+
+
+def _csv_rows(data: bytes) -> Iterator[tuple[int, dict[int, str]]]:
+    """Each row of a CSV file that holds a cell: its line and its cells by column."""
+    text = _csv_text(data)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     declared = _SEP_LINE.match(text)  # Excel's 'sep=;' first line names the separator and is no row
     if declared:
