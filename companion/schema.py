@@ -297,6 +297,11 @@ class Enum(Field):
     def check(self, value, path, problems):
         if not isinstance(value, str) or value not in self.values:
             shown = repr(value) if isinstance(value, str) else Value(value)
+            near = closest(value, self.values)
+            if near:
+                return problems.add(path, "unknown %(what)s %(got)s; did you mean %(near)s? Expected one of: "
+                                          "%(expected)s", what=self.what, got=shown, near=repr(near),
+                                    expected=", ".join(self.values))
             return problems.add(path, "unknown %(what)s %(got)s; expected one of: %(expected)s", what=self.what,
                                 got=shown, expected=", ".join(self.values))
         return value

@@ -1,7 +1,7 @@
 """What `validate` asks of a game's layouts that needs its fonts: every font file embeddable, every character the
-cards print in their font, every text fitting its box at its smallest size for every component and language,
-every code's modules large enough for a phone. Each problem as `file:line: <layout>: <element>: ...`.
-`validate_file` is the whole of what `companion validate` says of a file."""
+cards print in their font, every text fitting its box at its smallest size for every component and language;
+warnings for a code whose modules a phone reads less often, and for an element covering another. Each problem as
+`file:line: <layout>: <element>: ...`. `validate_file` is the whole of what `companion validate` says of a file."""
 from __future__ import annotations
 
 import math
@@ -13,14 +13,14 @@ from reportlab.pdfbase import pdfmetrics
 from .. import cards
 from ..cards import CardSet, Component
 from ..components import SIZES
-from ..layouts import COLOUR_TEXT, DEFAULT_FONT, PROPERTIES, Colour, Missing, fill, plain
+from ..layouts import COLOUR_TEXT, DEFAULT_FONT, PROPERTIES, Colour, Missing, fill, fill_list, plain
 from ..look import ART_DPI, art_window_mm
 from ..paths import leads_outside
 from . import art as art_files
 from . import faces, layout
 from .geometry import MM
 
-QR_MIN_MODULE_MM = 0.65  # below this the project's camera simulation reads fewer than 99 % of codes
+QR_MIN_MODULE_MM = 0.65  # below this the project's camera simulation reads fewer than 99 % of codes: a warning
 SAMPLE_BASE = "http://192.168.1.20:5000"  # a LAN address as `make run` prints it: what a code must hold
 
 
@@ -144,6 +144,7 @@ def check_design(card_set: CardSet, base_url: str = SAMPLE_BASE) -> tuple[list[s
     lacking: dict[tuple[str, str], list[str]] = {}
     small_codes: set[str] = set()
     hidden_codes: set[str] = set()
+    covered: dict[tuple, list[str]] = {}  # (where the covering element is, its copy, the covered one, its copy)
     faked: dict[tuple[str, str], str] = {}  # (family, style) → the first card printing a style its family lacks
     # every code of a game is printed at one version, the lowest that holds its longest address (document.qr_version)
     version = _version(card_set, base_url)
@@ -153,13 +154,15 @@ def check_design(card_set: CardSet, base_url: str = SAMPLE_BASE) -> tuple[list[s
             continue
         seen = {lang: faces.shown(c, card_set, lang) for lang in card_set.languages}  # its values, derived once a card
         errors += _colours(card_set, c, elements, seen)
+        for pair in _overlaps(c, elements, seen, version):
+            covered.setdefault((_where(card_set, c, pair[0]), *pair[1:]), []).append(c.id)
         for e in elements:
             where = _where(card_set, c, e)
             if e.kind == "qr" and c.kind not in ("back", "token") and where not in small_codes:
                 problem = _small_code(e, card_url(base_url, c.id), version, c.id)
-                if problem:
+                if problem:  # the designer's call: a small code reads less often, not never
                     small_codes.add(where)
-                    errors.append(f"{where}: {problem}")
+                    warnings.append(f"{where}: warning: {problem}")
             if e.kind == "qr" and c.kind == "card" and where not in hidden_codes:
                 problem = _hidden_code(e, SIZES[c.size][0], version)
                 if problem:
@@ -188,6 +191,7 @@ def check_design(card_set: CardSet, base_url: str = SAMPLE_BASE) -> tuple[list[s
                     for piece_font in {p.font for line in laid.lines for p in line if ch in p.run.text}:
                         if not _has_glyph(piece_font, ch):
                             lacking.setdefault((family, ch), []).append(c.id)
+    warnings += _overlap_warnings(card_set, covered)
     for (family, style), card in faked.items():
         warnings.append(f"{path}:{design.fonts[family].line}: -: fonts.{family}: warning: has no {style} face, so "
                         f"the {style} words of {card} (and any others) print in its regular one")
@@ -197,6 +201,143 @@ def check_design(card_set: CardSet, base_url: str = SAMPLE_BASE) -> tuple[list[s
         errors.append(f"{path}:{line}: -: fonts.{family}: lacks {ch!r} (U+{ord(ch):04X}), which "
                       f"{', '.join(sorted(set(ids))[:5])}{' and others' if len(set(ids)) > 5 else ''} print")
     return errors, warnings
+
+
+COVERED_KINDS = ("text", "qr", "icon", "icons", "pips", "track")  # what an element hides when drawn over it
+OVERLAP_MM = 0.3  # boxes that share less than this each way only touch
+SHOWN_IDS = 3  # card ids an overlap warning names before it says how many more
+
+
+def _overlaps(c: Component, elements, seen, version: int) -> list[tuple]:
+    """(covering element, its copy, (covered element's name, line), its copy) for each element this component
+    draws that covers, with an opaque box (`_opaque_box`), the ink of a text, code or icon it drew before (in any
+    language); a band or picture under a later text is a background, not said. A copy is "" or "turned" (the
+    second of `corners: 2`)."""
+    shown = next(iter(seen.values()))
+    drawn = [e for e in elements if _drawn(e, shown, c)]
+    found = []
+    inked: dict[int, list] = {}  # each covered element's copies as inked in each language, found once
+    for n, later in enumerate(drawn):
+        cover = _opaque_box(later, shown, version)
+        if cover is None:
+            continue
+        for m, earlier in enumerate(drawn[:n]):
+            if earlier.kind not in COVERED_KINDS or not _shared(_reach(earlier, c), _reach(later, c, cover)):
+                continue
+            if m not in inked:
+                inked[m] = [pair for one in seen.values() for pair in _copies(earlier, _ink(earlier, one), c)]
+            pairs = {(later_copy, copy) for copy, box in inked[m] for later_copy, top in _copies(later, cover, c)
+                     if _shared(box, top)}
+            found += [(later, later_copy, (earlier.name, earlier.line), copy) for later_copy, copy in sorted(pairs)]
+    return found
+
+
+def _reach(e, c: Component, box=None) -> tuple:
+    """The box around every copy of an element on the face (a first, quick test)."""
+    boxes = [b for _, b in _copies(e, box or e.box, c)]
+    x, y = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    return x, y, max(b[0] + b[2] for b in boxes) - x, max(b[1] + b[3] for b in boxes) - y
+
+
+def _ink(e, shown) -> tuple:
+    """The part of an element's box that it inks (mm): a text's lines as laid out for this component and
+    language, an icon's centred square; its whole box for the others, and for a turned (`rotate`) one."""
+    x, y, w, h = e.box
+    if e.props.get("rotate"):
+        return e.box
+    if e.kind == "icon":
+        side = min(w, h) * 0.92
+        return x + (w - side) / 2, y + (h - side) / 2, side, side
+    if e.kind != "text":
+        return e.box
+    try:
+        laid, _ = layout.text_layout(e, shown)
+    except Missing:
+        return e.box
+    width = min(max(laid.widths, default=0) / MM, w)
+    block = min((laid.leading * (len(laid.lines) - 1) + laid.size) / MM, h)
+    valign, align = e.props.get("valign", "top"), e.props.get("align", "left")
+    top = 0 if valign == "top" else (h - block) / 2 if valign == "middle" else h - block
+    left = 0 if align == "left" else (w - width) / 2 if align == "center" else w - width
+    return x + left, y + top, width, block
+
+
+def _drawn(e, shown, c: Component) -> bool:
+    """Whether a layout's element draws anything on this component (its `when:`, `unless:` and values)."""
+    try:
+        if "when" in e.props and not layout._truthy(fill(e.props["when"], shown.values, shown.lang, shown.design)):
+            return False
+        if "unless" in e.props and layout._unless(e.props["unless"], shown):
+            return False
+        if e.kind == "text":
+            return bool(plain(fill(e.props["text"], shown.values, shown.lang, shown.design)).strip())
+        if e.kind == "qr":
+            return e.props["qr"] is not False and c.kind not in ("back", "token")
+        if e.kind == "art":
+            return layout.art_file(e, shown) is not None
+        if e.kind == "icon":
+            return layout.icon_named(fill(e.props["icon"], shown.values, shown.lang, shown.design),
+                                     shown.look) is not None
+        if e.kind in ("icons", "track"):
+            return bool(fill_list(e.props[e.kind], shown.values, shown.lang))
+        if e.kind == "pips":
+            count = fill(e.props["pips"], shown.values, shown.lang, shown.design).strip()
+            return count.isdecimal() and int(count) > 0
+        return True
+    except Missing:
+        return False
+
+
+def _opaque_box(e, shown, version: int):
+    """The box (mm) an element paints over whatever is under it, or None: a rect's or a text's fill, a picture, a
+    code's white plate (its code and margin, centred in its box)."""
+    if e.kind == "art" or (e.kind in ("rect", "text") and "fill" in e.props
+                           and layout.colour_text(e.props["fill"], shown) is not None):
+        return e.box
+    if e.kind == "qr" and e.props.get("plate", True):
+        from .draw import QR_QUIET
+
+        modules = _modules(version)
+        side = layout.qr_module(e, modules) / MM * (modules + 2 * QR_QUIET)
+        x, y, w, h = e.box
+        return (x + (w - side) / 2, y + (h - side) / 2, side, side)
+    return None
+
+
+def _copies(e, box, c: Component) -> list[tuple[str, tuple]]:
+    """Where an element is drawn on the face: its box turned by its `rotate` (the box around it), and with
+    `corners: 2` again turned 180° about the face's centre."""
+    x, y, w, h = box
+    angle = math.radians(e.props.get("rotate", 0))
+    if angle:
+        cos, sin = abs(math.cos(angle)), abs(math.sin(angle))
+        rw, rh = w * cos + h * sin, w * sin + h * cos
+        x, y, w, h = x + (w - rw) / 2, y + (h - rh) / 2, rw, rh
+    copies = [("", (x, y, w, h))]
+    if e.props.get("corners") == 2:
+        fw, fh = SIZES[c.size]
+        copies.append(("turned", (fw - x - w, fh - y - h, w, h)))
+    return copies
+
+
+def _shared(a, b) -> bool:
+    """Whether two boxes (x, y, w, h) overlap by more than OVERLAP_MM each way."""
+    return (min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]) > OVERLAP_MM
+            and min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]) > OVERLAP_MM)
+
+
+def _overlap_warnings(card_set: CardSet, covered: dict[tuple, list[str]]) -> list[str]:
+    """One warning for each element covering another, at the covering element's line, naming the cards."""
+    out = []
+    for (where, copy, (earlier, line), earlier_copy), ids in covered.items():
+        ids = list(dict.fromkeys(ids))
+        shown = ", ".join(ids[:SHOWN_IDS]) + (f" and {len(ids) - SHOWN_IDS} more" if len(ids) > SHOWN_IDS else "")
+        mine = "its turned copy (corners: 2) " if copy else ""
+        theirs = "the turned copy (corners: 2) of " if earlier_copy else ""
+        out.append(f"{where}: warning: {mine}covers {theirs}{earlier} (line {line}), drawn before it, "
+                   f"on {len(ids)} card{'s' if len(ids) > 1 else ''} ({shown}): move one of them, or put {earlier} "
+                   f"after it in the layout")
+    return out
 
 
 def _elements(card_set: CardSet, c: Component):
@@ -262,8 +403,14 @@ def _version(card_set: CardSet, base_url: str) -> int:
     return draw.qr_version(card_url(base_url, c.id) for c in card_set.components if c.kind not in ("back", "token"))
 
 
+# what the camera simulation (benchmarks/bench_qr.py, README) decoded of the five games' codes by module size:
+# (modules from this size up, the read rate band); 0.7 mm, the project's: 99.5 %
+QR_READ_BANDS = ((0.6, "94–99 %", "0.6–0.65 mm"), (0.5, "59–94 %", "0.5–0.6 mm"), (0.0, "under 59 %", "under 0.5 mm"))
+
+
 def _small_code(e, url: str, version: int, card_id: str) -> str | None:
-    """What is wrong with a code element's box for this address, or None when its modules are large enough."""
+    """What a code element's box costs for this address (its modules, the share of codes the camera simulation
+    reads at that size, the box that reads 99 %), or None when its modules are large enough."""
     from . import draw
 
     modules = _modules(version)
@@ -271,8 +418,10 @@ def _small_code(e, url: str, version: int, card_id: str) -> str | None:
     if module >= QR_MIN_MODULE_MM - 1e-6:
         return None
     need = math.ceil((modules + 2 * draw.QR_QUIET) * QR_MIN_MODULE_MM * 10) / 10
-    return (f"a code in this box has modules of {module:.2f} mm ({card_id}); phones need {QR_MIN_MODULE_MM} mm: "
-            f"make the box at least {need:.1f} mm square (the code and its white margin)")
+    rate, sizes = next((rate, sizes) for lo, rate, sizes in QR_READ_BANDS if module >= lo - 1e-6)
+    return (f"a code in this box has modules of {module:.2f} mm ({card_id}): the camera simulation "
+            f"(benchmarks/bench_qr.py) reads {rate} of codes with modules of {sizes}, against 99.5 % at "
+            f"{draw.QR_MODULE_MM} mm; a box of {need:.1f} mm square (the code and its white margin) reads 99 %")
 
 
 def _modules(version: int) -> int:

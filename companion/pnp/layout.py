@@ -428,7 +428,7 @@ def _fitting(word: str, font: str, width: float) -> float:
 
 def qr_module(element: Element, modules: int) -> float:
     """The side of a code's module (points) in an element's box: the project's 0.7 mm where the box holds it, else
-    what the box allows (validate refuses less than QR_MIN_MODULE_MM)."""
+    what the box allows (validate warns of less than QR_MIN_MODULE_MM)."""
     from .draw import QR_MODULE_MM, QR_QUIET
 
     _, _, bw, bh = element.box

@@ -165,14 +165,7 @@ BROKEN = [
        "text: {es: Vale lo que dos cartas y además todas las demás cartas del mercado si las tienes en la mano al "
        "final de una partida larga con muchos jugadores alrededor de una mesa grande, en: Worth two cards.}")],
      r"fruit: body: the es text of HV-PLUM-10 cannot fit in 36\.5 × 7 mm even at 6 pt"),
-    ([("    code:   {qr: true, at: [2, 66.4, 21.5, 21.5]}", "    code:   {qr: true, at: [2, 72, 16, 16]}")],
-     r"fruit: code: a code in this box has modules of 0\.4\d mm \(HV-\S+\); phones need 0\.65 mm: make the box at "
-     r"least 21\.5 mm square"),
-    # one long id puts every code of the game in a larger version (one version for all): a box that held the
-    # short ids' codes no longer does
-    ([("  - id: HV-RULES\n", "  - id: HV-RULES-LONG\n")],
-     r"fruit: code: a code in this box has modules of 0\.58 mm \(HV-APPLE-1\); phones need 0\.65 mm: make the box "
-     r"at least 24\.1 mm square"),
+    # a code too small for 0.65 mm modules is a warning (tests/test_designer_mistakes.py): the designer's call
     ([("en: Worth two cards.}", "en: Worth two cards ↯.}")],
      r"-: fonts\.body: lacks '↯' \(U\+21AF\), which HV-PLUM-10 print"),
 ]
