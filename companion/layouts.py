@@ -30,7 +30,6 @@ from .schema import (
     Texts,
     TextsField,
     Value,
-    closest,
 )
 
 # Each element is one of these kinds, named by the key it carries (`text: "{name}"`, `qr: true`...).
@@ -510,49 +509,11 @@ def plain(text: str) -> str:
     return "\n".join("".join(r.text for r in line) for line in markup(text))
 
 
-def check_markup(text: str, icon_names, path: Path, problems: Problems) -> None:
-    """One problem at most for a marked-up text: an inline icon that is no term or shape in `icon_names` (drawn as
-    a gap), else a `**` or `*` nothing closes (`check_closed`)."""
-    for m in _TOKEN.finditer(text):
-        if m.group(1) is not None and m.group(1) not in icon_names:
-            check_icon(m.group(1), icon_names, path, problems)
-            return
-    check_closed(text, path, problems)
-
-
-def check_icon(name: str, icon_names, path: Path, problems: Problems) -> None:
-    """A problem for an icon name that is no term or shape, naming the closest known one (else all of them)."""
-    if name in icon_names:
-        return
-    near = closest(name, icon_names)
-    if near:
-        problems.add(path, "names the icon %(name)s, which is neither a term in look.terms nor a shape; did you "
-                           "mean %(near)s?", name=repr(name), near=repr(near))
-    else:
-        problems.add(path, "names the icon %(name)s, which is neither a term in look.terms nor a shape "
-                           "(%(shapes)s)", name=repr(name), shapes=", ".join(sorted(icon_names)))
-
-
-def check_closed(text: str, path: Path, problems: Problems) -> None:
-    """A problem for a `**` or `*` that nothing closes (the rest of the text would print bold or italic)."""
-    opened: dict[str, int | None] = {"**": None, "*": None}  # each style's opening star while it is open
-    for m in _TOKEN.finditer(text):
-        if m.group(0) in opened:
-            opened[m.group(0)] = m.start() if opened[m.group(0)] is None else None
-    for stars, style in (("**", "bold"), ("*", "italic")):
-        if opened[stars] is not None:
-            at = text[opened[stars]:opened[stars] + 24].replace("\n", " ")
-            problems.add(path, "opens %(style)s with %(stars)s at %(at)s and nothing closes it, so the rest of the "
-                               "text prints %(style)s: close it with %(stars)s (a star that is a star: \\*)",
-                         style=style, stars=stars, at=repr(at))
-            return
-
-
 # --- A game's design from its checked sections ------------------------------------------------------------------
 
 # placeholders every component can fill: `art` is its art file as written (for `when:`/`unless:`), `accent` the
 # look's accent colour
-COMPONENT_KEYS = ("id", "name", "text", "qty", "type", "set", "art", "accent", "emblem")
+COMPONENT_KEYS = ("id", "name", "text", "qty", "type", "set", "art", "accent")
 
 
 def build_design(header: Mapping, folder: str, line_of, problems: Problems) -> Design:
@@ -652,12 +613,15 @@ def check_elements(elements: tuple[Element, ...], size_mm: tuple[float, float], 
                     if field_name in known and field_name not in design.colours:
                         problems.add((*where, key), "uses {colour:%(name)s} but colours: gives no colours for "
                                                     "%(name)s", name=field_name)
-                if key_full.startswith("icon:"):
-                    check_icon(key_full[5:], icon_names, (*where, key), problems)
-            if e.kind == "text" and key == "text":
-                check_closed(value, (*where, key), problems)
-        if e.kind == "icon" and not PLACEHOLDER.search(e.props["icon"]):
-            check_icon(e.props["icon"], icon_names, (*where, "icon"), problems)
+                if key_full.startswith("icon:") and key_full[5:] not in icon_names:
+                    problems.add((*where, key), "names the icon %(name)s, which is neither a term in look.terms nor "
+                                                "a shape (%(shapes)s)", name=repr(key_full[5:]),
+                                 shapes=", ".join(sorted(icon_names)))
+        if e.kind in ("icon", "pips") and e.kind == "icon" and not PLACEHOLDER.search(e.props["icon"]) \
+                and e.props["icon"] not in icon_names:
+            problems.add((*where, "icon"), "names the icon %(name)s, which is neither a term in look.terms nor a "
+                                           "shape (%(shapes)s)", name=repr(e.props["icon"]),
+                         shapes=", ".join(sorted(icon_names)))
         font = e.props.get("font")
         if font is not None and font != DEFAULT_FONT and font not in design.fonts:
             problems.add((*where, "font"), "names the font %(name)s, which fonts: does not declare; declared: "

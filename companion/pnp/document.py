@@ -292,20 +292,14 @@ def _canvas(card_set: CardSet, settings: BuildSettings, target, page: tuple[floa
     """The document's canvas, byte for byte the same for the same input (reportlab's invariant mode), with its
     metadata and how it asks to be printed."""
     c = rl_canvas.Canvas(target, pagesize=page, invariant=1, pageCompression=1, initialFontName=draw.FONT)
-    metadata(c, card_set, settings.lang, "print-and-play")
+    c.setTitle(f"{card_set.title.get(settings.lang)} — print-and-play")
+    c.setAuthor("companion")
     c.setSubject(f"{card_set.game}; paper {settings.paper}; bleed {settings.bleed:g} mm; layout {settings.layout}")
+    c.setCreator(f"companion {__version__}")
     c.setViewerPreference("PrintScaling", "None")
     # Duplex pages are made for a long-edge flip; a gutterfold file is printed on one side.
     c.setViewerPreference("Duplex", "Simplex" if gutterfold else "DuplexFlipLongEdge")
     return c
-
-
-def metadata(c, card_set: CardSet, lang: str, what: str) -> None:
-    """A PDF's title (the game's, in `lang`, and what the file is) and author (the data file's `author:`, else
-    companion)."""
-    c.setTitle(f"{card_set.title.get(lang)} — {what}")
-    c.setAuthor(card_set.author or "companion")
-    c.setCreator(f"companion {__version__}")
 
 
 def full_page(s: Layout) -> tuple[float, float, float, float]:

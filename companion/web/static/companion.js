@@ -38,28 +38,19 @@ function enhance(page) {
     });
     update(grid);
   }
-  // Cards counted by a tap each: a field of gems per card ("3 2") gets a button per kind of card and one to take
-  // the last back (a phone's number pad has no space, and a tap is quicker than typing).
+  // Cards counted by a tap each: a field of gems per card ("3 2") has a button per kind of card (`data-add`) and
+  // one to take the last back (`data-take-back`), sent with the page (shown only with scripts on, so that nothing
+  // shifts as it loads) and made to work here (a phone's number pad has no space, and a tap is quicker than typing).
   for (const field of page.querySelectorAll("input[data-cards]")) {
     if (field.dataset.tapped) continue;
     field.dataset.tapped = "1";
-    const row = document.createElement("span");
-    row.className = "taps";
     const put = (text) => { field.value = text; field.dispatchEvent(new Event("input", { bubbles: true })); };
-    for (const n of field.dataset.cards.split(" ")) {
-      const add = Object.assign(document.createElement("button"), { type: "button", textContent: `+${n}` });
-      add.setAttribute("aria-label", `${field.getAttribute("aria-label")}: ${n}`);
-      add.addEventListener("click", () => put(`${field.value} ${n}`.trim()));
-      row.append(add);
+    const label = field.closest("label");
+    for (const add of label.querySelectorAll("button[data-add]")) {
+      add.addEventListener("click", () => put(`${field.value} ${add.dataset.add}`.trim()));
     }
-    const back = Object.assign(document.createElement("button"), { type: "button", textContent: "⌫", className: "light" });
-    back.setAttribute("aria-label", field.dataset.take);
-    back.addEventListener("click", () => put(field.value.trim().split(/[\s,;]+/).slice(0, -1).join(" ")));
-    const entry = document.createElement("span");
-    entry.className = "entry";
-    field.replaceWith(entry);
-    entry.append(field, back);
-    entry.after(row);
+    label.querySelector("button[data-take-back]")?.addEventListener(
+      "click", () => put(field.value.trim().split(/[\s,;]+/).slice(0, -1).join(" ")));
   }
   rememberNames(page);
   steppers(page);

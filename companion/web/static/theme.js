@@ -6,6 +6,7 @@
 "use strict";
 (() => {
   const root = document.documentElement;
+  root.dataset.js = "1";  // (companion.css lays out now what companion.js shows or hides later: nothing shifts)
   try {
     const chosen = localStorage.getItem("companion-theme");
     if (chosen === "dark" || chosen === "light") root.dataset.theme = chosen;
