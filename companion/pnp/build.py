@@ -23,6 +23,9 @@ def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings, png
     if problems:
         raise InputError(problems)
     card_sets = [cards.load_file(g) if g.endswith((".yaml", ".yml")) else service.card_set(g) for g in game_ids]
+    problems = [p for card_set in card_sets for p in settings.game_problems(card_set)]
+    if problems:
+        raise InputError(problems)
     from .design_check import check_art, check_colours, check_fonts, small_codes
 
     art_errors = [line for card_set in card_sets

@@ -13,7 +13,7 @@ from reportlab.pdfbase import pdfmetrics
 from .. import cards
 from ..cards import CardSet, Component
 from ..components import SIZES
-from ..layouts import COLOUR_TEXT, DEFAULT_FONT, PROPERTIES, Colour, Missing, fill, fill_list, plain
+from ..layouts import COLOUR_TEXT, DEFAULT_FONT, PROPERTIES, Colour, Missing, fill, fill_list, plain, sized
 from ..look import ART_DPI, art_window_mm
 from ..paths import leads_outside
 from . import art as art_files
@@ -96,7 +96,7 @@ def _art_box(card_set: CardSet, c: Component) -> tuple[float, float] | None:
     window, whatever its shape; None where the square art window of a face drawn by code or by the default
     layouts holds it."""
     elements = card_set.design.layout_for(c.layout, c.type) if card_set.design.layouts else ()
-    elements = elements or ()
+    elements = sized(elements, SIZES[c.size]) if elements else ()
     return next((tuple(e.box[2:]) for e in elements if e.kind == "art" and e.props["art"] is True), None)
 
 
@@ -346,7 +346,8 @@ def _elements(card_set: CardSet, c: Component):
     if c.kind != "back":
         return faces.front_layout(c, card_set)
     if design.layouts:
-        return design.layouts.get(c.layout or design.back_layout or "")
+        own = design.layouts.get(c.layout or design.back_layout or "")
+        return sized(own, SIZES[c.size]) if own else own
     return design.layout_for(None, "", "back", c.size)
 
 
@@ -465,8 +466,8 @@ def small_codes(card_set: CardSet, base_url: str) -> list[str]:
 
 
 def _layout_name(card_set: CardSet, element) -> str:
-    for name, elements in card_set.design.layouts.items():
-        if element in elements:
+    for name, elements in card_set.design.layouts.items():  # by name and line: a layout in percent is sized
+        if any(e.name == element.name and e.line == element.line for e in elements):
             return name
     return "-"
 

@@ -9,6 +9,7 @@ from dataclasses import replace
 from .. import games
 from ..cards import CardSet, Component
 from ..components import SIZES
+from ..layouts import sized
 from ..look import Back, Face
 from ..placeholders import values
 
@@ -42,7 +43,9 @@ def front_layout(c: Component, s: CardSet, size: str | None = None):
     where its text does not fit the default's text box; None when its game draws faces by code."""
     size = size or c.size
     elements = s.design.layout_for(c.layout, c.type, c.kind, size)
-    if elements is not None and not s.design.layouts and _crowded(elements, c, s):
+    if elements is not None and s.design.layouts:  # made at its component's size: boxes in percent of that
+        return sized(elements, SIZES[c.size])
+    if elements is not None and _crowded(elements, c, s):
         return s.design.layout_for(c.layout, c.type, c.kind, size, long=True)
     return elements
 
@@ -129,6 +132,7 @@ def paint_back(canvas, b: Component, s: CardSet, lang: str, x: float, y: float, 
         layout.draw_back_art(canvas, picture, x, y, w, h, bleed)
         return
     own = s.design.layouts.get(name) if name and not picture else None
+    own = sized(own, SIZES[b.size]) if own is not None else None
     canvas.saveState()
     canvas.setFillColor(draw.PAPER)
     canvas.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)

@@ -128,6 +128,8 @@ def export_tts(game: str, out_dir: str | Path, settings: BuildSettings, image_ba
     if problems:
         raise InputError(problems)
     card_set = cards.load_file(game) if game.endswith((".yaml", ".yml")) else service.card_set(game)
+    if settings.game_problems(card_set):
+        raise InputError(settings.game_problems(card_set))
     settings = settings.for_game(card_set)
     from .design_check import check_art, check_colours, check_fonts, small_codes
 
