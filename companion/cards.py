@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 
-from . import data_scoring, games, layouts, resources
+from . import data_scoring, games, layouts, names, resources
 from .components import BACK, CARD_SIZES, DEFAULT_SIZE, SIZES, ComponentType
 from .i18n import LANGS
 from .look import DRAWN_SHAPES, LOOK, Art, ArtPath, Look, build_look
@@ -93,6 +93,7 @@ HEADER = Record(
     {
         "game": SLUG,
         "title": TextsField(max_len=60),
+        "author": Str(max_len=200),  # who made the game: the PDFs' metadata
         "languages": LANGUAGES,  # the languages its texts are written in, the first the default (es, en if none)
         "prefix": Str(r"[A-Z]{2,4}", max_len=4, hint="2 to 4 upper-case letters"),
         "players": ListOf(Int(1, 20), 2, 2),
@@ -175,6 +176,7 @@ class CardSet:
     design: layouts.Design = layouts.Design()  # faces from layouts: none for a file without `layouts:`
     sources: tuple[str, ...] = ()  # the files its components were read from: the data file, then its `rows:`
     scoring: data_scoring.Scoring | None = None  # a data-only game's `scoring:`, compiled (None: none declared)
+    author: str = ""  # the file's `author:`, written in its PDFs' metadata
     languages: tuple[str, ...] = LANGS  # the languages its texts are written in (`languages:`), the default first
 
     def component(self, component_id: str) -> Component:
@@ -396,6 +398,8 @@ def _checked(doc: Mapping, lines: Mapping[Path, int], filename: str) -> tuple[Ca
     sets = dict(header.get("sets") or {"base": Texts("Juego básico", "Base game")})
     entries, sources = check.entries(doc, header, raw_components, types)
     components = check.components(entries, types, sets, header)
+    components = names.fill(components, header, header.get("languages", LANGS), check.errors, filename)
+    check.markup(entries, components, look)
     check.copies(components)
     backs = check.backs(components, design, header)
     check.rule_cards(header, components)
@@ -415,7 +419,7 @@ def _checked(doc: Mapping, lines: Mapping[Path, int], filename: str) -> tuple[Ca
         rules=tuple(header.get("rules", ())), components=tuple(components), look=look,
         needs=tuple(header.get("needs", ())),
         setup=header.get("setup", MappingProxyType({})), design=design, sources=tuple(sources),
-        warnings=tuple(check.warnings), scoring=scoring,
+        warnings=tuple(check.warnings), scoring=scoring, author=header.get("author", ""),
     ), []
 
 
@@ -522,6 +526,29 @@ class _FileCheck:
                                    f"{fmt_path(p.path) or '-'}: {p.message}")
         return components
 
+    def markup(self, entries: list[_Entry], components: list[Component], look: Look) -> None:
+        """Each component's texts (name, text, a translated field): an inline icon that is no term or shape, a
+        `**` or `*` that nothing closes; one error a text, at its line."""
+        icon_names = set(DRAWN_SHAPES) | {name for name, term in look.terms.items() if term.shape}
+        by_id = {c.id: c for c in components}
+        said: set[tuple[str, int, str]] = set()  # a spreadsheet's cell is both languages' text: said once
+        for entry in entries:
+            raw_id = entry.raw.get("id") if isinstance(entry.raw, dict) else None
+            c = by_id.get(raw_id) if isinstance(raw_id, str) else None
+            if c is None:
+                continue
+            problems = Problems()
+            for key, value in entry.raw.items():
+                if key in ("name", "text") or isinstance(c.data.get(key), Texts):
+                    for lang, text in (value.items() if isinstance(value, Mapping) else [((), value)]):
+                        if isinstance(text, str):
+                            layouts.check_markup(text, icon_names, (key, *((lang,) if lang else ())), problems)
+            for p in problems:
+                where = (entry.source or self.filename, entry.line_of(p.path), p.message)
+                if where not in said:
+                    said.add(where)
+                    self.errors.append(f"{where[0]}:{where[1]}: {c.id}: {fmt_path(p.path)}: {p.message}")
+
     def copies(self, components: list[Component]) -> None:
         """The printed copies (the total of qty) past MAX_COPIES, named at the component that passes it."""
         total = 0
@@ -615,7 +642,22 @@ class _FileCheck:
         problems = Problems()
         for c, message in _check_layouts(design, components, types, look, game, problems):
             self.errors.append(f"{c.where(self.filename)}: {c.id}: layout: {message}")
-        _report_layout_problems(problems, self.report)
+        written = [replace(p, path=self.written(design, p.path)) for p in problems]
+        _report_layout_problems([p for n, p in enumerate(written) if p not in written[:n]], self.report)
+
+    def written(self, design: layouts.Design, path: Path) -> Path:
+        """A layout problem's path under the layout where what it names is written: an element (or a property of
+        one) a layout inherits is checked in each layout that has it, and said once, at its own line."""
+        probe = path[:4]  # layouts, the layout, the element, its property
+        if path[:1] != ("layouts",) or len(path) < 3 or probe in self.lines:
+            return path
+        mine = _element_named(design, path[1], path[2])
+        for name in design.layouts:
+            other = _element_named(design, name, path[2])
+            if mine is not None and other is not None and ("layouts", name, *probe[2:]) in self.lines and (
+                    other is mine or len(probe) == 4 and other.props.get(probe[3]) == mine.props.get(probe[3])):
+                return ("layouts", name, *path[2:])
+        return path
 
     def scoring(self, header: Mapping, types: Mapping[str, ComponentType], sets: Mapping,
                 components: list[Component]) -> data_scoring.Scoring | None:
@@ -809,6 +851,10 @@ def _declared_types(types: Mapping[str, ComponentType], declared: Mapping[str, M
             if fields[t] else ct for t, ct in types.items()}
 
 
+def _element_named(design: layouts.Design, layout: str, name: str) -> layouts.Element | None:
+    return next((e for e in design.layouts.get(layout, ()) if e.name == name), None)
+
+
 def _report_layout_problems(problems: Problems, report) -> None:
     """A problem under `layouts.<name>` is said as `file:line: <name>: <element>: ...`; others as they are."""
     for p in problems:
@@ -850,7 +896,12 @@ def _check_component(raw, types, sets, header, line: int, problems: Problems):
     fields = {**COMMON_FIELDS, "type": Enum(types, "type")}
     if ctype:
         fields.update(ctype.fields)
-    required = ("id", "type", *(ctype.required if ctype else ()), *(ctype.texts if ctype else ()))
+    else:  # no type, or an unknown one: one problem, its type's; the fields some type has are checked with it
+        raw = {k: v for k, v in raw.items() if k in fields or not any(k in t.fields for t in types.values())}
+        if "type" not in raw:
+            problems.add(("type",), "is missing; give one of: %(types)s", types=", ".join(types))
+    required = ("id", *(("type",) if ctype or "type" in raw else ()), *(ctype.required if ctype else ()),
+                *(ctype.texts if ctype else ()))
     checked = Record(fields, required).check(raw, (), problems)
     if checked is INVALID or ctype is None:
         return INVALID

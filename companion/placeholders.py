@@ -13,8 +13,7 @@ def values(c: Component, s: CardSet, lang: str) -> dict:
     out = {"id": c.id, "qty": c.qty, "type": c.type, "set": c.set, "accent": s.look.accent, **c.data}
     if c.art is not None:
         out["art"] = c.art.given
-    if c.kind == "back":  # a back's emblem: icons for an `icons: "{emblem}"` element
-        out["emblem"] = list(s.look.emblem)
+    out["emblem"] = list(s.look.emblem)  # the look's emblem: icons for an `icons: "{emblem}"` element, face or back
     derive = games.for_data(s.game).face_values
     if derive is not None:
         out.update(derive(c, s, lang))

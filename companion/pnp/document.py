@@ -64,14 +64,6 @@ class BuildSettings:
         """These settings for one game: without --lang, in the first language its file writes."""
         return self if self.lang else replace(self, lang=card_set.languages[0])
 
-    def game_problems(self, card_set: CardSet) -> list[Problem]:
-        """A --lang the game's file does not write (its `languages:`, else Spanish and English)."""
-        if self.lang is None or self.lang in card_set.languages:
-            return []
-        return [Problem(("lang",), f"unknown language {self.lang!r} for {card_set.game}: its file writes "
-                                   f"{', '.join(card_set.languages)}")]
-
-
 
 def card_url(base_url: str, card_id: str) -> str:
     """What a card's QR code says: `BASE/C/<printed id>`, its rules page (ids are unique across games). Scheme and
@@ -300,14 +292,20 @@ def _canvas(card_set: CardSet, settings: BuildSettings, target, page: tuple[floa
     """The document's canvas, byte for byte the same for the same input (reportlab's invariant mode), with its
     metadata and how it asks to be printed."""
     c = rl_canvas.Canvas(target, pagesize=page, invariant=1, pageCompression=1, initialFontName=draw.FONT)
-    c.setTitle(f"{card_set.title.get(settings.lang)} — print-and-play")
-    c.setAuthor("companion")
+    metadata(c, card_set, settings.lang, "print-and-play")
     c.setSubject(f"{card_set.game}; paper {settings.paper}; bleed {settings.bleed:g} mm; layout {settings.layout}")
-    c.setCreator(f"companion {__version__}")
     c.setViewerPreference("PrintScaling", "None")
     # Duplex pages are made for a long-edge flip; a gutterfold file is printed on one side.
     c.setViewerPreference("Duplex", "Simplex" if gutterfold else "DuplexFlipLongEdge")
     return c
+
+
+def metadata(c, card_set: CardSet, lang: str, what: str) -> None:
+    """A PDF's title (the game's, in `lang`, and what the file is) and author (the data file's `author:`, else
+    companion)."""
+    c.setTitle(f"{card_set.title.get(lang)} — {what}")
+    c.setAuthor(card_set.author or "companion")
+    c.setCreator(f"companion {__version__}")
 
 
 def full_page(s: Layout) -> tuple[float, float, float, float]:

@@ -17,7 +17,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 from ..cards import CardSet, Component
 from ..files import Update, all_written_over
 from . import draw, faces
-from .document import BuildSettings, cut_radius, printed_size, qr_text, qr_version
+from .document import BuildSettings, cut_radius, metadata, printed_size, qr_text, qr_version
 from .geometry import MM, SIZES
 
 RECORD = ".companion-png"  # in each <game>-png/ folder: the files the last export wrote there
@@ -65,6 +65,7 @@ def _card_pages(card_set: CardSet, settings: BuildSettings, components: Iterable
     rl_config.useA85 = 0  # binary streams, as the print document writes them: ASCII85 costs time for nothing
     buf = io.BytesIO()
     c = rl_canvas.Canvas(buf, invariant=1, initialFontName=draw.FONT)
+    metadata(c, card_set, settings.lang, "cards")
     plan = []
     version = qr_version(card_set, settings)
     used_backs: dict[str, tuple[float, float]] = {}  # back id → size of the first card it backs
@@ -97,7 +98,7 @@ def _render(pdfs: list[bytes], jobs: list[tuple[int, int, str, tuple[int, int]]]
     for g, i, path, exact, radius in jobs:
         pdf = opened.get(g) or opened.setdefault(g, pdfium.PdfDocument(pdfs[g]))
         # zlib level 6: a third of the time of optimize=True, for files 7 % larger
-        page_image(pdf, i, DPI, exact).save(path, dpi=(DPI, DPI), compress_level=6)
+        rounded(page_image(pdf, i, DPI, exact), radius).save(path, dpi=(DPI, DPI), compress_level=6)
     for pdf in opened.values():
         pdf.close()
 

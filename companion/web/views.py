@@ -164,6 +164,15 @@ def _card_faces(card_set: cards.CardSet, lang: str) -> dict[str, tuple[tuple[str
     return out
 
 
+def card_art(card_set: cards.CardSet) -> dict[str, str]:
+    """Each card's id → its `art:` picture's name under the game's art address (`pages.card_art`), for a list of
+    cards to show its picture rather than its terms' shapes; cards without one are left out."""
+    from .face_svg import art_files
+
+    names = {path: name for name, path in art_files(card_set).items()}
+    return {c.id: names[c.art.path] for c in card_set.select(("card",)) if c.art is not None and c.art.path in names}
+
+
 LEADS = ("first_player", "dealer", "direction")  # what a setup says first, before its public layout
 NOT_SHOWN = ("game", "seed", "players", "rerolls")
 
@@ -213,7 +222,7 @@ def setup(game: str, form: MultiDict, lang: str, glue: GamePages) -> View:
         names=names, public=public, hidden=hidden, to_score=to_score, to_sheet=to_sheet, per_player=glue.per_player,
         play=play, grids=glue.grids,
         setup_label=lambda key: i18n._(words[key], lang) if key in words else card_set.label(key, lang),
-        setup_words=words, card_faces=card_faces(game, lang),
+        setup_words=words, card_faces=card_faces(game, lang), card_art=card_art(card_set),
         icons=set(card_set.look.icons()),
         bad={".".join(map(str, p.path)) for p in problems},
         reroll=[*whole, ("seed", new_seed())], share=[*kept, ("seed", form.get("seed") or "")],
