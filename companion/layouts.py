@@ -10,11 +10,12 @@ import os
 import posixpath
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+from .components import SIZES
 from .schema import (
     INVALID,
     Bool,
@@ -97,8 +98,39 @@ class FlagOrTemplate(Field):
 
 
 PATTERNS = ("lattice",)  # a rect's `pattern`: lines drawn in a lighter shade of its fill (a back's)
-BOX = ListOf(Num(-50, 500), 4, 4)  # x, y, width, height in mm from the face's top-left corner
-COMMON = {"at": BOX, "corners": Int(1, 2), "rotate": Num(-360, 360), "when": Template(80), "unless": Template(80)}
+class Percent(float):
+    """A length given in percent of the card's width (x, width) or height (y, height): `sized` makes it mm."""
+
+    def __repr__(self):
+        return f"{float(self):g}%"
+
+
+class Length(Field):
+    """A length in mm (a number), or in percent of the card (`12.5%`): a Percent."""
+
+    def __init__(self, lo: float, hi: float):
+        self.mm, self.percent = Num(lo, hi), Num(-100, 200)
+
+    def check(self, value, path, problems):
+        if isinstance(value, str) and value.strip().endswith("%"):
+            try:
+                number = float(value.strip()[:-1])
+            except ValueError:
+                return problems.add(path, "must be a number (mm) or a percentage like 12.5%%, got %(got)s",
+                                    got=Value(value))
+            checked = self.percent.check(number, path, problems)
+            return INVALID if checked is INVALID else Percent(checked)
+        if isinstance(value, str):
+            return problems.add(path, "must be a number (mm) or a percentage like 12.5%%, got %(got)s",
+                                got=Value(value))
+        return self.mm.check(value, path, problems)
+
+
+# x, y, width, height from the face's top-left corner: each in mm, or in percent of the card's width (x, width) or
+# height (y, height)
+BOX = ListOf(Length(-50, 500), 4, 4)
+COMMON = {"at": BOX, "corners": Int(1, 2), "rotate": Num(-360, 360), "when": Template(80), "unless": Template(80),
+          "scale": Enum(SIZES, "size")}  # sizes in points (and mm) written for a card of this size: scaled by height
 PROPERTIES: dict[str, dict[str, Field]] = {
     "text": {"text": Template(600), "font": LAYOUT_NAME, "size": Num(QUIET_MIN_PT, 120),
              "min_size": Num(QUIET_MIN_PT, 120), "bold": Bool(), "italic": Bool(), "colour": Colour(),
@@ -130,9 +162,18 @@ class Element:
 
     @property
     def box(self) -> tuple[float, float, float, float] | None:
-        """x, y, width and height in mm from the face's top-left corner (a rect's `rect`, else `at`), or None."""
+        """x, y, width and height in mm from the face's top-left corner (a rect's `rect`, else `at`), or None. An
+        element given in percent is `sized` to its card first (ValueError if it was not)."""
         box = self.props.get("rect" if self.kind == "rect" else "at")
+        if box and any(isinstance(v, Percent) for v in box):
+            raise ValueError(f"{self.name}: a box in percent of the card: size the layout to a card first (sized)")
         return tuple(box) if box else None
+
+    @property
+    def relative(self) -> bool:
+        """Whether it depends on the card's size: a box in percent, or sizes to `scale`."""
+        box = self.props.get("rect" if self.kind == "rect" else "at") or ()
+        return "scale" in self.props or any(isinstance(v, Percent) for v in box)
 
 
 @dataclass(frozen=True)
@@ -333,7 +374,7 @@ def _merge(name: str, layout: Mapping, parent: _Merged, path: Path, problems: Pr
     """One layout's elements: its parent's (the same objects), each it drops, changes or adds checked here."""
     out = dict(parent)
     for element, value in layout.items():
-        if element == "extends":
+        if element in ("extends", "scale"):
             continue
         where = (*path, name, element)
         if ELEMENT_NAME.check(element, where, problems) is INVALID:
@@ -350,7 +391,62 @@ def _merge(name: str, layout: Mapping, parent: _Merged, path: Path, problems: Pr
             continue
         props = {**out[element][0], **value} if element in out and not any(k in value for k in KINDS) else value
         out[element] = (props, _element(element, props, line_of(where), where, problems))
+    if "scale" in layout:
+        _scaled(layout["scale"], out, (*path, name), problems)
     return out
+
+
+def _scaled(scale, out: _Merged, path: Path, problems: Problems) -> None:
+    """A layout's `scale: poker`: each of its elements (inherited ones too) that gives no `scale` of its own takes
+    it, as if written on it."""
+    if COMMON["scale"].check(scale, (*path, "scale"), problems) is INVALID:
+        return
+    for element, (props, checked) in list(out.items()):
+        if checked is not None and "scale" not in props:
+            props = {**props, "scale": scale}
+            out[element] = (props, replace(checked, props=MappingProxyType({**checked.props, "scale": scale})))
+
+
+def sized(elements: tuple[Element, ...], size_mm: tuple[float, float]) -> tuple[Element, ...]:
+    """A layout's elements for a card of `size_mm`: each box given in percent made mm (x and width of the card's
+    width, y and height of its height), and an element's sizes written for another card (`scale: poker`: text
+    sizes, icons' size and gap, a rect's stroke and radius) multiplied by the ratio of the heights, a text never
+    below its least size (MIN_TEXT_PT, a quiet one QUIET_MIN_PT). Elements that depend on no size stay as they are."""
+    if not any(e.relative for e in elements):
+        return elements
+    key = (id(elements), size_mm)
+    found = _SIZED.get(key)
+    if found is None or found[0] is not elements:
+        if len(_SIZED) > 256:
+            _SIZED.clear()
+        found = _SIZED[key] = (elements, tuple(_sized(e, size_mm) if e.relative else e for e in elements))
+    return found[1]
+
+
+_SIZED: dict[tuple[int, tuple[float, float]], tuple[tuple[Element, ...], tuple[Element, ...]]] = {}
+SCALED = ("size", "min_size", "gap", "stroke_width", "radius")  # what `scale:` multiplies
+
+
+def _sized(e: Element, size_mm: tuple[float, float]) -> Element:
+    w, h = size_mm
+    props = dict(e.props)
+    key = "rect" if e.kind == "rect" else "at"
+    props[key] = tuple(float(v) * (w if i % 2 == 0 else h) / 100 if isinstance(v, Percent) else v
+                       for i, v in enumerate(props[key]))
+    if "scale" in props:
+        k = h / SIZES[props["scale"]][1]
+        for name in SCALED:
+            if name in props:
+                props[name] *= k
+        quiet = props.get("quiet", False)
+        floor = QUIET_MIN_PT if quiet else MIN_TEXT_PT
+        if e.kind == "text":
+            props["size"] = max(props.get("size", (QUIET_PT if quiet else 8.0) * k), floor)
+            if "min_size" in props:
+                props["min_size"] = min(max(props["min_size"], floor), props["size"])
+        elif e.kind == "icons" and "size" in props:  # its captions' points
+            props["size"] = max(props["size"], MIN_TEXT_PT)
+    return replace(e, props=MappingProxyType(props))
 
 
 def _element(name: str, props: Mapping, line: int, path: Path, problems: Problems) -> Element | None:
@@ -373,7 +469,7 @@ def _element(name: str, props: Mapping, line: int, path: Path, problems: Problem
         if small:
             return None
     box = checked["rect" if kind in BOXLESS else "at"]
-    if box[2] <= 0 or box[3] <= 0:
+    if float(box[2]) <= 0 or float(box[3]) <= 0:
         problems.add((*path, "rect" if kind in BOXLESS else "at"), "must have a width and a height above 0")
         return None
     return Element(name, kind, MappingProxyType(dict(checked)), line)
@@ -633,7 +729,7 @@ def check_elements(elements: tuple[Element, ...], size_mm: tuple[float, float], 
     component can have, every font declared, every fixed icon name a term or shape. Reported under `path`
     (`layouts.<name>.<element>`)."""
     w, h = size_mm
-    for e in elements:
+    for e in sized(elements, size_mm):
         where = (*path, e.name)
         x, y, bw, bh = e.box
         if x < -0.01 or y < -0.01 or x + bw > w + 0.01 or y + bh > h + 0.01:

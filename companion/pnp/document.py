@@ -64,6 +64,13 @@ class BuildSettings:
         """These settings for one game: without --lang, in the first language its file writes."""
         return self if self.lang else replace(self, lang=card_set.languages[0])
 
+    def game_problems(self, card_set: CardSet) -> list[Problem]:
+        """A --lang the game's file does not write (its `languages:`, else Spanish and English)."""
+        if self.lang is None or self.lang in card_set.languages:
+            return []
+        return [Problem(("lang",), f"unknown language {self.lang!r} for {card_set.game}: its file writes "
+                                   f"{', '.join(card_set.languages)}")]
+
 
 def card_url(base_url: str, card_id: str) -> str:
     """What a card's QR code says: `BASE/C/<printed id>`, its rules page (ids are unique across games). Scheme and
