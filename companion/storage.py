@@ -298,7 +298,7 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(select(SHEETS, TOTALS.c.totals, TOTALS.c.active).join(
                 TOTALS, TOTALS.c.sheet_id == SHEETS.c.id).where(SHEETS.c.id.in_(ids))).all()
-        return {r.id: _summary(r) for r in rows}
+            return {r.id: _ended(conn, _summary(r)) for r in rows}
 
     def page(self, sheet_id: int, limit: int | None = None, before: int | None = None) -> dict:
         """A sheet as a page shows it: its summary and its newest `limit` entries numbered below `before` (all of
@@ -311,13 +311,10 @@ class Store:
                 TOTALS, TOTALS.c.sheet_id == SHEETS.c.id).where(SHEETS.c.id == sheet_id)).one()
             chosen = select(CHANGES.c.seq).where(adds & (CHANGES.c.seq < before) if before else adds)
             seqs = list(conn.execute(chosen.order_by(CHANGES.c.seq.desc()).limit(limit)).scalars())
-            out = _summary(row)
+            out = _ended(conn, _summary(row))
             out.update(entries=[], position=0, earlier=None)
             if seqs:
-                records = [_record(r) for r in conn.execute(select(CHANGES).where(
-                    (CHANGES.c.sheet_id == sheet_id) & ((CHANGES.c.seq.in_(seqs) & (CHANGES.c.action == "add"))
-                                                        | CHANGES.c.target.in_(seqs))).order_by(CHANGES.c.seq))]
-                out["entries"] = sheets.fold({"game": "", "players": []}, records)["entries"]
+                out["entries"] = _entries(conn, sheet_id, seqs)
                 out["position"] = conn.execute(select(func.count()).where(adds & (CHANGES.c.seq <= seqs[0]))).scalar()
                 if out["position"] > len(seqs):
                     out["earlier"] = seqs[-1]
@@ -517,6 +514,30 @@ def _summary(row: Any) -> dict:
     return {"id": row.id, "game": row.game, "title": row.title, "players": players, "version": row.version,
             "finished": row.finished, "created": row.created, "updated": row.updated,
             **sheets.standing(totals, row.active, row.finished, row.game)}
+
+
+def _entries(conn: Any, sheet_id: int, seqs: list[int]) -> list[dict]:
+    """The entries added by the changes `seqs`, each as it is now (its add and the changes that name it)."""
+    records = [_record(r) for r in conn.execute(select(CHANGES).where(
+        (CHANGES.c.sheet_id == sheet_id) & ((CHANGES.c.seq.in_(seqs) & (CHANGES.c.action == "add"))
+                                            | CHANGES.c.target.in_(seqs))).order_by(CHANGES.c.seq))]
+    return sheets.fold({"game": "", "players": []}, records)["entries"]
+
+
+LAST_LOOK = 200  # adds read back, newest first, for the last entry counting when a game is over
+
+
+def _ended(conn: Any, out: dict) -> dict:
+    """A summary of a sheet whose game is over by its rules, with its winners broken by the last entry counting
+    (the game's `ties:` read its hands), as `sheets.fold` names them; any other summary as it is."""
+    end = out.get("end")
+    if not end or not end["over"]:
+        return out
+    seqs = list(conn.execute(select(CHANGES.c.seq).where((CHANGES.c.sheet_id == out["id"])
+                                                         & (CHANGES.c.action == "add"))
+                             .order_by(CHANGES.c.seq.desc()).limit(LAST_LOOK)).scalars())
+    last = next((e["body"] for e in reversed(_entries(conn, out["id"], seqs)) if e["active"]), None) if seqs else None
+    return {**out, **sheets.standing(out["totals"], end["played"], out["finished"], out["game"], last)}
 
 
 def _row(sheet_id: int, record: Mapping) -> dict:

@@ -219,8 +219,11 @@ def calculator(token: str):
     access = saved.open_sheet(token, write=True)
     session[SAVING_TO] = token
     meta = store().meta(access.sheet_id)
-    return redirect(with_query(url_for("scoring.score", game=meta["game"]),
-                               {"_n": [str(len(meta["players"]))], "_names": meta["players"], "_from": ["sheet"]}), 303)
+    query = {"_n": [str(len(meta["players"]))], "_names": meta["players"], "_from": ["sheet"]}
+    round_ = sheets.next_round(store().page(access.sheet_id, 0))  # a game of rounds: the sheet's next one
+    if round_ is not None:
+        query["round:int"] = [str(round_)]
+    return redirect(with_query(url_for("scoring.score", game=meta["game"]), query), 303)
 
 
 def save_box(game: str, req: dict | None, result: dict | None) -> dict | None:

@@ -8,6 +8,7 @@
   const config = JSON.parse(root.dataset.python);
   const here = location.pathname;
   const SHEETS = config.endpoint === "phone_sheets.index";
+  const SCORING = config.endpoint === "scoring.score";
   const main = document.querySelector("main");
   const status = document.createElement("div");
   status.className = "python-status";
@@ -61,7 +62,7 @@
       // live totals (companion.js) ask this phone's Python for the page, as the Score button does
       window.companionPage = async (query) => {
         const answer = await ask("page", { endpoint: config.endpoint, values: config.values, lang: config.lang,
-                                           fields: pairs(query) });
+                                           fields: withSheet(pairs(query)) });
         return answer.error ? null : answer.result.html;
       };
       // a photo of the cards (companion.js reads its codes with zxing-wasm in the page) fills the form here
@@ -116,6 +117,27 @@
     return [...new URLSearchParams(query)].filter(([name]) => name !== "lang");
   }
 
+  // A scoring page opened from a sheet kept on this phone (`_sheet`: its id) saves its answers there for as long as
+  // this tab is open (as the server's session does), whatever the form sends next: the page asks with `_sheet`.
+  const SAVING = "companion-saving-to";
+  if (SCORING) {
+    const id = new URLSearchParams(location.search).get("_sheet");
+    try {
+      if (id) sessionStorage.setItem(SAVING, JSON.stringify({ game: config.values.game, id }));
+    } catch {}
+  }
+  function savingTo() {
+    if (!SCORING) return null;
+    try {
+      const to = JSON.parse(sessionStorage.getItem(SAVING) || "null");
+      return to && to.game === config.values.game && keptSheets()[to.id] ? to.id : null;
+    } catch { return null; }
+  }
+  function withSheet(fields) {
+    const id = savingTo();
+    return id && !fields.some(([name]) => name === "_sheet") ? [...fields, ["_sheet", id]] : fields;
+  }
+
   // A setup opened without a seed gets one first, so its link deals the same game on another phone.
   function seeded(query) {
     if (config.endpoint !== "setup.setup" || new URLSearchParams(query).get("seed")) return query;
@@ -136,7 +158,7 @@
       let answer;
       try {
         answer = await ask("page", { endpoint: config.endpoint, values: config.values, lang: config.lang,
-                                     fields: pairs(query) });
+                                     fields: withSheet(pairs(query)) });
       } catch (e) {
         return failed(e.message);
       }
@@ -309,6 +331,41 @@
         link.remove();
         setTimeout(() => URL.revokeObjectURL(link.href), 1000);
       }
+    });
+  }
+
+  // The answer saved into the sheet kept on this phone, by the same sheet rules as a typed entry; then the sheet.
+  if (SCORING) {
+    main.addEventListener("click", async (event) => {
+      const button = event.target.closest("button[data-phone-save-request]");
+      if (!button || !ready || button.disabled) return;
+      const box = button.closest("[data-phone-save]");
+      const all = keptSheets();
+      const k = all[box.dataset.phoneSave];
+      if (!k) return;
+      button.disabled = true;  // (a double tap saves once)
+      const data = { request: JSON.parse(button.dataset.phoneSaveRequest), client_id: randomId() };
+      const answer = await ask("sheet_change", { sheet: k.sheet, log: k.log, action: "add", data });
+      if (answer.error) {
+        const said = box.querySelector("[data-phone-save-problems]");
+        said.querySelector("ul").replaceChildren(...refused(answer).map((text) => {
+          const item = document.createElement("li");
+          item.textContent = text;
+          return item;
+        }));
+        said.hidden = false;
+        button.disabled = false;
+        return;
+      }
+      all[box.dataset.phoneSave] = { sheet: answer.result.sheet, log: answer.result.log };
+      keep(all);
+      location.href = button.dataset.after;
+    });
+    // the box follows the live answer: what it saves is what the page shows
+    document.addEventListener("companion:redrawn", (event) => {
+      const fresh = event.detail.querySelector("[data-phone-save]");
+      const old = main.querySelector("[data-phone-save]");
+      if (fresh && old) old.replaceWith(fresh);
     });
   }
 

@@ -1,0 +1,166 @@
+"""A designer's game of majorities and rounds played to its target on a saved sheet (issue 36), in Debian's chromium:
+docs/example-game/cometas.yaml (majorities per colour, runs, a knots counter, first to 40), each round's hands
+filled in on the scoring page opened from the sheet at the sheet's next round and saved to it, on `companion serve
+--cards` and on the static site with no connection (the sheet kept on the phone). The sheet names the winner its
+rules give: the totals tie, and the last round's fewer knots break the tie (`ties: ["-knots", "count()"]`)."""
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+import conftest
+from companion import cards, resources
+from conftest import free_port
+from test_browser import OFFLINE_PHONE, PHONE, shot  # (skips this module without chromium)
+from test_data_sheet_pages import AFTER, GAME, NAMES, ROUNDS, TARGET, WINNERS, request_of  # (the hands played)
+from test_site import KEPT, _until
+
+
+def fill_round(page, k: int) -> None:
+    """The round's hands typed in (copies and knots), the page opened at the sheet's next round."""
+    assert page.locator("input[name='round:int']").input_value() == str(k + 1)
+    for i, p in enumerate(request_of(k)["players"]):
+        assert page.locator(f"input[name='players.{i}.name']").input_value() == p["name"]
+        for card, n in p["cards"].items():
+            page.fill(f"input[name='players.{i}.cards.{card}:int']", str(n))
+        page.fill(f"input[name='players.{i}.counters.knots:int']", str(p["counters"]["knots"]))
+
+
+def check_sheet(page, k: int) -> None:
+    """The sheet after round k + 1: its totals, and the next round or the game over with its winner."""
+    for name, total in AFTER[k].items():
+        page.wait_for_selector(f'[data-player="{name}"][data-total="{total}"]', timeout=20_000)
+    if k < len(ROUNDS) - 1:
+        round_line = page.locator("#live .round")
+        assert round_line.get_attribute("data-round") == str(k + 2)
+        assert round_line.inner_text() == f"Round {k + 2} · played to {TARGET} points"
+        assert page.locator("#live .winner").count() == 0
+    else:
+        over = page.locator("#live p.winner.over")
+        assert over.get_attribute("data-winners") == ",".join(WINNERS)
+        assert over.inner_text() == f"Game over after round {len(ROUNDS)}. Won by {', '.join(WINNERS)}"
+        assert page.locator("#live .round").count() == 0
+
+
+@pytest.fixture
+def served(tmp_path):
+    """`companion serve --cards` with a copy of the game: its base URL."""
+    data = tmp_path / "cometas.yaml"
+    shutil.copy(GAME, data)
+    port = free_port()
+    env = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path / "instance"))
+    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--port", str(port), "--cards", str(data)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(150):
+        try:
+            urllib.request.urlopen(f"{base}/healthz", timeout=1)
+            break
+        except OSError:
+            if proc.poll() is not None:
+                pytest.fail(proc.stderr.read())
+            time.sleep(0.1)
+    yield base
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def test_a_game_to_40_on_a_served_sheet_names_the_rules_winner(served, browser):
+    context = browser.new_context(**PHONE, locale="en-GB")
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{served}/sheets?lang=en")
+        page.select_option("select[name=game]", "cometas")
+        for i, name in enumerate(NAMES):
+            page.fill(f"input[name='players.{i}']", name)
+        page.locator("form[action$='/sheets'] button[type=submit]").tap()
+        page.wait_for_selector("#sheet")
+        sheet_url = page.url
+        for k in range(len(ROUNDS)):
+            page.get_by_role("button", name="Score it with the calculator").tap()
+            page.wait_for_selector("form[data-live]")
+            fill_round(page, k)
+            page.locator("form[data-live] .go button[type=submit]").tap()  # Add up: the page with the save form
+            page.wait_for_selector("section.save form[data-queue]")
+            assert page.locator("section.save label[data-points]").evaluate_all(
+                "els => els.map(e => Number(e.dataset.points))") == [
+                    AFTER[k][n] - (AFTER[k - 1][n] if k else 0) for n in NAMES]
+            page.locator("section.save button[type=submit]").tap()
+            page.wait_for_url(sheet_url)
+            check_sheet(page, k)
+        shot(page, "data-sheet-served")
+        page.goto(f"{sheet_url}?lang=es")  # the same end in Spanish
+        assert page.locator("#live p.winner.over").inner_text() == f"Partida terminada tras la ronda {len(ROUNDS)}. " \
+                                                                   f"Gana {', '.join(WINNERS)}"
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def site_with_game(tmp_path_factory):
+    """The static site with the game dropped into (a copy of) cards/: (its port, its folder)."""
+    from companion.cli import main
+
+    folder, port = tmp_path_factory.mktemp("site-data-sheet"), free_port()
+    shutil.copytree(resources.cards_dir(), folder / "cards")
+    shutil.copy(GAME, folder / "cards" / "cometas.yaml")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(resources, "cards_dir", lambda: folder / "cards")
+        cards.load_shipped.cache_clear()
+        try:
+            assert main(["site", "--out", str(folder / "site"), "--base-url", f"http://127.0.0.1:{port}"]) == 0
+        finally:
+            cards.load_shipped.cache_clear()
+    return port, folder / "site"
+
+
+def python_drawn(page) -> None:
+    """The page's Python is up and has drawn the page for its address."""
+    page.wait_for_function("document.documentElement.dataset.pythonReady && document.documentElement.dataset.drawn",
+                           timeout=60_000)
+
+
+def test_a_game_to_40_on_a_phone_sheet_offline_names_the_rules_winner(site_with_game, browser):
+    port, folder = site_with_game
+    base, proc = f"http://127.0.0.1:{port}", conftest.static_server(folder, port)
+    context = browser.new_context(**OFFLINE_PHONE, locale="en-GB")
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{base}/en/phone-sheets/")
+        page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=120_000)
+        _until(page, KEPT, 180)
+        proc.terminate()
+        proc.wait(timeout=10)
+        context.set_offline(True)
+        page.reload()  # the pages and their Python from the phone's copies: no file server
+        python_drawn(page)
+        page.select_option("select[name=game]", "cometas")
+        for i, name in enumerate(NAMES):
+            page.fill(f"input[name='players.{i}']", name)
+        page.locator("form[data-phone=new] button[type=submit]").tap()
+        page.wait_for_selector("a[data-phone-calculator]")
+        for k in range(len(ROUNDS)):
+            page.locator("a[data-phone-calculator]").tap()
+            page.wait_for_url("**/en/score/cometas/**")
+            python_drawn(page)
+            fill_round(page, k)
+            page.locator("form[data-live] .go button[type=submit]").tap()  # Add up: drawn with the save button
+            page.locator("button[data-phone-save-request]").tap()
+            page.wait_for_url("**/en/phone-sheets/?id=*")
+            python_drawn(page)
+            check_sheet(page, k)
+        shot(page, "data-sheet-site")
+        assert not page.locator("a[data-phone-calculator]").count()  # over: finished, nothing more to add
+        assert not errors, errors
+    finally:
+        context.close()
+        proc.kill()
