@@ -422,7 +422,7 @@ class _WriteTransaction:
         self.store, self.durable = store, durable
         try:
             self.conn = store.engine.connect().execution_options(companion_write="durable" if durable else "light")
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 (any driver's error: _failed re-raises all but 'cannot write')
             self._failed(e)
 
     def _failed(self, error: BaseException) -> None:
@@ -438,7 +438,7 @@ class _WriteTransaction:
             self.conn.begin()
             if not self.durable and self.conn.dialect.name == "postgresql":
                 self.conn.execute(text("SET LOCAL synchronous_commit TO OFF"))
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 (any driver's error: _failed re-raises all but 'cannot write')
             self.conn.close()
             self._failed(e)
         return self.conn
@@ -455,12 +455,12 @@ class _WriteTransaction:
                         self.conn.rollback()
                     except Exception:  # noqa: BLE001 (the connection may be gone with the failed write)
                         pass
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 (a commit's driver error: _failed re-raises all but 'cannot write')
             self._failed(e)
         finally:
             try:
                 self.conn.close()
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001 (closing a connection the failed write already lost)
                 pass
         if committed and self.durable:  # (a bucket's update takes no new room: it says nothing of a full disk)
             self.store._trouble = None
