@@ -16,7 +16,7 @@ from xml.sax.saxutils import escape
 
 import pytest
 
-from companion import cards, layouts, rows
+from companion import cards, layouts, rows, rows_csv, rows_ods, rows_xlsx
 from companion.cli import main
 from companion.games import generic
 from companion.pnp import art, textfit, tts
@@ -137,7 +137,7 @@ def test_a_part_of_forty_comments_is_read_at_once(game):
     (b"<!---->" * 40 + "<ñame/>".encode(), b""),
 ])
 def test_a_parts_root_name(xml, name):
-    assert rows._root_name(xml) == name
+    assert rows_xlsx._root_name(xml) == name
 
 
 # --- item 3: one long cell shared by thousands of list cells -----------------------------------------------------
@@ -245,13 +245,13 @@ class _Labels:
 
 
 WORST = {  # what each is given: long runs that almost match, openers never closed, separators never reached
-    "rows: a part's root": lambda: rows._root_name(b"<!---->" * (N // 7) + b"<\xc3\xb1/>"),
-    "rows: processing instructions": lambda: rows._root_name(b"<?" * N),
+    "rows: a part's root": lambda: rows_xlsx._root_name(b"<!---->" * (N // 7) + b"<\xc3\xb1/>"),
+    "rows: processing instructions": lambda: rows_xlsx._root_name(b"<?" * N),
     "rows: sheet reference": lambda: rows.split_reference("a.csv" * (N // 5)),
-    "rows: CSV separator": lambda: rows._separator('""' * N + "\n" + ",;" * N),
-    "rows: CSV quote never closed": lambda: rows._separator('"' + "a" * N + "\nid"),
-    "rows: sep= line": lambda: rows._SEP_LINE.match("sep=," + " " * N + "x"),
-    "rows: ODS time": lambda: rows._TIME.fullmatch("PT1H1M1." + "1" * N),
+    "rows: CSV separator": lambda: rows_csv._separator('""' * N + "\n" + ",;" * N),
+    "rows: CSV quote never closed": lambda: rows_csv._separator('"' + "a" * N + "\nid"),
+    "rows: sep= line": lambda: rows_csv._SEP_LINE.match("sep=," + " " * N + "x"),
+    "rows: ODS time": lambda: rows_ods._TIME.fullmatch("PT1H1M1." + "1" * N),
     "cards: list cell": lambda: cards.list_items("a" + " " * N + "b,"),
     "layouts: placeholders": lambda: layouts.placeholders("{a" + "a" * N + "{" * N + "{a:" * (N // 3)),
     "layouts: fill": lambda: layouts.fill_list("{" + "a" * N + ":" + "a" * N, {}, "es"),
