@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.web import site  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
-FORM = (Path(__file__).resolve().parents[1] / "tests" / "web" / "forms" / "gemas.txt").read_text().strip()
+FORMS = Path(__file__).resolve().parents[1] / "tests" / "web" / "forms"  # a filled scoring form per game
 LONG_TASKS = """
 window.__long = [];
 new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push(e.duration); })
@@ -110,15 +110,18 @@ def first_visit_of_home(browser, base: str, throttle: float) -> dict:
     return out
 
 
-def visit(browser, base: str, throttle: float, taps: int) -> dict:
+def visit(browser, base: str, throttle: float, taps: int, game: str) -> dict:
     context, page = phone(browser, throttle)
     out = {}
     Compressing.reset()
-    page.goto(f"{base}/score/gemas/?{FORM}")  # a first visit, with a form to score
+    form = (FORMS / f"{game}.txt").read_text().strip()
+    page.goto(f"{base}/score/{game}/?{form}")  # a first visit, with a form to score
     page.wait_for_function("document.documentElement.dataset.drawn", timeout=300000, polling=20)
     out["cold_score_ms"] = int(page.evaluate(DRAWN_AT))
     out["first_ready_ms"] = int(page.evaluate("document.documentElement.dataset.pythonReady"))
     out["cold_phases"] = page.evaluate("JSON.parse(document.documentElement.dataset.pythonPhases)")
+    out["cold_worker_at"] = int(page.evaluate("document.documentElement.dataset.pythonReadyAt")) - out["first_ready_ms"]
+    out["cold_first_call_ms"] = int(page.evaluate("document.documentElement.dataset.drawnIn"))
     out["first_long_ms"] = max(page.evaluate("window.__long"), default=0)
     page.wait_for_function(KEPT, timeout=300000, polling=200)  # the service worker has kept the site and runtime
     try:  # and Python's memory (a site built before issue 30 keeps none)
@@ -129,7 +132,7 @@ def visit(browser, base: str, throttle: float, taps: int) -> dict:
     out["first_visit_bytes"] = dict(Compressing.sent)
     out["first_visit_twice"] = {u: n for u, n in Compressing.asked.items() if n > 1}
     Compressing.reset()
-    page.goto(f"{base}/score/gemas/?{FORM}")  # a second visit: from the service worker's copy
+    page.goto(f"{base}/score/{game}/?{form}")  # a second visit: from the service worker's copy
     page.wait_for_function("document.documentElement.dataset.drawn", timeout=300000, polling=20)
     out["warm_score_ms"] = int(page.evaluate(DRAWN_AT))
     out["cached_ready_ms"] = int(page.evaluate("document.documentElement.dataset.pythonReady"))
@@ -138,9 +141,10 @@ def visit(browser, base: str, throttle: float, taps: int) -> dict:
     out["cached_long_ms"] = max(page.evaluate("window.__long"), default=0)
     out["second_visit_bytes"] = sum(Compressing.sent.values())
     times = []
+    field = page.locator("main form input[type=text], main form input[inputmode=numeric]").last
     for i in range(taps):
         before = int(page.evaluate("document.documentElement.dataset.drawn"))
-        page.fill("input[name='players.0.gems.green:int']", str(i % 4))
+        field.fill(str(i % 4) if game != "duquesa" else f"Name {i}")
         page.click("form.form .go button[type=submit]")
         page.wait_for_function(f"Number(document.documentElement.dataset.drawn) > {before}")
         times.append(int(page.evaluate("document.documentElement.dataset.drawnIn")))
@@ -150,12 +154,26 @@ def visit(browser, base: str, throttle: float, taps: int) -> dict:
     return out
 
 
+def cold_phases(r: dict) -> str:
+    """Where a cold first score's time went, each phase in ms (the worker's marks: see worker.js)."""
+    c, start = r["cold_phases"], r["cold_worker_at"]
+    parts = {"page until the worker starts": start, "Pyodide's scripts (download, load)": c["scripts"],
+             "runtime (WebAssembly compiled, Python started)": c["runtime"] - c["scripts"],
+             "our code unpacked": c["unpacked"] - c["runtime"],
+             "card data (companion.cards)": c["cards"] - c["unpacked"],
+             "imports (companion.browser)": c["code"] - c["cards"], "ready until asked": r["cold_score_ms"] - start
+             - r["first_ready_ms"] - r["cold_first_call_ms"], "first call (page drawn)": r["cold_first_call_ms"]}
+    return ", ".join(f"{k} {v}" for k, v in parts.items()) + f"; total {r['cold_score_ms']} ms"
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--taps", type=int, default=20)
     parser.add_argument("--throttle", type=float, nargs="+", default=[1, 4])
+    parser.add_argument("--game", default="duquesa", help="the scoring page scored (tests/web/forms/<game>.txt)")
+    parser.add_argument("--no-home", action="store_true", help="skip the first visit of the home page alone")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "site"
@@ -177,8 +195,10 @@ def main() -> None:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
                 for throttle in args.throttle:
-                    home = first_visit_of_home(browser, base, throttle)
-                    r = visit(browser, base, throttle, args.taps)
+                    home = {"bytes": 0, "requests": 0, "twice": "skipped"} if args.no_home else \
+                        first_visit_of_home(browser, base, throttle)
+                    r = visit(browser, base, throttle, args.taps, args.game)
+                    print(f"CPU ×{throttle:g}, {args.game}'s first score cold: {cold_phases(r)}", flush=True)
                     sent, cold, warm = r["first_visit_bytes"], r["cold_phases"], r["cached_phases"]
                     print(f"CPU ×{throttle:g}: home page's first visit {home['bytes'] / 1e6:.2f} MB in "
                           f"{home['requests']} requests, asked twice: {home['twice'] or 'none'}; "

@@ -103,6 +103,7 @@ function unpack(py, code) {
 const python = (async () => {
   const [{ loadPyodide }, asm, snapshot] = await Promise.all([
     imported(DIR + "pyodide.mjs"), imported(DIR + "pyodide.asm.mjs"), self.caches ? keptSnapshot() : null]);
+  phases.scripts = Math.round(performance.now() - started);  // Pyodide's two scripts downloaded and loaded
   const code = fetch(CODE).then((r) => {
     if (!r.ok) throw new Error(`companion.zip: ${r.status}`);
     return r.arrayBuffer();
@@ -126,6 +127,7 @@ const python = (async () => {
   const py = await loadPyodide({ ...options, _makeSnapshot: Boolean(self.caches) });
   phases.runtime = Math.round(performance.now() - started);
   unpack(py, await code);
+  phases.unpacked = Math.round(performance.now() - started);
   // The card data as the site's build read it (no YAML parsed on the phone), before anything asks for it.
   py.runPython(`
 import pickle, sys
@@ -134,8 +136,9 @@ sys.path.insert(0, "/home/pyodide/companion-site")
 import companion.cards
 with open("/home/pyodide/companion-site/__SHIPPED__", "rb") as _f:
     companion.cards.load_shipped = (lambda cards: lambda: cards)(MappingProxyType(pickle.load(_f)))
-import companion.browser
 `);
+  phases.cards = Math.round(performance.now() - started);  // the card data read (companion.cards imported)
+  py.runPython("import companion.browser");
   phases.code = Math.round(performance.now() - started);
   const entry = py.pyimport("companion.browser");
   phases.imported = Math.round(performance.now() - started);
