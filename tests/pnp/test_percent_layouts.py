@@ -7,7 +7,7 @@ import pypdfium2.raw as pdfium_c
 import pytest
 from PIL import Image, ImageChops
 
-from companion import cards
+from companion import cards, layout_resolve
 from companion.cli import main
 from companion.components import SIZES
 from companion.layouts import Percent, sized
@@ -106,7 +106,7 @@ def test_printed_at_poker_and_mini_the_boxes_are_the_same_share_of_the_card(game
 
 def test_a_scaled_text_never_goes_below_six_points():
     props = {"text": "x", "at": ["0%", "0%", "50%", "10%"], "size": 7, "scale": "poker"}
-    text = cards.layouts._element("t", props, 1, ("t",), cards.Problems())
+    text = layout_resolve._element("t", props, 1, ("t",), cards.Problems())
     (small,) = sized((text,), SIZES["mini"])
     assert small.props["size"] == 6 and small.box == pytest.approx((0, 0, 22.25, 6.35))
 
