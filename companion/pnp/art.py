@@ -249,14 +249,7 @@ def _check_svg(root, size: int) -> tuple[int, int]:
     embedded pictures' pixels, the length of their data: addresses)."""
     from lxml import etree
 
-    box = root.get("viewBox")
-    if box is not None:
-        try:
-            numbers = [float(v) for v in box.replace(",", " ").split()]
-        except ValueError:
-            numbers = []
-        if len(numbers) != 4 or not all(map(math.isfinite, numbers)) or numbers[2] <= 0 or numbers[3] <= 0:
-            raise ArtError(f"has a viewBox that is not four numbers with a width and height above 0: {box!r}")
+    _check_viewbox(root.get("viewBox"))
     elements = list(root.iter(etree.Element))
     by_id: dict[str, int] = {}
     for i, el in enumerate(elements):
@@ -271,30 +264,12 @@ def _check_svg(root, size: int) -> tuple[int, int]:
                 repeats[i] += [by_id[target] for target in _FRAGMENT_URL.findall(value) if target in by_id]
             if local != "href" or name == "a" or not value:  # a link is no picture: svglib never follows it
                 continue
-            where = f"line {el.sourceline} of the SVG"
             if value.startswith("#"):
                 if name in _EXPANDED and value[1:] in by_id:
                     repeats[i].append(by_id[value[1:]])
                 continue
-            picture = _DATA_PICTURE.match(value)
-            if picture is None:
-                shown = value if len(value) <= 60 else value[:57] + "..."
-                raise ArtError(f"refers to {shown!r} ({where}): an SVG may use only its own parts (#id) and "
-                               f"pictures embedded in it as PNG or JPEG (data:image/png;base64,...), not other files")
-            try:
-                raw = base64.decodebytes(value[picture.end():].encode("ascii"))
-            except (binascii.Error, UnicodeEncodeError) as e:
-                raise ArtError(f"embeds a picture that is not base64 ({where}): {e}") from None
-            declared = "PNG" if picture[1] == "png" else "JPEG"
-            try:
-                w, h = _picture(raw, declared)
-            except _NotAPicture as e:
-                if e.found:
-                    raise ArtError(f"embeds a picture said to be {declared} that is {e.found} ({where})") from None
-                if e.reason:
-                    raise ArtError(f"embeds a {declared} picture that cannot be read ({where}): {e.reason}") from None
-                raise ArtError(f"embeds a picture of {e.size()} ({where}), {TOO_MANY_PIXELS}") from None
-            pixels += w * h
+            where = f"line {el.sourceline} of the SVG"
+            pixels += _embedded_pixels(value, where)
             embedded += len(value)
             if pixels > MAX_PIXELS:
                 raise ArtError(f"embeds pictures of {pixels / 1e6:.1f} Mpx together ({where}), {TOO_MANY_PIXELS}")
@@ -306,6 +281,42 @@ def _check_svg(root, size: int) -> tuple[int, int]:
                        f"<image href=\"#...\">, clip-path) is counted, more than art may have: simplify it or export "
                        f"it as PNG")
     return pixels, embedded
+
+
+def _check_viewbox(box: str | None) -> None:
+    """ArtError unless an SVG's viewBox (when it has one) is four numbers with a width and height above 0."""
+    if box is None:
+        return
+    try:
+        numbers = [float(v) for v in box.replace(",", " ").split()]
+    except ValueError:
+        numbers = []
+    if len(numbers) != 4 or not all(map(math.isfinite, numbers)) or numbers[2] <= 0 or numbers[3] <= 0:
+        raise ArtError(f"has a viewBox that is not four numbers with a width and height above 0: {box!r}")
+
+
+def _embedded_pixels(value: str, where: str) -> int:
+    """The pixels of a picture an SVG embeds (`data:image/png;base64,...`), checked as an image file is; ArtError
+    for a reference to anything else (another file), data that is not base64 or no readable PNG or JPEG."""
+    picture = _DATA_PICTURE.match(value)
+    if picture is None:
+        shown = value if len(value) <= 60 else value[:57] + "..."
+        raise ArtError(f"refers to {shown!r} ({where}): an SVG may use only its own parts (#id) and "
+                       f"pictures embedded in it as PNG or JPEG (data:image/png;base64,...), not other files")
+    try:
+        raw = base64.decodebytes(value[picture.end():].encode("ascii"))
+    except (binascii.Error, UnicodeEncodeError) as e:
+        raise ArtError(f"embeds a picture that is not base64 ({where}): {e}") from None
+    declared = "PNG" if picture[1] == "png" else "JPEG"
+    try:
+        w, h = _picture(raw, declared)
+    except _NotAPicture as e:
+        if e.found:
+            raise ArtError(f"embeds a picture said to be {declared} that is {e.found} ({where})") from None
+        if e.reason:
+            raise ArtError(f"embeds a {declared} picture that cannot be read ({where}): {e.reason}") from None
+        raise ArtError(f"embeds a picture of {e.size()} ({where}), {TOO_MANY_PIXELS}") from None
+    return w * h
 
 
 def _drawn(elements: list, repeats: list[list[int]]) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from reportlab.pdfbase import pdfmetrics
 
@@ -131,76 +131,113 @@ def check_design(card_set: CardSet, base_url: str = SAMPLE_BASE) -> tuple[list[s
     """(errors, warnings) for a card set's layouts and fonts (a data-only file without layouts: the default
     layouts its components print with); nothing for a game drawn by code."""
     design = card_set.design
-    errors: list[str] = []
-    warnings: list[str] = []
-    path = card_set.path
     if not design.layouts and not design.fonts and not design.defaults:
-        return errors, warnings
-    errors += check_fonts(card_set)
+        return [], []
+    errors = check_fonts(card_set)
     if errors:
-        return errors, warnings
+        return errors, []
+    # every code of a game is printed at one version, the lowest that holds its longest address (document.qr_version)
+    found = _Found(base_url, _version(card_set, base_url))
+    for c in card_set.components:
+        _check_component(card_set, c, found)
+    warnings = [*found.warnings, *_overlap_warnings(card_set, found.covered), *_faked_warnings(card_set, found.faked)]
+    return [*found.errors, *_lacking_errors(card_set, found.lacking)], warnings
+
+
+@dataclass
+class _Found:
+    """What `check_design` finds, component by component: errors and warnings said at once, and what is said once
+    for all the components at the end (a font's lacking characters and faces, elements covering others)."""
+
+    base_url: str
+    version: int  # the codes' QR version
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    lacking: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (family, character) → card ids
+    small_codes: set[str] = field(default_factory=set)  # where a code was said to be small (said once)
+    hidden_codes: set[str] = field(default_factory=set)
+    covered: dict[tuple, list[str]] = field(default_factory=dict)  # (where the covering element is, its copy, the
+    # covered one, its copy) → card ids
+    faked: dict[tuple[str, str], str] = field(default_factory=dict)  # (family, style) → the first card printing a
+    # style its family lacks
+
+
+def _check_component(card_set: CardSet, c: Component, found: _Found) -> None:
+    """One component's elements: their colours, what covers what, its codes' size and place, its texts."""
+    elements = _elements(card_set, c)
+    if not elements:
+        return
+    seen = {lang: faces.shown(c, card_set, lang) for lang in card_set.languages}  # its values, derived once a card
+    found.errors += _colours(card_set, c, elements, seen)
+    for pair in _overlaps(c, elements, seen, found.version):
+        found.covered.setdefault((_where(card_set, c, pair[0]), *pair[1:]), []).append(c.id)
+    for e in elements:
+        where = _where(card_set, c, e)
+        if e.kind == "qr":
+            _check_code(c, e, where, found)
+        elif e.kind == "text":
+            for lang, shown in seen.items():
+                _check_text(card_set, c, e, where, lang, shown, found)
+
+
+def _check_code(c: Component, e, where: str, found: _Found) -> None:
+    """Warnings (once an element) for a code too small to read well, or placed where a hand holding the card
+    hides it: the designer's call, a small code reads less often, not never."""
     from .document import card_url
 
-    lacking: dict[tuple[str, str], list[str]] = {}
-    small_codes: set[str] = set()
-    hidden_codes: set[str] = set()
-    covered: dict[tuple, list[str]] = {}  # (where the covering element is, its copy, the covered one, its copy)
-    faked: dict[tuple[str, str], str] = {}  # (family, style) → the first card printing a style its family lacks
-    # every code of a game is printed at one version, the lowest that holds its longest address (document.qr_version)
-    version = _version(card_set, base_url)
-    for c in card_set.components:
-        elements = _elements(card_set, c)
-        if not elements:
-            continue
-        seen = {lang: faces.shown(c, card_set, lang) for lang in card_set.languages}  # its values, derived once a card
-        errors += _colours(card_set, c, elements, seen)
-        for pair in _overlaps(c, elements, seen, version):
-            covered.setdefault((_where(card_set, c, pair[0]), *pair[1:]), []).append(c.id)
-        for e in elements:
-            where = _where(card_set, c, e)
-            if e.kind == "qr" and c.kind not in ("back", "token") and where not in small_codes:
-                problem = _small_code(e, card_url(base_url, c.id), version, c.id)
-                if problem:  # the designer's call: a small code reads less often, not never
-                    small_codes.add(where)
-                    warnings.append(f"{where}: warning: {problem}")
-            if e.kind == "qr" and c.kind == "card" and where not in hidden_codes:
-                problem = _hidden_code(e, SIZES[c.size][0], version)
-                if problem:
-                    hidden_codes.add(where)
-                    warnings.append(f"{where}: warning: {problem}")
-            if e.kind != "text":
-                continue
-            for lang, shown in seen.items():
-                try:
-                    laid, font_of = layout.text_layout(e, shown)
-                    text = fill(e.props["text"], shown.values, lang, card_set.design)
-                except Missing:
-                    continue
-                if not laid.fits:
-                    remedy = "make the box larger" if design.layouts else "give the file layouts: of its own"
-                    errors.append(f"{where}: the {lang} text of {c.id} cannot fit in {e.box[2]:g} × {e.box[3]:g} mm "
-                                  f"even at {laid.size:g} pt: shorten it or {remedy}")
-                family = e.props.get("font", DEFAULT_FONT)
-                for line in laid.lines:
-                    for p in line:
-                        if p.run.icon is None and (p.run.bold or p.run.italic) and family in design.fonts:
-                            style = "bold" if p.run.bold else "italic"
-                            if getattr(design.fonts[family], style) is None:
-                                faked.setdefault((family, style), c.id)
-                for ch in sorted(set(plain(text)) - {"\n"}):
-                    for piece_font in {p.font for line in laid.lines for p in line if ch in p.run.text}:
-                        if not _has_glyph(piece_font, ch):
-                            lacking.setdefault((family, ch), []).append(c.id)
-    warnings += _overlap_warnings(card_set, covered)
-    for (family, style), card in faked.items():
-        warnings.append(f"{path}:{design.fonts[family].line}: -: fonts.{family}: warning: has no {style} face, so "
-                        f"the {style} words of {card} (and any others) print in its regular one")
+    if c.kind not in ("back", "token") and where not in found.small_codes:
+        problem = _small_code(e, card_url(found.base_url, c.id), found.version, c.id)
+        if problem:
+            found.small_codes.add(where)
+            found.warnings.append(f"{where}: warning: {problem}")
+    if c.kind == "card" and where not in found.hidden_codes:
+        problem = _hidden_code(e, SIZES[c.size][0], found.version)
+        if problem:
+            found.hidden_codes.add(where)
+            found.warnings.append(f"{where}: warning: {problem}")
+
+
+def _check_text(card_set: CardSet, c: Component, e, where: str, lang: str, shown, found: _Found) -> None:
+    """One text element in one language: an error when it cannot fit its box; the bold or italic faces its font
+    lacks and the characters it lacks noted for the end."""
+    design = card_set.design
+    try:
+        laid, _ = layout.text_layout(e, shown)
+        text = fill(e.props["text"], shown.values, lang, design)
+    except Missing:
+        return
+    if not laid.fits:
+        remedy = "make the box larger" if design.layouts else "give the file layouts: of its own"
+        found.errors.append(f"{where}: the {lang} text of {c.id} cannot fit in {e.box[2]:g} × {e.box[3]:g} mm "
+                            f"even at {laid.size:g} pt: shorten it or {remedy}")
+    family = e.props.get("font", DEFAULT_FONT)
+    if family in design.fonts:
+        for p in (p for line in laid.lines for p in line if p.run.icon is None and (p.run.bold or p.run.italic)):
+            style = "bold" if p.run.bold else "italic"
+            if getattr(design.fonts[family], style) is None:
+                found.faked.setdefault((family, style), c.id)
+    for ch in sorted(set(plain(text)) - {"\n"}):
+        for piece_font in {p.font for line in laid.lines for p in line if ch in p.run.text}:
+            if not _has_glyph(piece_font, ch):
+                found.lacking.setdefault((family, ch), []).append(c.id)
+
+
+def _faked_warnings(card_set: CardSet, faked: dict[tuple[str, str], str]) -> list[str]:
+    """A warning for each font family printing a style it has no face for."""
+    fonts = card_set.design.fonts
+    return [f"{card_set.path}:{fonts[family].line}: -: fonts.{family}: warning: has no {style} face, so the {style} "
+            f"words of {card} (and any others) print in its regular one" for (family, style), card in faked.items()]
+
+
+def _lacking_errors(card_set: CardSet, lacking: dict[tuple[str, str], list[str]]) -> list[str]:
+    """An error for each character a font lacks, naming the first cards that print it."""
+    errors = []
     for (family, ch), ids in lacking.items():
         font = card_set.design.fonts.get(family)
         line = font.line if font else 1
-        errors.append(f"{path}:{line}: -: fonts.{family}: lacks {ch!r} (U+{ord(ch):04X}), which "
+        errors.append(f"{card_set.path}:{line}: -: fonts.{family}: lacks {ch!r} (U+{ord(ch):04X}), which "
                       f"{', '.join(sorted(set(ids))[:5])}{' and others' if len(set(ids)) > 5 else ''} print")
-    return errors, warnings
+    return errors
 
 
 COVERED_KINDS = ("text", "qr", "icon", "icons", "pips", "track")  # what an element hides when drawn over it
