@@ -1,7 +1,7 @@
 """A designer's card spreadsheet (`rows: cards.csv`, `cards.xlsx#Deck`, `cards.ods`) read into text cells.
 
 Only reading: every cell comes out as stripped text (or absent when empty); turning cells into typed component
-fields is `companion.cards`'s job. The file is a stranger's, so everything here is bounded before it is done:
+fields is `companion.cards_rows`'s job. The file is a stranger's, so everything here is bounded before it is done:
 
 * the file is read through `files.read_regular` (no pipes or devices, at most 4 MiB);
 * an .xlsx or .ods is a zip archive: it is looked at with `zipfile` first, and refused when it is not one or its

@@ -16,7 +16,7 @@ from lxml import etree
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
-from companion import cards
+from companion import cards, cards_yaml
 from companion.look import Art
 from companion.pnp import art
 from companion.pnp.design_check import check_art
@@ -58,8 +58,8 @@ shapes = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
 def test_any_yaml_shape_is_read_back_or_refused_at_a_line(value):
     text = yaml.safe_dump({"game": "especias", "x": value}, allow_unicode=True)
     try:
-        doc, _lines = cards.read_yaml(text)
-    except cards.YamlProblem as e:
+        doc, _lines = cards_yaml.read_yaml(text)
+    except cards_yaml.YamlProblem as e:
         assert 1 <= e.line <= text.count("\n") + 1 and e.message
     else:
         assert doc["game"] == "especias"

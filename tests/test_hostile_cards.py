@@ -17,7 +17,7 @@ import pytest
 import yaml
 from PIL import Image
 
-from companion import cards
+from companion import cards_yaml
 from companion.cli import main
 from companion.pnp import art
 from conftest import error_lines
@@ -234,7 +234,7 @@ HEAD = "game: tiny\ntitle: {es: Mini, en: Tiny}\nprefix: TY\nplayers: [2, 4]\n"
 def test_yaml_that_card_data_never_needs_is_refused_at_its_line(capsys, tmp_path, monkeypatch, loader, text, line,
                                                                 words):
     if loader == "pure":  # the phone's Python has no libyaml: the pure loader refuses the same, in one pass
-        monkeypatch.setattr(cards, "_LOADER", yaml.SafeLoader)
+        monkeypatch.setattr(cards_yaml, "_LOADER", yaml.SafeLoader)
     path = game(tmp_path, text=text)
     code, err = validate(capsys, path)
     assert code == 2
@@ -250,7 +250,7 @@ def test_an_alias_is_refused_where_it_is_even_without_its_anchor(capsys, tmp_pat
 
 def test_fifty_levels_are_still_read():
     text = "x: " + "[" * 49 + "1" + "]" * 49 + "\n"
-    doc, _lines = cards.read_yaml(text)
+    doc, _lines = cards_yaml.read_yaml(text)
     depth, node = 0, doc["x"]
     while isinstance(node, list):
         depth, node = depth + 1, node[0]

@@ -16,7 +16,7 @@ from xml.sax.saxutils import escape
 
 import pytest
 
-from companion import cards, layouts, rows, rows_csv, rows_ods, rows_xlsx
+from companion import cards_rows, layouts, rows, rows_csv, rows_ods, rows_xlsx
 from companion.cli import main
 from companion.games import generic
 from companion.pnp import art, textfit, tts
@@ -181,7 +181,7 @@ def test_a_list_cell_of_thousands_of_items_is_one_problem(game):
     ("", []), (" ; ", []), ("a b, c", ["a b", "c"]),
 ])
 def test_list_items(text, items):
-    assert cards.list_items(text) == items
+    assert cards_rows.list_items(text) == items
 
 
 def test_a_csv_line_of_a_million_quoted_cells_is_scanned_once(tmp_path):
@@ -252,7 +252,7 @@ WORST = {  # what each is given: long runs that almost match, openers never clos
     "rows: CSV quote never closed": lambda: rows_csv._separator('"' + "a" * N + "\nid"),
     "rows: sep= line": lambda: rows_csv._SEP_LINE.match("sep=," + " " * N + "x"),
     "rows: ODS time": lambda: rows_ods._TIME.fullmatch("PT1H1M1." + "1" * N),
-    "cards: list cell": lambda: cards.list_items("a" + " " * N + "b,"),
+    "cards: list cell": lambda: cards_rows.list_items("a" + " " * N + "b,"),
     "layouts: placeholders": lambda: layouts.placeholders("{a" + "a" * N + "{" * N + "{a:" * (N // 3)),
     "layouts: fill": lambda: layouts.fill_list("{" + "a" * N + ":" + "a" * N, {}, "es"),
     "layouts: markup": lambda: layouts.markup("{icon:" + "a" * N + "*" * N + "{icon:" * (N // 6)),

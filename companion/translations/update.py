@@ -18,9 +18,9 @@ METHODS = [("companion/**.py", "python"), ("templates/**.html", "jinja2")]
 # (their second argument), an Enum's name for its values (its second) and a Word (its first). Not read where
 # only a card designer meets the problems (card data, looks, the PDF, site building): those stay English.
 PROBLEM_KEYWORDS = {"add": (2,), "problem": (2,), "Problem": (2,), "Enum": (2,), "Word": None}
-DESIGNERS_ONLY = ("companion/cards.py", "companion/look.py", "companion/data_scoring.py", "companion/formula.py",
-                  "companion/pnp/**", "companion/browser.py", "companion/web/site.py", "companion/web/site_runtime.py",
-                  "companion/translations/**")
+DESIGNERS_ONLY = ("companion/cards.py", "companion/cards_*", "companion/look.py", "companion/data_scoring.py",
+                  "companion/formula.py", "companion/pnp/**", "companion/browser.py", "companion/web/site.py",
+                  "companion/web/site_runtime.py", "companion/translations/**")
 PROBLEM_METHODS = [*((path, "ignore") for path in DESIGNERS_ONLY), ("companion/**.py", "python")]
 PRINTED_FROM = ("companion/pnp/", "companion/games/")  # texts of the PDF code and the games' faces are printed
 

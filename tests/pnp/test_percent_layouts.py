@@ -12,6 +12,7 @@ from companion.cli import main
 from companion.components import SIZES
 from companion.layouts import Percent, sized
 from companion.pnp.export import DPI, SERVICE_BLEED_MM
+from companion.schema import Problems
 
 BAND = (10, 20, 50, 30)  # the red rect's box, in percent of the card
 DATA = """\
@@ -106,7 +107,7 @@ def test_printed_at_poker_and_mini_the_boxes_are_the_same_share_of_the_card(game
 
 def test_a_scaled_text_never_goes_below_six_points():
     props = {"text": "x", "at": ["0%", "0%", "50%", "10%"], "size": 7, "scale": "poker"}
-    text = layout_resolve._element("t", props, 1, ("t",), cards.Problems())
+    text = layout_resolve._element("t", props, 1, ("t",), Problems())
     (small,) = sized((text,), SIZES["mini"])
     assert small.props["size"] == 6 and small.box == pytest.approx((0, 0, 22.25, 6.35))
 
