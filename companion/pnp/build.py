@@ -19,23 +19,7 @@ def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings, png
     """Write one PDF per game (a known game's id, or a card data file's path) into `out_dir`. Every setting and the
     folder are checked before anything is written; each PDF is rendered to a temporary file and all are renamed only
     when every one succeeded."""
-    problems = settings.problems()
-    if problems:
-        raise InputError(problems)
-    card_sets = [cards.load_file(g) if g.endswith((".yaml", ".yml")) else service.card_set(g) for g in game_ids]
-    problems = [p for card_set in card_sets for p in settings.game_problems(card_set)]
-    if problems:
-        raise InputError(problems)
-    from .design_check import check_art, check_colours, check_fonts, small_codes
-
-    art_errors = [line for card_set in card_sets
-                  for line in (*check_art(card_set)[0], *check_fonts(card_set), *check_colours(card_set))]
-    if art_errors:  # named like any card data error, before anything is written
-        raise cards.DataError(art_errors)
-    if warn is not None and settings.qr != "none":  # a long address can make a layout's codes smaller than validate
-        for card_set in card_sets:  # checked them at
-            for line in small_codes(card_set, settings.base_url):
-                warn(line)
+    card_sets = _checked_games(game_ids, settings, warn)
     out = Path(os.path.abspath(out_dir))  # "." and relative paths: from the current folder, resolved once
     if out.exists() and not out.is_dir():
         raise InputError([Problem(("out",), f"{shown(out)} is a file, not a folder")])
@@ -69,6 +53,29 @@ def build(game_ids: list[str], out_dir: str | Path, settings: BuildSettings, png
 
         many_card_pngs([(card_set, out / f"{card_set.game}-png") for card_set in card_sets], settings)
     return results
+
+
+def _checked_games(game_ids: list[str], settings: BuildSettings, warn: Callable[[str], None] | None) -> list:
+    """The games' card sets, with the settings, each game's language, art, fonts and colours checked before
+    anything is written; a code that a long address makes smaller than validate checked it at is warned of."""
+    problems = settings.problems()
+    if problems:
+        raise InputError(problems)
+    card_sets = [cards.load_file(g) if g.endswith((".yaml", ".yml")) else service.card_set(g) for g in game_ids]
+    problems = [p for card_set in card_sets for p in settings.game_problems(card_set)]
+    if problems:
+        raise InputError(problems)
+    from .design_check import check_art, check_colours, check_fonts, small_codes
+
+    art_errors = [line for card_set in card_sets
+                  for line in (*check_art(card_set)[0], *check_fonts(card_set), *check_colours(card_set))]
+    if art_errors:  # named like any card data error, before anything is written
+        raise cards.DataError(art_errors)
+    if warn is not None and settings.qr != "none":
+        for card_set in card_sets:
+            for line in small_codes(card_set, settings.base_url):
+                warn(line)
+    return card_sets
 
 
 def _part_file(out: Path, game: str, temps: list[Path]) -> int:
