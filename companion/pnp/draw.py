@@ -10,8 +10,10 @@ import qrcode
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.pathobject import PDFPathObject
 from reportlab.platypus import Paragraph
 
+from . import qrmask
 from .font import BOLD, FONT, FONT_DIR, FONT_FILES, ITALIC, register_fonts  # noqa: F401 (the print's font, named here too)
 from .geometry import MM
 from .icons import draw_icon
@@ -20,9 +22,9 @@ QR_MODULE_MM = 0.7  # what a phone reads at arm's length off a home print: bench
 QR_QUIET = 4  # modules of white around the code
 QR_LEVEL = qrcode.constants.ERROR_CORRECT_M  # what sets a game's version: its longest address at level M
 # A code is then printed at the highest level its version still holds (Q or H for a short address): the same
-# size, and more of it may be lost. With a lamp's reflection on each code (a spot half its side across), Queen's
-# Necklace's cards read 34/40 so, 31/40 all at M, 2/40 at L; H for all needs version 4, whose smaller modules lose
-# the blurred photos (benchmarks/bench_print_codes.py, issue 28).
+# size, and more of it may be lost. With a lamp's reflection on each code (a spot half its side across), the cards
+# of the shipped game with the longest addresses read 34/40 so, 31/40 all at M, 2/40 at L; H for all needs version
+# 4, whose smaller modules lose the blurred photos (benchmarks/bench_print_codes.py, issue 28).
 QR_LEVELS = (qrcode.constants.ERROR_CORRECT_H, qrcode.constants.ERROR_CORRECT_Q)
 SAFE_MM = 25.4 / 8  # the 1/8 inch inside the cut where uneven cutting shows: no frame or mark in it
 FRAME_INSET_MM = 3.6  # a front's frame: its line's outer edge stays inside the safe zone
@@ -65,10 +67,7 @@ def qr_runs(text: str, version: int | None = None) -> tuple[int, tuple[tuple[int
     that version holds) as (size, runs): each run is (row, first column, length) of dark modules. Upper-case URLs
     use QR's compact alphanumeric mode automatically."""
     version = version or _lowest_version(text)
-    code = qrcode.QRCode(version=version, error_correction=_highest_level(text, version), border=0)
-    code.add_data(text)
-    code.make(fit=False)
-    matrix = code.get_matrix()
+    matrix = qrmask.make(text, version, _highest_level(text, version))  # qrcode's code, its mask found faster
     runs = []
     for r, row in enumerate(matrix):
         c = 0
@@ -86,7 +85,8 @@ def qr_runs(text: str, version: int | None = None) -> tuple[int, tuple[tuple[int
 def draw_qr(c, text: str, x: float, y: float, width: float, version: int | None = None, plate: bool = True) -> float:
     """Draw a QR code whose modules span `width` points, bottom-left at (x, y), its quiet zone on a white plate
     (or, with plate=False on a light face, on the face itself, which must leave the quiet zone empty).
-    All dark modules go into one path, merged into horizontal runs. Returns the outer size with the quiet zone."""
+    All dark modules go into one path, merged into horizontal runs, in modules (whole numbers, scaled to `width`).
+    Returns the outer size with the quiet zone."""
     size, runs = qr_runs(text, version)
     module = width / size
     quiet = QR_QUIET * module
@@ -95,12 +95,17 @@ def draw_qr(c, text: str, x: float, y: float, width: float, version: int | None 
         c.setFillColor(white)
         c.roundRect(x - quiet, y - quiet, width + 2 * quiet, width + 2 * quiet, quiet / 2, stroke=0, fill=1)
     c.setFillColor(INK)
-    path = c.beginPath()
-    for row, col, length in runs:
-        path.rect(x + col * module, y + width - (row + 1) * module, length * module, module)
-    c.drawPath(path, stroke=0, fill=1)
+    c.translate(x, y)
+    c.scale(module, module)
+    c.drawPath(PDFPathObject([qr_path(size, runs)]), stroke=0, fill=1)
     c.restoreState()
     return width + 2 * quiet
+
+
+@lru_cache(maxsize=4096)
+def qr_path(size: int, runs: tuple[tuple[int, int, int], ...]) -> str:
+    """A code's dark modules as PDF path operators, one module a unit, (0, 0) its bottom left."""
+    return " ".join(f"{col} {size - 1 - row} {length} 1 re" for row, col, length in runs)
 
 
 def _paragraph(text: str, size: float, align: int = 0) -> Paragraph:
