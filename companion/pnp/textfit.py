@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 
 from ..layouts import Run
 
@@ -106,10 +106,32 @@ def lay_out(lines: Sequence[Sequence[Run]], font_of: FontOf, size: float, width:
     return out, widths, fits
 
 
+_STYLES = ((False, False), (True, False), (False, True), (True, True))
+
+
 def fit(lines: Sequence[Sequence[Run]], font_of: FontOf, size: float, min_size: float, width: float,
         height: float, leading: float = 1.2) -> Laid:
     """The largest size from `size` down to `min_size` (in STEP points) at which the text fits the box; at
-    `min_size` with fits=False when even that does not."""
+    `min_size` with fits=False when even that does not. Fitted once per text, fonts, sizes and box in a process
+    (while _FITTED holds it): validate's check, the build and each build of the watch loop ask the same."""
+    names = tuple(font_of(b, i) for b, i in _STYLES)
+    fonts = tuple(map(getFont, names))  # a font file registered again (a designer's edit) is another font
+    key = (tuple(map(tuple, lines)), names, fonts, size, min_size, width, height, leading)
+    found = _FITTED.get(key)
+    if found is None:
+        found = _fit(lines, font_of, size, min_size, width, height, leading)
+        if len(_FITTED) >= FITTED_MAX:
+            _FITTED.pop(next(iter(_FITTED)))  # the oldest
+        _FITTED[key] = found
+    return found
+
+
+FITTED_MAX = 8192
+_FITTED: dict = {}
+
+
+def _fit(lines: Sequence[Sequence[Run]], font_of: FontOf, size: float, min_size: float, width: float,
+         height: float, leading: float) -> Laid:
     s = size
     while True:
         laid, widths, ok = lay_out(lines, font_of, s, width, leading)
