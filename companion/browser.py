@@ -260,7 +260,7 @@ def _said(problems: list[Problem], args: Any) -> list[str]:
 
 
 def call(name: str, arguments: str) -> str:
-    """Run one call with JSON `arguments` (e.g. `{"game": "gemas", "request": {...}}`); JSON of `{"result": ...}`,
+    """Run one call with JSON `arguments` (e.g. `{"game": "<game>", "request": {...}}`); JSON of `{"result": ...}`,
     or of `{"error", "field", "problems"}` (a 400 on the server) for bad input or an unknown game."""
     args = None
     try:

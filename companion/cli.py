@@ -503,7 +503,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:  # argparse's own --help (0) and usage errors (2)
         return int(e.code or 0)
-    # Messages start with the command, and the game for the commands that take one: "companion score duquesa: ..."
+    # Messages start with the command, and the game for the commands that take one: "companion score <game>: ..."
     prefix = " ".join(filter(None, ("companion", args.command, getattr(args, "game", None))))
     try:
         with library.using(library.Library(eager=False)):  # the shipped games (read when asked), and

@@ -16,7 +16,7 @@ CARD_SIZES = ("poker", "bridge", "mini")  # what a whole game's cards may be pri
 # None: file's card_size
 DEFAULT_SIZE = {"card": None, "reference": None, "back": None, "tile": "tile", "token": "token"}
 
-# Simple vector shapes every layout can draw; Duplicon's types and generic games use them.
+# Simple vector shapes every layout can draw; a game's types and data-only games use them.
 SHAPES = ("circle", "square", "triangle", "diamond", "star", "heart", "hexagon", "cross")
 
 Validator = Callable[[Mapping, Path, Problems], None]

@@ -15,7 +15,7 @@ from .schema import Bool, Enum, Field, ListOf, MapOf, Path, Problems, Record, St
 # The shapes the drawing code knows (companion/pnp/icons.py draws each; a test keeps the two lists equal).
 DRAWN_SHAPES = ("circle", "square", "triangle", "diamond", "star", "heart", "hexagon", "octagon", "cross", "spade",
                 "club", "ingot", "burst")
-RAINBOW = "rainbow"  # a fill of rings of colour (the Duquesa's rainbow stone)
+RAINBOW = "rainbow"  # a fill of rings of colour (a wild stone's)
 DEFAULT_ACCENT = "#3b4a3f"
 DEFAULT_EMBLEM_ICON = ("star", "#d4af37")
 
@@ -86,7 +86,7 @@ class Face:
     captions: tuple[str, ...] = ()  # one under each icon
     big: str | None = None  # a large value or letter in the middle (+30, J, 7)
     tag: str | None = None  # a letter in the header's corner that says what the band colour says
-    lower_label: str | None = None  # a panel at the bottom (the Duquesa's wish)
+    lower_label: str | None = None  # a panel at the bottom: a label, icons, then a value and its unit
     lower_icons: tuple[Icon, ...] = ()
     lower_value: str | None = None
     lower_unit: str | None = None

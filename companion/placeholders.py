@@ -9,7 +9,7 @@ from .cards import CardSet, Component
 
 def values(c: Component, s: CardSet, lang: str) -> dict:
     """A component's values for a layout's placeholders: its own keys, its game fields, and what its game's rules
-    derive from them (`Game.face_values`: a noble's strength, a gem's points)."""
+    derive from them (`Game.face_values`: a piece's strength, a gem's points)."""
     out = {"id": c.id, "qty": c.qty, "type": c.type, "set": c.set, "accent": s.look.accent, **c.data}
     if c.art is not None:
         out["art"] = c.art.given

@@ -38,7 +38,7 @@ def _plain(key: Any) -> bool:
 
 
 class Term(str):
-    """A game word as a message's parameter (a gem, a stone, a noble, a suit, a card kind): the card data's id,
+    """A game word as a message's parameter (a gem, a stone, a piece, a suit, a card kind): the card data's id,
     said in English as it is; `Problem.say` names it in the page's language through the `term` it is given."""
 
 

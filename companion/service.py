@@ -137,7 +137,7 @@ def _part_seeds(rules, rerolls: Mapping[str, Any] | None) -> dict[str, str]:
 
 
 def solo_turn(game: str, request: Any) -> dict:
-    """A solo game's turn helper (the Duquesa's: keep the card turned up, or take the hidden one?)."""
+    """A solo game's turn helper (keep the card turned up, or take the hidden one?)."""
     rules, data = resolve(game)
     if rules.solo is None:
         raise InputError([problem(("game",), "%(game)s has no solo turn helper", game=data.game)])

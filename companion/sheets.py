@@ -1,7 +1,7 @@
 """Saved score sheets as plain data: what a new sheet and an entry may hold, and the state an entry log folds into.
 
 A sheet is an append-only log. Each record is one change, numbered from 1 (`seq`):
-`add` a new entry (a scored hand, sale, round or duel, or points typed in), `edit` an entry (`target` names it;
+`add` a new entry (a scored hand, sale or round, or points typed in), `edit` an entry (`target` names it;
 the new body replaces its points), `undo` an entry, `restore` an undone entry, `finish` and `reopen` the sheet.
 Nothing is ever overwritten, so the log is also the audit trail. No storage here: see `companion/storage.py`.
 """

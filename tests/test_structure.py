@@ -180,6 +180,21 @@ def test_no_folder_imports_from_a_folder_above_it():
 # call a game besides its titles.
 NICKNAMES = {"duquesa": ["duchess"], "queens-necklace": ["queen's necklace", "queen’s necklace", "la reina"]}
 
+# ... and by its own things, found as whole words (a plural too): the words its card data labels (`Game.vocabulary`),
+# the look terms its faces draw (`Game.terms`) and its kinds of component, but for those that are everyone's words:
+# colours, shapes, a deck of playing cards, the kinds of printed piece any game may have (a token's ring), and the
+# look format's own words (a term drawn as a `gem`, a `rainbow` fill). OWN_WORDS adds a game's words the registry
+# does not list.
+GENERIC = {
+    "amber", "black", "blue", "green", "grey", "orange", "purple", "violet", "yellow", "vermilion", "bluish-green",
+    "sky-blue", "reddish-purple", "gold",
+    "circle", "square", "triangle", "diamond", "star", "heart", "hexagon", "cross",
+    "hearts", "diamonds", "clubs", "spades", "jack", "queen", "king", "joker", "number",
+    "reference", "summary", "help", "blank", "character", "resource", "token", "tile", "marker",
+    "gem", "rainbow", "ring",
+}
+OWN_WORDS = {"nobles": ["court", "duel"], "queens-necklace": ["fashion"]}
+
 
 def _names(game: str) -> list[str]:
     titles = cards.load_shipped()[game].title if game in cards.load_shipped() else None
@@ -188,27 +203,48 @@ def _names(game: str) -> list[str]:
     return list(dict.fromkeys(words))
 
 
+def _things(game: str) -> list[str]:
+    rules = games.GAMES[game]
+    found = {*rules.vocabulary, *rules.terms, *rules.component_types, *OWN_WORDS.get(game, ())}
+    return sorted(word.lower() for word in found if word.lower() not in GENERIC)
+
+
 GAMES = {game: _names(game) for game in games.GAMES}
+THINGS = {game: _things(game) for game in games.GAMES}
+
+
+def _pattern(game: str, kept: frozenset[str] = frozenset()) -> re.Pattern:
+    """A game's names anywhere (`duquesa_sim`), its things as whole words or plurals ("nobles", not "nobleman"),
+    but for the things `kept` (a game's own file says its own necklace, which another game has too)."""
+    names = [re.escape(word) for word in GAMES[game]]
+    things = [rf"(?<![a-z]){re.escape(word)}(?:s|es)?(?![a-z])" for word in THINGS[game] if word not in kept]
+    return re.compile("|".join(names + things))
 
 
 def test_the_guarded_games_are_the_registrys():
-    assert set(GAMES) == set(games.GAMES) and all(game in words for game, words in GAMES.items())
+    assert set(GAMES) == set(games.GAMES) == set(THINGS) and all(game in words for game, words in GAMES.items())
+    assert {"thief", "chipote"} <= set(THINGS["gemas"]) and "noble" in THINGS["nobles"]
+    assert not {word for words in THINGS.values() for word in words} & GENERIC
 
 
 # Each game's own files, and nothing else: its rules module (and modules named after it: the Duquesa's solo
-# simulation and stored games), its web glue, its scoring templates and their parts. ({game}: its id, "queens-necklace";
-# {module}: the id as a module is named, "queens_necklace".)
+# simulation and stored games), its web glue and its stylesheet, its scoring templates and their parts. ({game}: its
+# id, "queens-necklace"; {module}: the id as a module is named, "queens_necklace".) And the registry, which lists them.
 OWN_FILES = [
     "companion/games/{module}*.py",
     "companion/web/game_pages/{module}.py",
+    "companion/web/game_pages/{module}.css",
     "templates/score/{game}*.html",
     "templates/score/_{module}_*.html",
 ]
+REGISTRY = "companion/games/__init__.py"
 
 SHARED = [
+    "companion/*.py",
+    "companion/games/*.py",
     "companion/web/**/*.py",
+    "companion/web/**/*.css",
     "companion/web/static/*.js",
-    "companion/web/static/*.css",
     "companion/web/runtime/*.js",
     "companion/pnp/**/*.py",
     "templates/**/*.html",
@@ -222,22 +258,40 @@ def own(path: str, game: str) -> bool:
 
 def shared_files():
     for pattern in SHARED:
-        yield from sorted(ROOT.glob(pattern))
+        yield from sorted(path for path in ROOT.glob(pattern) if path.relative_to(ROOT).as_posix() != REGISTRY)
+
+
+def named_in(relative: str, text: str) -> list[str]:
+    """Where a shared file names a game that is not its own: `path:line: word (game)` each time."""
+    named = []
+    owners = [game for game in GAMES if own(relative, game)]
+    kept = frozenset(word for game in owners for word in THINGS[game])
+    for game in GAMES:
+        if game in owners:
+            continue
+        for match in _pattern(game, kept).finditer(text.lower()):
+            line = text.count("\n", 0, match.start()) + 1
+            named.append(f"{relative}:{line}: {match.group()} ({game})")
+    return named
 
 
 def test_no_game_is_named_in_shared_code():
-    named = []
-    for path in shared_files():
-        relative = path.relative_to(ROOT).as_posix()
-        text = path.read_text(encoding="utf-8").lower()
-        for game, words in GAMES.items():
-            if own(relative, game):
-                continue
-            for word in words:
-                for match in re.finditer(re.escape(word), text):
-                    line = text.count("\n", 0, match.start()) + 1
-                    named.append(f"{relative}:{line}: {word}")
+    """Shared code names kinds of things (a panel, a track, a fill), not a game nor its things: each game's look,
+    words and rules live with the game (its rules module, glue, stylesheet, templates and data)."""
+    named = [hit for path in shared_files()
+             for hit in named_in(path.relative_to(ROOT).as_posix(), path.read_text(encoding="utf-8"))]
     assert not named, "a game named outside its own files:\n" + "\n".join(named)
+
+
+def test_a_games_things_are_found_as_words():
+    """Gemas' thief in a stylesheet, Nobles' nobles in a template; not a word that holds one, nor a game's own file."""
+    css = "companion/web/static/x.css"
+    found = sorted(named_in(css, 'input[value="thief"]'))
+    assert found == [f"{css}:1: thief (gemas)", f"{css}:1: thief (queens-necklace)"]
+    assert named_in("templates/x.html", "a\n<li class=nobles>") == ["templates/x.html:2: nobles (nobles)"]
+    assert named_in("companion/web/game_pages/gemas.css", "a chipote") == []
+    assert named_in("companion/games/duquesa.py", "a necklace") == []  # (Queen's Necklace has necklaces too)
+    assert named_in("companion/pnp/x.py", "a red triangle, the nobleman's courtesy") == []
 
 
 @pytest.mark.parametrize("path, game, expected", [
@@ -246,6 +300,8 @@ def test_no_game_is_named_in_shared_code():
     ("templates/score/queens-necklace.html", "queens-necklace", True),
     ("templates/score/_duquesa_cards.html", "duquesa", True),
     ("templates/score/_queens_necklace_sale.html", "queens-necklace", True),
+    ("companion/web/game_pages/nobles.css", "nobles", True),
+    ("companion/web/game_pages/nobles.css", "gemas", False),
     ("templates/score/generic.html", "gemas", False),
     ("companion/web/views.py", "duquesa", False),
     ("companion/web/game_pages/duquesa.py", "nobles", False),

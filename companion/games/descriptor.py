@@ -52,7 +52,7 @@ class Option:
 
 @dataclass(frozen=True)
 class Entry:
-    """What one entry of a saved sheet is for this game (a hand, a sale, a round, a duel) and how it is said."""
+    """What one entry of a saved sheet is for this game (a hand, a sale, a round) and how it is said."""
 
     kind: str
     words: str  # English, marked with N_ ("a hand"); pages translate it

@@ -1,4 +1,4 @@
-"""Rounds to a target, for every game scored round by round (Duplicon's, and any new game of rounds): a request
+"""Rounds to a target, for every game scored round by round (a shipped game's, and any new game of rounds): a request
 holds its `rounds`, each one entry a player (by name), and may give its `target`; each round's points are added up
 player by player, and the game ends at the end of the round in which someone reaches the target, with its winners
 (before that, its leaders). A game gives what an entry is, how many points one makes, and its own checks."""

@@ -22,6 +22,7 @@ import hashlib
 import mimetypes
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -57,6 +58,8 @@ def compact(name: str, text: str) -> str:
 
 
 SENT_HERE = {"static", "pages.icon_styles"}  # the endpoints whose answers are compressed and versioned here
+# what the other endpoints of SENT_HERE send for an address's values (None: nothing), told by the modules serving them
+SENDS: dict[str, Callable[[dict], str | None]] = {}
 VERSION = "v"  # the query key of a file's version in its address
 LONG = 365 * 24 * 3600  # a versioned address never changes what it sends: kept a year
 SHORT = 3600  # an address without its version (or with an old one) may send something else tomorrow
@@ -106,6 +109,12 @@ def _static_file(folder: str, filename: str) -> tuple[bytes, str] | None:
         return None
     stat = Path(path).stat()
     return _static_body(path, stat.st_mtime_ns, stat.st_size)
+
+
+def as_sent(path: Path) -> str:
+    """A stylesheet or script on disk as it is sent (compacted), read again when the file changes."""
+    stat = path.stat()
+    return _static_body(str(path), stat.st_mtime_ns, stat.st_size)[0].decode("utf-8")
 
 
 def sent(response, request):
@@ -158,9 +167,7 @@ def init_app(app) -> None:
             found = _static_file(app.static_folder, values.get("filename", ""))
             tag = found[1] if found else None
         else:
-            from .pages import icon_css
-
-            css = icon_css(values.get("game", ""))
-            tag = digest(css.encode("utf-8")) if css is not None else None
+            text = SENDS[endpoint](values) if endpoint in SENDS else None
+            tag = digest(text.encode("utf-8")) if text is not None else None
         if tag is not None:
             values[VERSION] = version(tag)

@@ -158,7 +158,7 @@ def named_rows(names: list[str], rows: Any, **defaults: Any) -> list[dict]:
 
 def carried(form: MultiDict, drop: Callable[[str], bool] = lambda _name: False,
             changes: Mapping[str, str] | None = None) -> str:
-    """The query string of a form's next page (the next duel, the next turn, a choice made): every field of `form`
+    """The query string of a form's next page (the next turn, a choice made): every field of `form`
     in its order, except the page's own (`lang`, `_seats`) and those `drop` names, with `changes` put in (a
     field's values replaced where it was, or the field added at the end)."""
     changes = dict(changes or {})

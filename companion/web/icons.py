@@ -1,5 +1,5 @@
 """The printed cards' icons for the web, drawn by the same shape code as the PDFs: one stylesheet per game with
-a class per icon (`<i class="i i-ruby">`), each an SVG data URI, so a page of 70 cards stays small; and the
+a class per icon (`<i class="i i-star">`), each an SVG data URI, so a page of 70 cards stays small; and the
 game's accent colour."""
 from __future__ import annotations
 

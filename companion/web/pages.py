@@ -2,14 +2,16 @@
 (its accent colour and icons) as a small stylesheet."""
 from __future__ import annotations
 
+import importlib.util
 import os
+from pathlib import Path
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, send_file, url_for
 from flask_babel import gettext as _
 
-from .. import library, rulebook, service
+from .. import games, library, rulebook, service
 from ..pnp import faces
-from . import face_svg, icons, locale, scan
+from . import assets, face_svg, icons, locale, scan
 from .glue import pages
 from .site_urls import site_url_for
 
@@ -110,13 +112,27 @@ def card_font(game: str, name: str):
                                  max_age=24 * 3600))
 
 
+def game_css(game: str) -> str:
+    """A registered game's own look for its pages (the classes its templates use that no other game's do): the
+    stylesheet beside its web glue (`game_pages/<module>.css`), as sent; "" for a game without one, and for a
+    designer's data-only game. It goes out with the game's look (`/icons/<game>.css`), on its pages only."""
+    rules = games.GAMES.get(game)
+    spec = importlib.util.find_spec(rules.web) if rules is not None and rules.web else None
+    path = Path(spec.origin).with_suffix(".css") if spec is not None and spec.origin else None
+    return assets.as_sent(path) if path is not None and path.is_file() else ""
+
+
 def icon_css(game: str) -> str | None:
-    """A game's look as CSS (accent, icon classes, fonts); None for a game not known."""
+    """A game's look as CSS (accent, icon classes, fonts, and its rules' own stylesheet); None for a game not
+    known."""
     card_set = library.current().get(game.lower())
     if card_set is None:
         return None
     fonts = face_svg.font_faces(card_set, lambda name: url_for("pages.card_font", game=card_set.game, name=name))
-    return icons.stylesheet(card_set.look) + fonts
+    return icons.stylesheet(card_set.look) + fonts + game_css(card_set.game)
+
+
+assets.SENDS["pages.icon_styles"] = lambda values: icon_css(values.get("game", ""))  # (for its versioned address)
 
 
 @bp.get("/icons/<game>.css")

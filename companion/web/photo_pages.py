@@ -1,5 +1,5 @@
 """A photo of the cards on the table fills a scoring page (issue 28): the page's form is sent with the photo to the
-part it fills (`_to`: a hand, a sale column, a court, as the game's glue names its targets), each card found goes
+part it fills (`_to`: a hand, a column, a side's pieces, as the game's glue names its targets), each card found goes
 where the glue's `add` puts it, and the page comes back filled in. The page's script sends the same form and gets
 JSON (the cards found with their corners, to outline them on the photo, and the filled form's query); without a
 script it is a plain multipart form whose answer is the filled page (303). A bad photo is the page again, with what is

@@ -23,7 +23,7 @@ from .game_pages import GamePages
 
 View = tuple[str, dict[str, Any], int]
 # A form that is still being filled: a card just added from its QR code, or what a setup carried to the scoring
-# page (its names, fashion, common card). It is scored when it can be, but not refused.
+# page (its names and what else it carries). It is scored when it can be, but not refused.
 STILL_FILLING = ("_added", "_from", "_seen")
 
 # What the fields every game's setup answer may have are called on the page; each game's own come from its glue.

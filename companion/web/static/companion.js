@@ -57,7 +57,7 @@ function enhance(page) {
   for (const form of page.querySelectorAll("form.form")) {  // a page sent back refused: each reason by its field
     for (const note of sayBeside(form, page.querySelector(".problems"), false)) note.closest("details")?.setAttribute("open", "");
   }
-  for (const track of page.querySelectorAll("[data-track]")) fashionTrack(track);
+  for (const track of page.querySelectorAll("[data-track]")) slidingTrack(track);
   localTimes(page);
   for (const form of page.querySelectorAll("form[data-live]")) live(form);
   // Copy buttons (shareable setup links).
@@ -70,7 +70,7 @@ window.companionEnhance = enhance;
 
 // --- What the rules refused, said beside the field it names (the problem's path, `data-path` on the page's list of
 // problems, as the API's `field`): a field's own label, a stepper's box, or the smallest part of the form holding
-// every field under the path (a radio row, the four fashion rows). Redrawn live: the notes of the form's last answer
+// every field under the path (a radio row, a track's rows). Redrawn live: the notes of the form's last answer
 // go. Returns the problems of no field of this form; at a page's load (`live` false), the notes placed. ---
 function besideOf(form, path) {
   if (!path) return null;
@@ -98,10 +98,10 @@ function sayBeside(form, box, live = true) {
   return live ? rest : placed;
 }
 
-// --- A fashion track (`data-track`: rows of radio chips, each value once, the top row first): a gem put in a row
-// takes it and the gems between slide one row, keeping their order, as the rulebook's Favorite moves the tiles. A
-// later sale's track that still showed this one's fashion follows it (each sale starts from the fashion the sale
-// before left); one changed since keeps its own. ---
+// --- A track (`data-track`: rows of radio chips, each value once, the top row first): a value put in a row takes
+// it and the values between slide one row, keeping their order, as tiles on a track are moved. A later track on the
+// page that still showed this one's order follows it (each starts from the order the one before left); one changed
+// since keeps its own. ---
 const trackOrder = (track) => [...track.querySelectorAll(":scope > fieldset")]
   .map((row) => row.querySelector("input:checked")?.value ?? "");
 function setTrack(track, order) {
@@ -110,17 +110,17 @@ function setTrack(track, order) {
   });
   track.dataset.order = JSON.stringify(order);
 }
-function fashionTrack(track) {
+function slidingTrack(track) {
   if (track.dataset.order) return;
   track.dataset.order = JSON.stringify(trackOrder(track));
   track.addEventListener("change", (event) => {
     const rows = [...track.querySelectorAll(":scope > fieldset")];
     const i = rows.indexOf(event.target.closest("fieldset"));
     const before = JSON.parse(track.dataset.order);
-    const gem = event.target.value, from = before.indexOf(gem);
+    const value = event.target.value, from = before.indexOf(value);
     const after = [...before];
-    if (i >= 0 && from >= 0 && from !== i) { after.splice(from, 1); after.splice(i, 0, gem); }
-    else after[i] = gem;
+    if (i >= 0 && from >= 0 && from !== i) { after.splice(from, 1); after.splice(i, 0, value); }
+    else after[i] = value;
     setTrack(track, after);
     const all = [...document.querySelectorAll("[data-track]")];
     for (const later of all.slice(all.indexOf(track) + 1)) {
