@@ -1,10 +1,12 @@
 """Pieces every game's request checking shares: run a schema, cards by id or inline, player names."""
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..layouts import list_items
 from ..schema import INVALID, Field, InputError, Name, Path, Problems, Record, Value
 
 NAME = Name(max_len=40)
@@ -84,3 +86,13 @@ def top(items: Sequence[Mapping], key: Callable[[Mapping], Any]) -> list[str]:
     """The names of every item sharing the best key (a shared win when more than one)."""
     best = max(map(key, items))
     return [item["name"] for item in items if key(item) == best]
+
+
+LEAD = re.compile(r"^([^:*]{1,20}:)")  # an item's lead words up to a colon ("Oro:", "Turno:")
+
+
+def reference_items(text: str, bold_lead: bool = False) -> list[str]:
+    """A reference card's text as lines of the layout markup's list: a `- ` item (printed as a bullet) a sentence, a
+    long sentence's clauses as `– ` lines under it (layouts.list_items); with `bold_lead`, each one's lead in bold."""
+    return [("- " if level == 0 else "– ") + (LEAD.sub(r"**\1**", item) if bold_lead else item)
+            for level, item in list_items(text)]

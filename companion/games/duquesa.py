@@ -1,7 +1,6 @@
 """El Collar de la Duquesa: stones, wishes and the card checks shared by card data and score requests."""
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import combinations_with_replacement, product
@@ -12,7 +11,7 @@ from ..i18n import N_, _
 from ..look import Face
 from ..rng import randbelow, shuffled
 from ..schema import Enum, InputError, Int, ListOf, Path, Problems, Record, Term, Word, problem
-from .base import NAME, CardRef, check_copies, check_unique_names, checked, top
+from .base import NAME, CardRef, check_copies, check_unique_names, checked, reference_items, top
 from .descriptor import Entry, Game, Option
 
 # (imported here: the phone's zip holds it)
@@ -417,11 +416,7 @@ def face_values(c, s, lang: str) -> dict:
                        gold_ingots="\n".join("{icon:gold}" * n for n in counts),
                        gold_florins="\n".join(f"**{gold_florins(n)}**" for n in counts))
     elif c.type == "reference" and c.text is not None:
-        from ..layouts import list_items
-
-        # each sentence an item, its lead word ("Oro:", "Solo:") in bold
-        items = [("• " if level == 0 else "   – ") + re.sub(r"^([^:*]{1,20}:)", r"**\1**", text)
-                 for level, text in list_items(c.text_in(lang))]
+        items = reference_items(c.text_in(lang), bold_lead=True)  # (its lead word, "Oro:", "Solo:", in bold)
         out["items"], out["items_end"] = "\n".join(items[:-1]), items[-1]
     return out
 

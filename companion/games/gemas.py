@@ -11,7 +11,7 @@ from ..i18n import N_, _
 from ..look import Face
 from ..rng import randbelow, shuffled
 from ..schema import Bool, Enum, InputError, Int, ListOf, Problems, Record, Term, Word, problem
-from .base import NAME, check_unique_names, checked, top
+from .base import NAME, check_unique_names, checked, reference_items, top
 from .descriptor import FIRST_PLAYER, Entry, Game, Reroll
 
 COLOURS = ("green", "blue", "violet", "orange")
@@ -272,10 +272,8 @@ def face_values(c, s, lang: str) -> dict:
         return {"initial": (c.name_in(lang) or c.type)[:1].upper()}
     if c.type != "help" or c.text is None:
         return {}
-    from ..layouts import list_items
-
     rows = [f"{label}: {'/'.join(str(r[x]) for x in COLOURS)}" for label, r in _reserve_rows(s.players, lang)]
-    return {"items": "\n".join(("• " if level == 0 else "– ") + text for level, text in list_items(c.text_in(lang))),
+    return {"items": "\n".join(reference_items(c.text_in(lang))),
             "reserve": "\n".join([f"**{_('Gems in the reserve (green/blue/violet/orange)', lang)}**", *rows])}
 
 

@@ -10,7 +10,7 @@ from ..i18n import N_, _
 from ..look import Face
 from ..rng import make_rng, randbelow, roll, shuffled
 from ..schema import Bool, Either, Enum, InputError, Int, ListOf, Name, Problems, Record, Str, Term, Word
-from .base import checked
+from .base import checked, reference_items
 from .descriptor import Entry, Game, Option
 
 SUITS = ("hearts", "diamonds", "clubs", "spades")
@@ -367,10 +367,7 @@ def face_values(c, s, lang: str) -> dict:
         out["stats"] = f"**{strength}**\n{wound}".strip()
         out["defence"] = defending[:1].upper() + defending[1:]
     elif c.type == "reference" and c.text is not None:
-        from ..layouts import list_items
-
-        out["items"] = "\n".join(("• " if level == 0 else "   – ") + text
-                                  for level, text in list_items(c.text_in(lang)))
+        out["items"] = "\n".join(reference_items(c.text_in(lang)))
     return out
 
 

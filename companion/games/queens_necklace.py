@@ -1,7 +1,6 @@
 """Queen's Necklace: gems, characters, tiles, and the component types its card data uses."""
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Mapping
 from random import Random
@@ -11,7 +10,7 @@ from ..i18n import N_, _
 from ..look import Face
 from ..rng import randbelow, shuffled
 from ..schema import Enum, InputError, Int, ListOf, MapOf, Path, Problems, Record, Term, Word
-from .base import NAME, add_duplicate_names, checked, top
+from .base import NAME, add_duplicate_names, checked, reference_items, top
 from .descriptor import FIRST_PLAYER, Entry, Game, Reroll
 
 GEMS = ("diamond", "emerald", "ruby", "amber")  # the rulebook's column order
@@ -370,11 +369,7 @@ def face_values(c, s, lang: str) -> dict:
         out["value_text"] = f"+{c.data['value']}" if c.data["value"] else "0"
         out["tile_word"] = _("Fashion", lang) if c.type == "fashion-tile" else _("Rarity", lang)
     if c.type == "summary" and c.text is not None:
-        from ..layouts import list_items
-
-        # each sentence an item ("Turno:", "Venta:" in bold), a long one's clauses under it
-        out["items"] = "\n".join(("• " if level == 0 else "   – ") + re.sub(r"^([^:*]{1,20}:)", r"**\1**", text)
-                                  for level, text in list_items(c.text_in(lang)))
+        out["items"] = "\n".join(reference_items(c.text_in(lang), bold_lead=True))  # ("Turno:", "Venta:" in bold)
     return out
 
 
