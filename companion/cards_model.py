@@ -120,7 +120,7 @@ class Component:
     text: Texts | None
     back: str | None  # id of its back component, None for no back
     reconstructed: bool
-    data: Mapping[str, Any]  # the game's own fields (stones, wish, gem, suit, rank...)
+    data: Mapping[str, Any]  # the game's own fields (a suit, a rank, a value, a mapping of counts...)
     line: int
     art: Art | None = None  # a designer's picture (SVG, PNG or JPEG) for its face
     layout: str | None = None  # the layout that draws its face (None: the file's default)

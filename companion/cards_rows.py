@@ -126,7 +126,7 @@ def _row_component(cells: Mapping[str, str], types: Mapping[str, ComponentType],
     for column, text in cells.items():
         parts = column.split(".")
         field = fields.get(parts[0])
-        for part in parts[1:]:  # `wish.count`: the count of a mapping field; `name.es`: a text
+        for part in parts[1:]:  # `bonus.count`: a key of a mapping field; `name.es`: a text
             field = field.fields.get(part) if isinstance(field, Record) else None
         where = raw
         for i, parent in enumerate(parts[:-1]):

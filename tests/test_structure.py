@@ -193,7 +193,7 @@ GENERIC = {
     "reference", "summary", "help", "blank", "character", "resource", "token", "tile", "marker",
     "gem", "rainbow", "ring",
 }
-OWN_WORDS = {"nobles": ["court", "duel"], "queens-necklace": ["fashion"]}
+OWN_WORDS = {"nobles": ["court", "duel"], "queens-necklace": ["fashion"], "duquesa": ["wish"]}
 
 
 def _names(game: str) -> list[str]:
