@@ -36,6 +36,7 @@ def test_no_two_games_backs_share_a_composition():
     alike = {(a, b): round(sum(x * y for x, y in zip(signature[a], signature[b], strict=True)), 2)
              for a, b in itertools.combinations(GAMES, 2)}
     assert alike[("duquesa", "queens-necklace")] < 0.3, alike  # they were twins: 0.89
+    assert alike[("gemas", "nobles")] < 0.5, alike  # both a centred medallion on a lattice: 0.69
     assert max(alike.values()) < 0.75, alike
 
 
