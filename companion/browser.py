@@ -223,7 +223,8 @@ def phone_sheets(args: dict) -> dict:
 
 def warm() -> None:
     """Load every module a call may need (the static site's zip is made from what is loaded after this)."""
-    from .web import glue, photo_fill, render, views  # noqa: F401 (loaded for the zip; glue: every game's web glue)
+    # (loaded for the zip; glue: every game's web glue; face_svg: the setup page's card art)
+    from .web import face_svg, glue, photo_fill, render, views  # noqa: F401
 
 
 CALLS: dict[str, Callable[[dict], Any]] = {

@@ -130,8 +130,10 @@ class Library:
     # what the games are
     def all(self) -> Mapping[str, CardSet]:
         """Every known card set by game id: the shipped ones, then the added ones."""
-        return MappingProxyType({**self._shipped(), **{a.game: a.card_set for a in list(self._added.values())
-                                                        if not a.withheld}})
+        added = {a.game: a.card_set for a in list(self._added.values()) if not a.withheld}
+        # (nothing added: the shipped mapping itself, unread, so that the static site's phones, whose shipped card
+        # sets are read one game at a time as asked for, read only those asked for)
+        return MappingProxyType({**self._shipped(), **added} if added else self._shipped())
 
     def get(self, game: str) -> CardSet | None:
         return self.all().get(game)

@@ -37,7 +37,7 @@ def test_the_phones_zip_runs_alone(tmp_path):
             "origin": "http://x", "trees": {"es": "", "en": "/en"}, "service_worker": {"url": "/sw.js", "scope": "/"}}
     zipfile.ZipFile(io.BytesIO(site_runtime.code_zip(site))).extractall(tmp_path)
     code = ("import sys, json\n"
-            f"sys.path.insert(0, {str(tmp_path)!r})\n"
+            f"{site_runtime.START_PYTHON.replace(site_runtime.SITE_DIR, str(tmp_path))}\n"  # as the worker starts
             "from companion import browser\nimport companion.sheets\n"
             "answers = [browser.call('score', json.dumps({'game': 'duquesa', 'request': {'florins': 31}})),\n"
             "  browser.call('setup', json.dumps({'game': 'gemas', 'players': 4, 'seed': 'x'})),\n"

@@ -127,7 +127,7 @@ class PhoneRenderer:
         self.lang, self.urls, self.site = lang, dict(urls), dict(site)
         # On the phone, the templates as the site's build compiled them to Python (COMPILED_TEMPLATES, beside the
         # templates): Jinja's own parsing and code generation in the phone's Python took seconds of a first answer.
-        compiled = resources.templates_dir().parent / COMPILED_TEMPLATES
+        compiled = resources.PACKAGE_DIR / COMPILED_TEMPLATES
         loader = ModuleLoader(str(compiled)) if compiled.is_dir() else FileSystemLoader(str(resources.templates_dir()))
         self.env = Environment(loader=loader, autoescape=True, extensions=["jinja2.ext.i18n"])
         configure(self.env, has_score_page, lambda: lang)

@@ -14,16 +14,19 @@ import hashlib
 import io
 import json
 import pickle
+import re
+import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import urllib.error
 import urllib.request
 import zipfile
 from pathlib import Path
 
 from .. import i18n, settings
-from ..resources import PACKAGE_DIR, cards_dir
+from ..resources import PACKAGE_DIR
 from ..schema import InputError, Problem
 from . import render
 
@@ -47,6 +50,39 @@ ZXING_FILES = {"dist/es/reader/index.js": "es/reader/index.js", "dist/es/share.j
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 ENTRY = "companion.browser"
 SHIPPED = "companion/cards/shipped.pickle"  # the card sets as the build read them (see shipped_cards)
+SITE_DIR = "/home/pyodide/companion-site"  # where the worker unpacks our code in the phone's file system
+# What the worker runs once our code is unpacked, before the first call (precompile.py runs it too, so that the
+# modules it imports are precompiled): the shipped card sets as the build read them, each game's unpickled when
+# first asked for (a scoring page reads its own game's only; no YAML is parsed on the phone).
+START_PYTHON = f"""
+import pickle, sys
+from collections.abc import Mapping
+from types import MappingProxyType
+sys.path.insert(0, {SITE_DIR!r})
+import companion.cards
+
+
+class Shipped(Mapping):
+    def __init__(self, pickled):
+        self.pickled, self.read = pickled, {{}}
+
+    def __getitem__(self, game):
+        if game not in self.read:
+            self.read[game] = pickle.loads(self.pickled[game])
+        return self.read[game]
+
+    def __iter__(self):
+        return iter(self.pickled)
+
+    def __len__(self):
+        return len(self.pickled)
+
+
+with open({SITE_DIR + "/" + SHIPPED!r}, "rb") as _f:
+    shipped = Shipped(pickle.load(_f))
+companion.cards.load_shipped = (lambda cards: lambda: cards)(MappingProxyType(shipped))
+"""
+PRECOMPILE = Path(__file__).parent / "runtime" / "precompile.mjs"
 # Parts of Pyodide's standard library that scoring, dealing and pages never load (mail, XML, debuggers, test
 # frameworks, servers, process pools): left out of the phone's copy, about 0.6 MB of its first download. The browser
 # tests load every page and call through this very runtime, so a part that turns out to be needed shows there.
@@ -54,7 +90,9 @@ STDLIB_LEFT_OUT = ("email", "multiprocessing", "xml", "xmlrpc", "unittest", "doc
                    "pydoc_data", "wsgiref", "imaplib.py", "pickletools.py", "http", "mailbox.py", "smtplib.py",
                    "ftplib.py", "poplib.py", "nntplib.py", "sqlite3", "dbm", "curses", "tkinter", "turtle.py",
                    "idlelib", "lib2to3", "ensurepip", "venv", "_pyrepl", "optparse.py", "getopt.py", "telnetlib.py",
-                   "cgi.py", "cgitb.py")
+                   "cgi.py", "cgitb.py", "tarfile.py", "_pyio.py", "bdb.py", "trace.py", "plistlib.py",
+                   "socketserver.py", "pstats.py", "profile.py", "cProfile.py", "modulefinder.py", "wave.py",
+                   "compileall.py", "cmd.py", "timeit.py", "fileinput.py", "configparser.py", "tomllib", "ctypes")
 # Of the codecs (a third of the standard library's download: tables of old code pages), only those Python itself and
 # the pages use: UTF-8/16/32, Latin-1, ASCII, the escapes and IDNA.
 ENCODINGS_KEPT = ("__init__", "aliases", "ascii", "latin_1", "utf_8", "utf_8_sig", "utf_16", "utf_16_le", "utf_16_be",
@@ -130,8 +168,9 @@ def write(folder: Path, site: dict) -> dict:
             member = tgz.extractfile(f"package/{name}").read()
             (runtime / name).write_bytes(_trimmed(member) if name == "python_stdlib.zip" else member)
         lock = json.loads(tgz.extractfile("package/pyodide-lock.json").read())
-    code = code_zip(site)
-    (py / "companion.zip").write_bytes(code)
+    (py / "companion.zip").write_bytes(code_zip(site))
+    precompiled = precompile(runtime, py / "companion.zip", lock["info"])
+    code = (py / "companion.zip").read_bytes()
     zxing = write_zxing(py)
     code_version = hashlib.sha256(code).hexdigest()[:12]
     files = [runtime / name for name in RUNTIME_FILES]
@@ -145,7 +184,37 @@ def write(folder: Path, site: dict) -> dict:
             "unpacked": sum(p.stat().st_size for p in files) + len(code),
             "sent": sum(sent_bytes(p.read_bytes()) for p in files) + sent_bytes(code),
             "zxing": {"version": ZXING["version"], "later": [f"py/{f}" for f in zxing["files"]]},
+            "precompiled": precompiled,
             "_lock_info": lock["info"], "_dir": runtime.name, "_zxing": zxing}
+
+
+def precompile(runtime: Path, code: Path, lock_info: dict) -> dict | None:
+    """The modules a phone imports before its first answer precompiled in the runtime's standard library and in our
+    code's zip (both rewritten in place; see runtime/precompile.mjs), by Node running this very Pyodide; what it did
+    ({zip name: modules compiled, their bytes as source and as .pyc, compressed}). Without Node, or if it fails, the
+    zips stay source (the phones compile them, seconds more on a slow one) and a warning says so."""
+    node = shutil.which("node")
+    if node is None:
+        return _not_precompiled("Node (node) is not on PATH")
+    with tempfile.TemporaryDirectory() as folder:
+        plan = Path(folder) / "plan.json"
+        plan.write_text(json.dumps({"lock": lock_info, "stdlib": str(runtime / "python_stdlib.zip"),
+                                    "code": str(code), "start": START_PYTHON, "site": SITE_DIR}), encoding="utf-8")
+        try:
+            done = subprocess.run([node, str(PRECOMPILE), str(runtime), str(plan)], capture_output=True, text=True,
+                                  timeout=900)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            return _not_precompiled(str(e))
+    if done.returncode != 0:  # (the error's own line, not the minified runtime Node quotes before it)
+        said = [line for line in done.stderr.splitlines()
+                if len(line) < 300 and re.match(r"\w*(Error|Exception)\b", line)]
+        return _not_precompiled((said or [f"node exited with {done.returncode}"])[-1])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _not_precompiled(why: str) -> None:
+    print(f"warning: the phones' Python modules are not precompiled ({why}): a cold first score takes seconds "
+          "longer on a slow phone; install Node.js 18 or later and build again", file=sys.stderr)
 
 
 def write_worker(folder: Path, runtime: dict, first_visit: dict[str, int]) -> None:
@@ -154,7 +223,9 @@ def write_worker(folder: Path, runtime: dict, first_visit: dict[str, int]) -> No
     worker = (WORKER.read_text(encoding="utf-8").replace("__CODE_VERSION__", runtime["code_version"])
               .replace("__PYODIDE_DIR__", runtime["_dir"]).replace("__RUNTIME_BYTES__", str(runtime["unpacked"]))
               .replace("__FIRST_VISIT_MB__", json.dumps({k: round(v / 1e6, 1) for k, v in first_visit.items()}))
-              .replace("__LOCK_INFO__", json.dumps(runtime["_lock_info"])).replace("__SHIPPED__", SHIPPED)
+              .replace("__LOCK_INFO__", json.dumps(runtime["_lock_info"]))
+              .replace("__START__", json.dumps(START_PYTHON))
+              .replace("__SITE_DIR__", json.dumps(SITE_DIR))
               .replace("__RUNTIME_FILES__", json.dumps(RUNTIME_FILES))
               .replace("__ZXING__", json.dumps({k: runtime["_zxing"][k] for k in ("module", "wasm", "files")})))
     (folder / "py" / "worker.js").write_text(worker, encoding="utf-8")
@@ -192,9 +263,10 @@ def modules() -> list[str]:
 
 
 def shipped_cards() -> bytes:
-    """The shipped card sets as this build read them, pickled: the worker hands them to `cards.load_shipped`, so
-    that a phone does not parse the card data's YAML in pure Python (half its first answer's time). Pickle's
-    protocol 4 is read alike by every Python from 3.8 on; a read-only mapping is pickled as the call that makes it."""
+    """The shipped card sets as this build read them, each pickled apart, in a pickled {game: bytes}: the worker
+    hands them to `cards.load_shipped`, so that a phone does not parse the card data's YAML in pure Python (half its
+    first answer's time) and unpickles a game's only when asked for it (START_PYTHON). Pickle's protocol 4 is read
+    alike by every Python from 3.8 on; a read-only mapping is pickled as the call that makes it."""
     from types import MappingProxyType
 
     from .. import cards
@@ -211,9 +283,12 @@ def shipped_cards() -> bytes:
                 return vars, (object,)
             return NotImplemented
 
-    out = io.BytesIO()
-    Pickler(out, protocol=4).dump(dict(cards.load_shipped()))
-    return out.getvalue()
+    def pickled(card_set) -> bytes:
+        out = io.BytesIO()
+        Pickler(out, protocol=4).dump(card_set)
+        return out.getvalue()
+
+    return pickle.dumps({game: pickled(card_set) for game, card_set in cards.load_shipped().items()}, protocol=4)
 
 
 def compiled_templates(site: dict) -> dict[str, str]:
@@ -228,13 +303,12 @@ def compiled_templates(site: dict) -> dict[str, str]:
 
 
 def code_zip(site: dict) -> bytes:
-    """Our pure core (the modules the entry imports), the shipped card data, the page templates with the
-    catalogues compiled, this site's addresses, and the pure-Python modules of PyYAML, Jinja2 and MarkupSafe."""
+    """Our pure core (the modules the entry imports), the shipped card data (as the build read it: not its YAML),
+    the page templates compiled (not their sources: the phone never compiles one), the catalogues compiled, this
+    site's addresses, and the pure-Python modules of PyYAML, Jinja2 and MarkupSafe."""
     import jinja2
     import markupsafe
     import yaml
-
-    from ..resources import templates_dir
 
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
@@ -242,12 +316,8 @@ def code_zip(site: dict) -> bytes:
             path = PACKAGE_DIR.parent.joinpath(*name.split("."))
             source = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
             z.write(source, source.relative_to(PACKAGE_DIR.parent).as_posix())
-        for data in sorted(cards_dir().glob("*.yaml")):
-            z.write(data, f"companion/cards/{data.name}")
         z.writestr(SHIPPED, shipped_cards())
         z.write(PACKAGE_DIR / "default_layouts.yaml", "companion/default_layouts.yaml")  # a file without layouts:
-        for template in sorted(templates_dir().rglob("*.html")):
-            z.write(template, f"companion/templates/{template.relative_to(templates_dir()).as_posix()}")
         for name, code in compiled_templates(site).items():
             z.writestr(f"companion/{render.COMPILED_TEMPLATES}/{name}", code)
         for lang in i18n.LANGS:

@@ -508,8 +508,13 @@ def test_one_visit_of_the_home_page_makes_scoring_setup_and_the_solo_rank_work_o
 @pytest.mark.slow  # compresses what a first visit downloads (about 13 MB): a second or two
 def test_a_first_visit_weighs_what_the_banner_says_and_within_its_budget(site):
     """What a phone's first visit keeps in each language (its service worker's lists: that language's pages and the
-    phones' Python), as a compressing host sends it, is at most 6.5 MB, and is the figure the download banner says;
-    no page of the other language is on a language's list."""
+    phones' Python), as a compressing host sends it, is at most 6.8 MB, and is the figure the download banner says;
+    no page of the other language is on a language's list.
+
+    The budget was 6.5 MB; the phones' modules precompiled (issue 38, item 10: bytecode weighs more than source)
+    took it from 6.52 to about 6.67 MB, 0.15 MB (2 %, a fraction of a second on a 3G phone) for about 3 s less of a
+    cold first score on a slow phone (CPU x4: Python's start 5.2-6.9 s -> 2.1-4.3 s), after leaving out of the
+    download what the phone never reads (the card data's YAML, the templates' sources, debuggers and profilers)."""
     import gzip
     import json
 
@@ -530,5 +535,5 @@ def test_a_first_visit_weighs_what_the_banner_says_and_within_its_budget(site):
         assert f"/{'' if lang == 'es' else 'en/'}score/gemas/" in urls
         assert all(u.startswith("/en/") == (lang == "en") for u in urls), lang
         total = python + sum(map(sent, urls))
-        assert total <= 6.5e6, (lang, total)
+        assert total <= 6.8e6, (lang, total)
         assert said[lang] == round(total / 1e6, 1), (lang, total, said[lang])

@@ -97,7 +97,7 @@ async function keptSnapshot() {
 }
 
 function unpack(py, code) {
-  py.unpackArchive(code, "zip", { extractDir: "/home/pyodide/companion-site" });
+  py.unpackArchive(code, "zip", { extractDir: __SITE_DIR__ });
 }
 
 const python = (async () => {
@@ -128,15 +128,9 @@ const python = (async () => {
   phases.runtime = Math.round(performance.now() - started);
   unpack(py, await code);
   phases.unpacked = Math.round(performance.now() - started);
-  // The card data as the site's build read it (no YAML parsed on the phone), before anything asks for it.
-  py.runPython(`
-import pickle, sys
-from types import MappingProxyType
-sys.path.insert(0, "/home/pyodide/companion-site")
-import companion.cards
-with open("/home/pyodide/companion-site/__SHIPPED__", "rb") as _f:
-    companion.cards.load_shipped = (lambda cards: lambda: cards)(MappingProxyType(pickle.load(_f)))
-`);
+  // The card data as the site's build read it (no YAML parsed on the phone; each game's read when first asked for),
+  // before anything asks for it (site_runtime.START_PYTHON).
+  py.runPython(__START__);
   phases.cards = Math.round(performance.now() - started);  // the card data read (companion.cards imported)
   py.runPython("import companion.browser");
   phases.code = Math.round(performance.now() - started);
