@@ -174,7 +174,7 @@ def _declared_size(data: bytes, kind: str) -> tuple[int, int] | None:
     try:
         with (PngImagePlugin.PngImageFile if kind == "PNG" else JpegImagePlugin.jpeg_factory)(io.BytesIO(data)) as im:
             return im.size
-    except Exception:
+    except Exception:  # noqa: BLE001 (a stranger's picture fails anywhere in Pillow's header readers: no size then)
         return None
 
 
