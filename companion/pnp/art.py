@@ -1,6 +1,7 @@
 """Designers' art files on a face: SVG drawn as vectors (through svglib, never rasterised), PNG and JPEG placed as
 images (JPEG bytes passed through as DCT; PNG pixels kept as they are, lossless), at most 300 DPI. Each file is read
-once per process and embedded once per PDF, as one form XObject that every face using it places.
+once per process (an SVG once per machine: art_cache.py) and embedded once per PDF, as one form XObject that every
+face using it places.
 
 Art files come from anyone who shares a game, so what is read is bounded before it is read: only regular files
 (never a pipe, a device or a folder), at most MAX_FILE_BYTES; an image's size is read from its header and refused
@@ -108,10 +109,28 @@ def _loaded(path: str | Path):
     found = _LOADED.get(key)
     if found is None:
         data = _read(str(path))
-        info, payload, weight = (_svg if kind == "SVG" else _image)(str(path), data)
+        info, payload, weight = (_svg_kept if kind == "SVG" else _image)(str(path), data)
         found = (info, payload)
         _LOADED.put(key, found, weight)
     return (kind, *found)
+
+
+def _svg_kept(path: str, data: bytes):
+    """_svg, or what a process read of the same bytes before (art_cache): its ArtInfo and operators, and no drawing
+    (None: parsed again only if those operators are let go and needed)."""
+    from . import art_cache
+
+    kept = art_cache.get(data)
+    if kept is not None:
+        fields, ops = kept
+        info = ArtInfo(*fields)
+        _SVG_CODE.put(info.digest, ops, sum(map(len, ops)) + 64 * len(ops))
+        return info, None, len(data)
+    info, drawing, weight = _svg(path, data)
+    ops = _SVG_CODE.get(info.digest)
+    if ops is not None:  # operators that name no document resource: the same in every PDF
+        art_cache.put(data, [info.kind, info.width, info.height, info.digest, info.size, info.text], ops)
+    return info, drawing, weight
 
 
 def _read(path: str) -> bytes:
@@ -435,7 +454,7 @@ def place(c, path: str, x: float, y: float, w: float, h: float, window_pt: float
     if not c.hasForm(name):
         c.beginForm(name, lowerx=0, lowery=0, upperx=info.width, uppery=info.height)
         if kind == "SVG":
-            _draw_svg(c, info, payload)
+            _draw_svg(c, info, payload, path)
         else:
             c.drawImage(_reader(payload, kind, shrink), 0, 0, info.width, info.height, mask="auto")
         end_form(c, name)
@@ -470,7 +489,7 @@ _SVG_CODE = _Cache(CACHE_BUDGET // 4)  # an SVG's PDF operators by digest, kept 
 _RESOURCE_OPS = re.compile(r"\b(?:Tf|gs|Do|sh|cs|CS|scn|SCN)\b")
 
 
-def _draw_svg(c, info: ArtInfo, drawing) -> None:
+def _draw_svg(c, info: ArtInfo, drawing, path: str) -> None:
     """An SVG's vectors into the form being defined: rendered by reportlab's renderPDF the first time in a process,
     then (when they use no font, image or graphics state, whose names belong to one document) the same operators
     again in the next game's PDF: a build renders each picture once, not once per game."""
@@ -478,6 +497,8 @@ def _draw_svg(c, info: ArtInfo, drawing) -> None:
     if code is not None:
         c._code.extend(code)  # reportlab's canvas keeps a form's operators in _code until endForm
         return
+    if drawing is None:  # its operators were read from art_cache and have since been let go: read it again
+        drawing = _svg(path, _read(path))[1]
     _keep(info.digest, _render(drawing, c))
 
 
