@@ -1,8 +1,9 @@
 """The full five-game build against a floor measured in the same run: a bare reportlab script that draws the
 same number of cards, 9 to an A4 page (a frame, four circles, two lines of TTF text, a QR code drawn one
 rectangle per module), plus a back page per front page. Both warm (in this process, after a first build: the
-watch loop's case) and cold (each in a fresh process, as `companion build` is run: imports, fonts and the art's
-parsing paid every time; the floor's process imports only reportlab, qrcode and the font). Run on demand:
+watch loop's case) and cold (each in a fresh process, as `companion build` is run: imports and fonts paid every
+time, the art read from the cache art_cache.py keeps; "first": with an empty cache, every picture read by svglib;
+the floor's process imports only reportlab, qrcode and the font). Run on demand:
 `.venv/bin/python benchmarks/bench_build.py`."""
 from __future__ import annotations
 
@@ -81,10 +82,11 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def fresh(*args: str) -> None:
-    """Run this file again in a new Python process with `args`."""
+def fresh(*args: str, cache: str | None = None) -> None:
+    """Run this file again in a new Python process with `args` (and its own empty COMPANION_CACHE folder)."""
+    env = dict(os.environ, **({"COMPANION_CACHE": tempfile.mkdtemp(dir=cache)} if cache else {}))
     subprocess.run([sys.executable, __file__, *args], check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, env=os.environ)
+                   stderr=subprocess.DEVNULL, env=env)
 
 
 def main() -> None:
@@ -99,13 +101,15 @@ def main() -> None:
         build(games, out, BuildSettings())  # warm-up: fonts, imports, art; the per-code and per-text caches are
         real_s = timed(lambda: (_forget(), build(games, out, BuildSettings())))  # emptied before each build
         floor_s = timed(lambda: floor(n_cards, floor_pdf))
-        cold_s = timed(lambda: fresh("--build", str(out)))
+        cold_s = timed(lambda: fresh("--build", str(out)))  # the art read before, by the warm-up (art_cache)
+        first_s = timed(lambda: fresh("--build", str(out), cache=tmp))  # nothing kept: every picture read
         cold_floor_s = timed(lambda: fresh("--floor", str(n_cards), str(floor_pdf)))
         real_bytes = sum(p.stat().st_size for p in out.glob("*.pdf"))
         floor_bytes = floor_pdf.stat().st_size
     print(json.dumps({
         "components": n_cards, "load_average": os.getloadavg()[0],
         **_times("warm", real_s, floor_s), **_times("cold", cold_s, cold_floor_s),
+        **_times("first", first_s, cold_floor_s),
         "real_pdf_bytes": real_bytes, "floor_pdf_bytes": floor_bytes, "size_ratio": round(real_bytes / floor_bytes, 2),
     }, indent=2))
 
