@@ -12,6 +12,8 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -241,12 +243,13 @@ def free_port() -> int:
 
 
 def start_server(port: int | None = None, instance: Path | None = None,
-                 env: dict | None = None) -> tuple[str, subprocess.Popen]:
-    """Start `companion serve` (optionally on a given port and instance folder, with more environment) and wait
-    until it answers."""
+                 env: dict | None = None, cards: Path | None = None) -> tuple[str, subprocess.Popen]:
+    """Start `companion serve` (optionally on a given port and instance folder, with more environment, serving a
+    designer's card data file beside the shipped games) and wait until it answers."""
     port = port or free_port()
     env = dict(os.environ, **({"COMPANION_INSTANCE_PATH": str(instance)} if instance else {}), **(env or {}))
-    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--port", str(port)],
+    more = ["--cards", str(cards)] if cards else []
+    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--port", str(port), *more],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     base = f"http://127.0.0.1:{port}"
     for _ in range(150):
@@ -259,6 +262,17 @@ def start_server(port: int | None = None, instance: Path | None = None,
             time.sleep(0.1)
     proc.kill()
     pytest.fail(f"companion serve did not start: {proc.stderr.read()}")
+
+
+@contextmanager
+def serving_cards(data: Path, instance: Path) -> Iterator[str]:
+    """`companion serve --cards DATA` (`start_server`) until the block ends: its base URL."""
+    base, proc = start_server(instance=instance, cards=data)
+    try:
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 class Api:

@@ -1,12 +1,7 @@
 """A data-only game's scoring: section on a phone (issue 36), in Debian's chromium: a hand filled by taps on the
 steppers of `companion serve --cards` and of the static site (`companion site`, the game dropped into cards/) with
 the file server stopped; the winner line and the rules table follow each tap and say what generic.score says."""
-import os
 import shutil
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -14,7 +9,7 @@ import pytest
 import conftest
 from companion import cards, resources
 from companion.games import generic
-from conftest import free_port
+from conftest import free_port, serving_cards
 from test_browser import OFFLINE_PHONE, PHONE, playwright_api, settled, shot  # (skips this module without chromium)
 from test_site import KEPT, _until
 
@@ -63,22 +58,8 @@ def served(tmp_path):
     """`companion serve --cards` with a copy of the game: its base URL."""
     data = tmp_path / "game.yaml"
     shutil.copy(GAME, data)
-    port = free_port()
-    env = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path / "instance"))
-    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--port", str(port), "--cards", str(data)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(150):
-        try:
-            urllib.request.urlopen(f"{base}/healthz", timeout=1)
-            break
-        except OSError:
-            if proc.poll() is not None:
-                pytest.fail(proc.stderr.read())
-            time.sleep(0.1)
-    yield base
-    proc.terminate()
-    proc.wait(timeout=10)
+    with serving_cards(data, tmp_path / "instance") as base:
+        yield base
 
 
 def test_a_hand_tapped_in_on_the_served_page_scores_live(served, browser):

@@ -3,18 +3,13 @@ docs/example-game/cometas.yaml (majorities per colour, runs, a knots counter, fi
 filled in on the scoring page opened from the sheet at the sheet's next round and saved to it, on `companion serve
 --cards` and on the static site with no connection (the sheet kept on the phone). The sheet names the winner its
 rules give: the totals tie, and the last round's fewer knots break the tie (`ties: ["-knots", "count()"]`)."""
-import os
 import shutil
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
 
 import conftest
 from companion import cards, resources
-from conftest import free_port
+from conftest import free_port, serving_cards
 from test_browser import OFFLINE_PHONE, PHONE, shot  # (skips this module without chromium)
 from test_data_sheet_pages import AFTER, GAME, NAMES, ROUNDS, TARGET, WINNERS, request_of  # (the hands played)
 from test_site import KEPT, _until
@@ -51,22 +46,8 @@ def served(tmp_path):
     """`companion serve --cards` with a copy of the game: its base URL."""
     data = tmp_path / "cometas.yaml"
     shutil.copy(GAME, data)
-    port = free_port()
-    env = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path / "instance"))
-    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--port", str(port), "--cards", str(data)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(150):
-        try:
-            urllib.request.urlopen(f"{base}/healthz", timeout=1)
-            break
-        except OSError:
-            if proc.poll() is not None:
-                pytest.fail(proc.stderr.read())
-            time.sleep(0.1)
-    yield base
-    proc.terminate()
-    proc.wait(timeout=10)
+    with serving_cards(data, tmp_path / "instance") as base:
+        yield base
 
 
 def test_a_game_to_40_on_a_served_sheet_names_the_rules_winner(served, browser):

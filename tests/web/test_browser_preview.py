@@ -3,15 +3,11 @@ open, the file saved with a change: the page loads again by itself and shows it;
 error above the last good cards; on a phone and on a wide screen the cards sit in a grid."""
 import os
 import shutil
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from conftest import free_port
+from conftest import serving_cards
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 SHOTS = Path(os.environ.get("COMPANION_SCREENSHOTS", "")) if os.environ.get("COMPANION_SCREENSHOTS") else None
@@ -37,22 +33,8 @@ def served(tmp_path):
     """`companion serve --cards` with a copy of the example game: (base URL, the data file)."""
     shutil.copytree(EXAMPLE, tmp_path / "game")
     data = tmp_path / "game" / "cosecha.yaml"
-    port = free_port()
-    env = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path / "instance"))
-    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--port", str(port), "--cards", str(data)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(150):
-        try:
-            urllib.request.urlopen(f"{base}/healthz", timeout=1)
-            break
-        except OSError:
-            if proc.poll() is not None:
-                pytest.fail(proc.stderr.read())
-            time.sleep(0.1)
-    yield base, data
-    proc.terminate()
-    proc.wait(timeout=10)
+    with serving_cards(data, tmp_path / "instance") as base:
+        yield base, data
 
 
 def edit(path: Path, old: str, new: str) -> None:
