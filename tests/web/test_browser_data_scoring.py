@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import conftest
-from companion import cards, resources
+from companion import cards
 from companion.games import generic
 from conftest import free_port, serving_cards
 from test_browser import OFFLINE_PHONE, PHONE, playwright_api, settled, shot  # (skips this module without chromium)
@@ -84,19 +84,10 @@ def test_a_hand_tapped_in_on_the_served_page_scores_live(served, browser):
 @pytest.fixture(scope="module")
 def site_with_game(tmp_path_factory):
     """The static site with the game dropped into (a copy of) cards/: (its port, its folder)."""
-    from companion.cli import main
-
     folder, port = tmp_path_factory.mktemp("site-data-scoring"), free_port()
-    shutil.copytree(resources.cards_dir(), folder / "cards")
-    shutil.copy(GAME, folder / "cards" / "lost.yaml")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(resources, "cards_dir", lambda: folder / "cards")
-        cards.load_shipped.cache_clear()
-        try:
-            assert main(["site", "--out", str(folder / "site"), "--base-url", f"http://127.0.0.1:{port}"]) == 0
-        finally:
-            cards.load_shipped.cache_clear()
-    return port, folder / "site"
+    data = folder / "lost.yaml"
+    shutil.copy(GAME, data)
+    return port, conftest.site_with_game(folder / "built", data, port)
 
 
 def test_a_hand_tapped_in_on_the_static_site_scores_offline(site_with_game, browser):

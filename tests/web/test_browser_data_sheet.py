@@ -8,7 +8,6 @@ import shutil
 import pytest
 
 import conftest
-from companion import cards, resources
 from conftest import free_port, serving_cards
 from test_browser import OFFLINE_PHONE, PHONE, shot  # (skips this module without chromium)
 from test_data_sheet_pages import AFTER, GAME, NAMES, ROUNDS, TARGET, WINNERS, request_of  # (the hands played)
@@ -87,19 +86,10 @@ def test_a_game_to_40_on_a_served_sheet_names_the_rules_winner(served, browser):
 @pytest.fixture(scope="module")
 def site_with_game(tmp_path_factory):
     """The static site with the game dropped into (a copy of) cards/: (its port, its folder)."""
-    from companion.cli import main
-
     folder, port = tmp_path_factory.mktemp("site-data-sheet"), free_port()
-    shutil.copytree(resources.cards_dir(), folder / "cards")
-    shutil.copy(GAME, folder / "cards" / "cometas.yaml")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(resources, "cards_dir", lambda: folder / "cards")
-        cards.load_shipped.cache_clear()
-        try:
-            assert main(["site", "--out", str(folder / "site"), "--base-url", f"http://127.0.0.1:{port}"]) == 0
-        finally:
-            cards.load_shipped.cache_clear()
-    return port, folder / "site"
+    data = folder / "cometas.yaml"
+    shutil.copy(GAME, data)
+    return port, conftest.site_with_game(folder / "built", data, port)
 
 
 def python_drawn(page) -> None:
