@@ -50,11 +50,11 @@ def change(store: Store, sheet_id: int, action: str, data: Any, target: int | No
     if action in sheets.WITH_BODY and meta is None:
         meta = store.meta(sheet_id)
     ends = action in ("add", "edit", "undo", "restore") and _has_end(store, sheet_id, meta)
-    if ends and action == "add":
-        data = sheets.with_round(meta, sheets.fold(*store.load(sheet_id)), data)
+    if ends and action == "add":  # (the kept totals say where the game stands: no log is read)
+        data = sheets.with_round(meta, store.summaries([sheet_id])[sheet_id], data)
     body, base, client_id = sheets.checked_change(meta, action, data)
     written = store.append(sheet_id, action, target=target, body=body, base=base, client_id=client_id)
-    if ends and not written.replayed and sheets.over_unfinished(sheets.fold(*store.load(sheet_id))):
+    if ends and not written.replayed and sheets.over_unfinished(store.summaries([sheet_id])[sheet_id]):
         try:  # the game is over by its rules: the sheet is finished (reopen it to change the last round)
             store.append(sheet_id, "finish")
         except sheets.Conflict:
