@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .formula import FUNCTIONS, MAX_STEPS, NONE, PLAYER_NAMES, Formula, FormulaError, Names, compile_formula
-from .schema import Enum, Int, ListOf, MapOf, Path, Problem, Record, Str, Texts, TextsField
+from .schema import Enum, Int, ListOf, MapOf, Path, Problem, Record, Str, Texts, TextsField, closest
 
 IDENT = Str(r"[a-z][a-z0-9_]*", max_len=30, hint="lower-case letters, digits and '_', starting with a letter")
 MAX_COUNTERS, MAX_VALUES, MAX_RULES, MAX_ROUNDS = 20, 40, 40, 100
@@ -310,8 +310,6 @@ def _each_problem(each: str, names: Names) -> str | None:
     if each in names.unusable:
         return f"{each!r} {names.unusable[each]}"
     if each not in names.fields:
-        from .schema import closest
-
         near = closest(each, names.fields)
         return f"unknown card field {each!r}" + (f"; did you mean {near!r}?" if near else "")
     return None
@@ -391,21 +389,17 @@ def card_fields(c) -> dict:
 def file_names(types: Mapping[str, Any], sets: Iterable[str]) -> Names:
     """The card fields a file's formulas may name, from its component types' checks: a choice field with its
     choices, a number or a word with the values held, a list field, and what no formula reads (texts, mappings)."""
-    from .schema import Enum as EnumField
-    from .schema import ListOf as ListField
-    from .schema import Record as RecordField
-
     fields: dict[str, tuple | None] = {"id": None, "type": tuple(t for t in types if t != "back"),
                                        "set": tuple(sets)}
     lists, unusable = set(), {}
     for ctype in types.values():
         for name, check in ctype.fields.items():
-            if isinstance(check, ListField):
+            if isinstance(check, ListOf):
                 lists.add(name)
                 fields.setdefault(name, None)
-            elif isinstance(check, EnumField):
+            elif isinstance(check, Enum):
                 fields[name] = tuple(check.values)
-            elif isinstance(check, (TextsField, RecordField)):
+            elif isinstance(check, (TextsField, Record)):
                 unusable[name] = "is a translated text or a mapping: formulas read numbers, words and choices"
             else:
                 fields.setdefault(name, None)

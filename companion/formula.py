@@ -7,10 +7,11 @@ below on the hands at the table. Pure Python, so the static site's phone (Pyodid
 from __future__ import annotations
 
 import ast
-import difflib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from .schema import closest
 
 MAX_CHARS = 1_000
 MAX_NODES = 200
@@ -101,8 +102,8 @@ class Formula:
 
 
 def _did_you_mean(name: str, known) -> str:
-    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
+    close = closest(name, sorted(known))
+    return f"; did you mean {close!r}?" if close else ""
 
 
 def _depth(node: ast.AST, limit: int) -> int:
