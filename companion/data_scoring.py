@@ -10,8 +10,18 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from .formula import FUNCTIONS, MAX_STEPS, NONE, PLAYER_NAMES, Formula, FormulaError, Names, compile_formula
-from .schema import Enum, Int, ListOf, MapOf, Path, Problem, Record, Str, Texts, TextsField, closest
+from .formula import (
+    FUNCTIONS,
+    MAX_STEPS,
+    NONE,
+    PLAYER_NAMES,
+    Formula,
+    FormulaError,
+    Names,
+    compile_formula,
+    each_field_problem,
+)
+from .schema import Enum, Int, ListOf, MapOf, Path, Problem, Record, Str, Texts, TextsField
 
 IDENT = Str(r"[a-z][a-z0-9_]*", max_len=30, hint="lower-case letters, digits and '_', starting with a letter")
 MAX_COUNTERS, MAX_VALUES, MAX_RULES, MAX_ROUNDS = 20, 40, 40, 100
@@ -287,7 +297,7 @@ def _rules(raw_rules, names: Names, problems: list[Problem]) -> list[Rule]:
             problems.append(Problem((*path, "id"), f"{raw['id']!r} is used by an earlier rule"))
         seen.add(raw["id"])
         each = raw.get("each")
-        problem = _each_problem(each, names) if each is not None else None
+        problem = each_field_problem(each, names) if each is not None else None
         if problem:
             problems.append(Problem((*path, "each"), problem))
         compiled = _compiled(raw["points"], names, (*path, "points"), problems)
@@ -302,17 +312,6 @@ def _compiled(text: str, names: Names, path: Path, problems: list[Problem]) -> F
     except FormulaError as e:
         problems.append(Problem(path, str(e)))
         return None
-
-
-def _each_problem(each: str, names: Names) -> str | None:
-    if each in names.list_fields:
-        return f"{each!r} is a list field: each needs a field with one value a card"
-    if each in names.unusable:
-        return f"{each!r} {names.unusable[each]}"
-    if each not in names.fields:
-        near = closest(each, names.fields)
-        return f"unknown card field {each!r}" + (f"; did you mean {near!r}?" if near else "")
-    return None
 
 
 def _cycles(values: Mapping[str, Formula], problems: list[Problem]) -> None:

@@ -301,11 +301,23 @@ class _Compiler:
 
     def check_each_field(self, name: str) -> tuple[str, ...] | None:
         """The choices `each` goes through for a field (None: the values held); FormulaError for a list field."""
-        if name in self.names.list_fields:
-            raise FormulaError(f"each: {name!r} is a list field: each needs a field with one value a card")
-        if name in self.names.unusable:
-            raise FormulaError(f"each: {name!r} {self.names.unusable[name]}")
+        problem = each_field_problem(name, self.names)
+        if problem:
+            raise FormulaError(f"each: {problem}")
         return self.names.fields[name]
+
+
+def each_field_problem(name: str, names: Names) -> str | None:
+    """Why `each` cannot go through a field's values (a list field, a text, no such field), or None: the one check
+    of `each(field, …)` in a formula and of a rule's `each:`."""
+    if name in names.list_fields:
+        return f"{name!r} is a list field: each needs a field with one value a card"
+    if name in names.unusable:
+        return f"{name!r} {names.unusable[name]}"
+    if name not in names.fields:
+        near = closest(name, names.fields)
+        return f"unknown card field {name!r}" + (f"; did you mean {near!r}?" if near else "")
+    return None
 
 
 def _shown(n: ast.AST) -> str:
