@@ -93,3 +93,31 @@ def test_a_photo_chosen_while_the_page_is_still_being_drawn_reads_the_form_as_dr
         expect(page.locator("input[name='common']:checked")).to_have_value("DQ20")
     finally:
         context.close()
+
+
+def test_a_photo_chosen_before_the_phones_python_is_up_is_read_once_it_is(site, chromium, tmp_path):
+    """A player who takes the photo as the page opens (its Python still starting) gets it read once Python is up,
+    on the form drawn for the page's address; the frozen form's own answer never replaces it, nor its address."""
+    context = chromium.new_context(**PHONE, locale="en-GB")
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{site[0]}/en/score/duquesa/?players.0.name=Ana&players.1.name=Bruno&common=DQ20",
+                  wait_until="domcontentloaded")
+        assert not page.evaluate("document.documentElement.dataset.pythonReady")  # (the photo comes first)
+        path = tmp_path / "hand0.jpg"
+        path.write_bytes(small_photo("duquesa", (*HANDS[0], "DQ20"))[0])
+        page.locator(".photo-scan input[type=file]").first.set_input_files(str(path))
+        page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=90000)
+        scan = page.locator(".photo-scan").first
+        expect(scan.locator("output")).to_contain_text("Cards found in the photo: 5. Added: ", timeout=90000)
+        page.wait_for_selector("html:not([data-photo-pending])", state="attached")
+        settled(page)
+        checked = page.locator("input[name='players.0.hand:list']:checked")
+        assert sorted(checked.evaluate_all("els => els.map(e => e.value)")) == sorted(HANDS[0])
+        expect(page.locator("input[name='common']:checked")).to_have_value("DQ20")
+        assert "players.0.name=Ana" in page.url and "common=DQ20" in page.url, page.url
+        assert not errors, errors
+    finally:
+        context.close()

@@ -187,6 +187,7 @@ function live(form) {
     let html = null;
     try { html = await pageFor(form, query); } catch {}
     if (mine !== asked) return;  // a newer change is on its way
+    if (!form.isConnected) return;  // the page was drawn anew meanwhile: this answer is of a form no longer there
     if (html === null) { delete root.dataset.livePending; return; }  // offline: the Score button will do
     const doc = new DOMParser().parseFromString(html, "text/html");
     const fresh = doc.getElementById("result");
@@ -219,7 +220,8 @@ function live(form) {
   };
   // a change makes any answer still on its way stale: it would redraw the form's parts as they were before it
   const soon = () => { asked++; root.dataset.livePending = "1"; clearTimeout(timer); timer = setTimeout(redraw, 120); };
-  form.addEventListener("change", soon);
+  // (a photo field is no answer's input: its cards come into the form, and that change asks)
+  form.addEventListener("change", (event) => { if (event.target.type !== "file") soon(); });
   form.addEventListener("input", (event) => { if (event.target.type !== "checkbox" && event.target.type !== "radio") soon(); });
 }
 
@@ -318,9 +320,17 @@ document.addEventListener("change", async ({ target }) => {
   if (!said) box.append(said = Object.assign(document.createElement("output"), { role: "status" }));
   said.textContent = box.dataset.reading;
   root.dataset.photoPending = "1";
+  // the phone's Python drew the page again meanwhile: what is said goes to its own field, the same one drawn anew
+  const rehome = () => {
+    if (box.isConnected || !twin(box)) return;
+    const text = said.textContent;
+    [box, form] = [twin(box), twin(box).closest("form")];
+    box.querySelector("output")?.remove();
+    box.append(said = Object.assign(document.createElement("output"), { role: "status", textContent: text }));
+  };
   let answer = null;
   try {
-    if ("readHere" in box.dataset) answer = await readHere(box, form, file);
+    if ("readHere" in box.dataset) answer = await readHere(box, form, file, rehome);
     else {
       const data = new FormData(form);
       data.delete("_photo");
@@ -331,16 +341,13 @@ document.addEventListener("change", async ({ target }) => {
       if (!response.ok) throw answer;
     }
   } catch (e) {
+    rehome();
     said.textContent = e?.message || box.dataset.failed;
     delete root.dataset.photoPending;
     return;
   }
   target.value = "";  // the next photo adds to this one
-  if (!box.isConnected && twin(box)) {  // the phone's Python drew the page again meanwhile: its own field
-    [box, form] = [twin(box), twin(box).closest("form")];
-    box.querySelector("output")?.remove();
-    box.append(said = Object.assign(document.createElement("output"), { role: "status" }));
-  }
+  rehome();
   said.textContent = answer.said;
   await outline(box, file, answer);
   fill(form, new URLSearchParams(answer.query));
@@ -353,9 +360,10 @@ document.addEventListener("DOMContentLoaded", () => {
 // phone's Python worker says: the site keeps it for offline use once loaded), each turned into the card it names;
 // then the phone's Python fills the form with them (window.companionPhoto, from site-python.js).
 let zxing = null;
-async function readHere(box, form, file) {
-  const photo = window.companionPhoto;
-  if (!photo) throw new Error(box.dataset.failed);  // (the phone's Python is not ready yet)
+async function readHere(box, form, file, rehome) {
+  // (a photo chosen while the phone's Python starts is read once it is up; one that could not start says so)
+  const photo = window.companionPhoto ?? await window.companionPhotoReady?.catch(() => null);
+  if (!photo) throw new Error(box.dataset.failed);
   if (!zxing) {
     zxing = await import(photo.zxing.module);
     zxing.prepareZXingModule({ overrides: { locateFile: (name, prefix) => (name.endsWith(".wasm") ? photo.zxing.wasm : prefix + name) } });
@@ -377,6 +385,7 @@ async function readHere(box, form, file) {
     }
   }
   await photo.drawn();  // (a page still being drawn for its address: its form is read as drawn)
+  rehome();  // (its field says the photo is still being read)
   const fields = [...new FormData(box.isConnected ? form : twin(box)?.closest("form") ?? form)]
     .filter(([, v]) => typeof v === "string");
   const answer = await photo.fill({ game: box.dataset.game, fields: [...fields, ["_to", box.dataset.to]], cards,

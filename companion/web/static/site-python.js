@@ -29,6 +29,10 @@
   let next = 0;
   let ready = false;
   let wanted = null;  // the last form asked for before Python was ready
+  // A photo chosen before this phone's Python is up is read once it is (companion.js waits on this).
+  let photoReady;
+  window.companionPhotoReady = new Promise((resolve, reject) => { photoReady = { resolve, reject }; });
+  window.companionPhotoReady.catch(() => {});  // (a start that failed is said on the page; the photo says its own)
 
   // Hex from the phone's own randomness: a seed (4 bytes, as the server's) or a sheet's id (8).
   function randomId(bytes = 8) {
@@ -68,6 +72,7 @@
       // a photo of the cards (companion.js reads its codes with zxing-wasm in the page) fills the form here
       window.companionPhoto = { zxing: data.zxing, drawn: () => drawing,
                                 fill: (args) => ask("photo_fill", { ...args, lang: config.lang }) };
+      photoReady.resolve(window.companionPhoto);
       try { localStorage.setItem("companion-python", "ready"); } catch {}
       // The site's service worker keeps the runtime now (this first visit's downloads did not pass through it).
       navigator.serviceWorker?.ready.then((r) => r.active?.postMessage({ keep: data.files })).catch(() => {});
@@ -106,6 +111,7 @@
   // says so and what to do; a refusal from the rules names its problem. (The technical reason: data-reason.)
   function failed(reason, unloaded = false) {
     keepSite();
+    if (unloaded) photoReady.reject(new Error(String(reason)));
     status.hidden = false;
     bar.hidden = true;
     status.dataset.reason = String(reason);
@@ -198,9 +204,12 @@
   }
   fresh();
 
-  // A live form changed before Python is ready: its answer is asked for as soon as it is (no tap is lost).
+  // A live form changed before Python is ready: its answer is asked for as soon as it is (no tap is lost). (A photo
+  // chosen meanwhile changes no field: it waits for Python and fills the form as drawn.)
   for (const kind of ["input", "change"]) {
-    main.addEventListener(kind, ({ target }) => { if (!ready && target.form) target.form.dataset.touched = "1"; });
+    main.addEventListener(kind, ({ target }) => {
+      if (!ready && target.form && target.type !== "file") target.form.dataset.touched = "1";
+    });
   }
 
   // This page's own forms and links are drawn here, not fetched: the static host would send the empty form back.
