@@ -288,7 +288,7 @@ def site_phone(site, chromium):
 def _in_language(site_phone, base: str, lang: str):
     page, errors = site_phone
     errors.clear()
-    page.goto(f"{base}/")
+    page.goto(f"{base}/", wait_until="domcontentloaded")  # (only for the site's storage)
     page.evaluate("(lang) => localStorage.setItem('companion-lang', lang)", lang)  # as the switch does
     return page, errors
 
