@@ -14,9 +14,8 @@ from ..components import CARD_SIZES
 from ..i18n import LANGS, N_, _
 from ..schema import INVALID, LANG_CODE, Problem, Problems
 from . import cover, draw, faces, geometry
-from .geometry import MM, Layout, Rect, layout
+from .geometry import CARD_KINDS, MM, Layout, Rect, cut_radius, layout
 
-CARD_KINDS = ("card", "reference")
 QR_CHOICES = ("rules", "none")
 INK_CHOICES = ("normal", "low")
 BACK_BLEED = 3.0  # mm: backs always run this far past the cut on the outside of the block, whatever the bleed
@@ -83,15 +82,6 @@ def card_url(base_url: str, card_id: str) -> str:
 def printed_size(c: Component, settings: BuildSettings) -> str:
     """The size a component prints at: --card-size overrides the data for cards and reference cards."""
     return settings.card_size if (settings.card_size and c.kind in CARD_KINDS) else c.size
-
-
-def cut_radius(card_set: CardSet, c: Component, size: str) -> float:
-    """The radius (mm) of the cut's corners of a component printed at `size`: the file's `corner_radius` for cards,
-    reference cards and their backs (at most a third of the short side of a size --card-size prints them at);
-    0 for tiles, tokens and markers."""
-    if c.kind not in (*CARD_KINDS, "back") or size not in CARD_SIZES:
-        return 0.0
-    return min(card_set.design.corner_radius, min(geometry.SIZES[size]) / 3)
 
 
 def qr_text(card_set: CardSet, c: Component, settings: BuildSettings) -> str | None:

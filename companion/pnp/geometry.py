@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import floor
 
-from ..components import SIZES
+from ..components import CARD_SIZES, SIZES
 
 MM = 72 / 25.4  # points per millimetre
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -142,3 +142,15 @@ def layout(paper: str, size: str, bleed: float = 0.0, gutter: float = 0.0, offse
     backs = [Rect(pw - f.x - tw + (0 if gutterfold else dx), f.y + (0 if gutterfold else dy), tw, th) for f in fronts]
     marks = crop_marks(fronts + (backs if gutterfold else []), bleed, pw, ph)
     return Layout(pw, ph, (tw, th), bleed, tuple(fronts), tuple(backs), tuple(marks), gutterfold, fold)
+
+
+CARD_KINDS = ("card", "reference")  # the components a --card-size prints at its size, and whose cut may be round
+
+
+def cut_radius(card_set, c, size: str) -> float:
+    """The radius (mm) of the cut's corners of a component printed at `size`: the file's `corner_radius` for cards,
+    reference cards and their backs (at most a third of the short side of a size --card-size prints them at);
+    0 for tiles, tokens and markers. (The print's cut, and the phone's face of the card.)"""
+    if c.kind not in (*CARD_KINDS, "back") or size not in CARD_SIZES:
+        return 0.0
+    return min(card_set.design.corner_radius, min(SIZES[size]) / 3)

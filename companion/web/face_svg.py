@@ -10,7 +10,7 @@ from markupsafe import Markup
 
 from ..components import SIZES
 from ..paths import leads_outside
-from ..pnp.geometry import MM
+from ..pnp.geometry import MM, cut_radius
 
 PT = 1.0  # the SVG's user unit is the PDF's point; the viewBox scales it to the page
 
@@ -198,11 +198,12 @@ class SvgCanvas:
         self._emit(f'<image href="{escape(url)}" transform="translate({_n(x)} {_n(y + h)}) scale(1 -1)" '
                    f'width="{_n(w)}" height="{_n(h)}" preserveAspectRatio="xMidYMid meet"/>')
 
-    def svg(self, width: float, height: float, label: str) -> str:
-        """The drawing as an <svg> of width × height points (flipped to SVG's y down), `label` for screen readers."""
+    def svg(self, width: float, height: float, label: str, cut: bool = False) -> str:
+        """The drawing as an <svg> of width × height points (flipped to SVG's y down), `label` for screen readers;
+        `cut`: the drawing is cut to the card's own rounded corners (the page's stylesheet then rounds it no more)."""
         body = "".join(self.out)
         defs = f"<defs>{''.join(self.defs)}</defs>" if self.defs else ""
-        return (f'<svg class="face-svg" viewBox="0 0 {_n(width)} {_n(height)}" '
+        return (f'<svg class="face-svg{" cut" if cut else ""}" viewBox="0 0 {_n(width)} {_n(height)}" '
                 f'role="img" aria-label="{escape(label)}">{defs}<g transform="matrix(1 0 0 -1 0 {_n(height)})">'
                 f"{body}</g></svg>")
 
@@ -232,12 +233,25 @@ def face(card_set, c, lang: str, art_url, prefix: str = "") -> Markup | None:
     register_fonts()  # the widths of its words, as the print sets them (an icon's letter too)
     w, h = (v * MM for v in SIZES[c.size])
     canvas = SvgCanvas(art_url, default_family, prefix)
-
+    r = cut_radius(card_set, c, c.size) * MM
+    if r:  # (square corners: the picture's own edge is the cut)
+        _clip_to_cut(canvas, w, h, r)
     canvas.setFillColor(PAPER)
-    canvas.rect(0, 0, w, h, stroke=0, fill=1)
+    canvas.roundRect(0, 0, w, h, r, stroke=0, fill=1) if r else canvas.rect(0, 0, w, h, stroke=0, fill=1)
     layout.draw(canvas, elements, faces.shown(c, card_set, lang), 0, 0, w, h, 0)
+    if r:
+        canvas.restoreState()
     label = c.name_in(lang) or c.id
-    return Markup(canvas.svg(w, h, label))
+    return Markup(canvas.svg(w, h, label, cut=bool(r)))
+
+
+def _clip_to_cut(canvas, w: float, h: float, r: float) -> None:
+    """Everything drawn next stays inside the card as it is cut (its rounded corners, the file's `corner_radius`),
+    until the caller's restoreState."""
+    canvas.saveState()
+    clip = canvas.beginPath()
+    clip.roundRect(0, 0, w, h, r) if r else clip.rect(0, 0, w, h)
+    canvas.clipPath(clip, stroke=0, fill=0)
 
 
 def back(card_set, b, lang: str, art_url, prefix: str = "") -> Markup:
@@ -249,13 +263,11 @@ def back(card_set, b, lang: str, art_url, prefix: str = "") -> Markup:
     register_fonts()
     w, h = (v * MM for v in SIZES[b.size])
     canvas = SvgCanvas(art_url, default_family, prefix)
-    canvas.saveState()
-    clip = canvas.beginPath()
-    clip.rect(0, 0, w, h)
-    canvas.clipPath(clip, stroke=0, fill=0)  # a back runs into its bleed: the phone shows the cut card
+    r = cut_radius(card_set, b, b.size) * MM
+    _clip_to_cut(canvas, w, h, r)  # a back runs into its bleed: the phone shows the cut card
     faces.paint_back(canvas, b, card_set, lang, 0, 0, w, h, 0)
     canvas.restoreState()
-    return Markup(canvas.svg(w, h, b.name_in(lang) or b.id))
+    return Markup(canvas.svg(w, h, b.name_in(lang) or b.id, cut=bool(r)))
 
 
 def art_files(card_set) -> dict[str, str]:

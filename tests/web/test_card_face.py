@@ -107,3 +107,37 @@ def test_phone_and_print_agree(served, tmp_path, chromium):
     shot = shot.resize(printed.size)
     diff = ImageStat.Stat(ImageChops.difference(printed, shot)).mean
     assert max(diff) < 12, diff  # an apple drawn for a heart, a missing band or font would be far more
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"BROWSER TEST SKIPPED: no chromium at {CHROMIUM} "
+                                                        "(apt-get install chromium)")
+@pytest.mark.parametrize("radius", [8, 0])
+def test_the_phones_face_and_back_are_cut_to_the_files_corner_radius(tmp_path, chromium, radius):
+    """A file's `corner_radius` (issue 39, item 5) rounds the phone's face and back as the print's cut: seen in
+    chromium over black, the corner is black, the paper starts where the arc does; square corners stay paper."""
+    from companion import cards
+    from companion.web import face_svg
+
+    (tmp_path / "round.yaml").write_text(
+        f"game: round\ntitle: Round\nlanguages: [en]\nprefix: RD\nplayers: [2, 4]\ncorner_radius: {radius}\n"
+        "components:\n  - {id: RD-1, type: card, name: One, value: 1}\n"
+        "  - {id: RD-BACK, type: back, for: [card], name: Round}\n", encoding="utf-8")
+    card_set = cards.load_file(str(tmp_path / "round.yaml"))
+    drawn = [face_svg.face(card_set, card_set.component("RD-1"), "en", lambda p: None),
+             face_svg.back(card_set, card_set.component("RD-BACK"), "en", lambda p: None)]
+    context = chromium.new_context(viewport={"width": 500, "height": 800}, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        for svg in drawn:
+            assert ('class="face-svg cut"' in svg) == bool(radius)  # (the page's own rounding is then off)
+            page.set_content(f"<body style='margin:0;background:#000'><div style='width:500px'>{svg}</div></body>")
+            picture = Image.open(io.BytesIO(page.locator("svg").screenshot())).convert("L")
+            r = radius / 63.5 * picture.width  # the radius in pixels
+            inside = round(r * (1 - 1 / 2 ** 0.5)) + 4  # just inside the arc, on the corner's diagonal
+            assert picture.width == 500
+            for x, y in ((3, 3), (496, 3), (3, picture.height - 4), (496, picture.height - 4)):  # the corners
+                assert (picture.getpixel((x, y)) < 40) == bool(radius), (x, y, picture.getpixel((x, y)))
+            assert picture.getpixel((inside, inside)) > 150 or not radius or svg is drawn[1]  # the face's paper
+            assert picture.getpixel((250, 3)) > 40 and picture.getpixel((3, picture.height // 2)) > 40  # its edges
+    finally:
+        context.close()
