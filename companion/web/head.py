@@ -54,7 +54,7 @@ def alternates() -> list[tuple[str, str]]:
     origin = _origin()
     out = [(lang, origin + locale.switch_url(lang)) for lang in i18n.LANGS]
     if current_app.config.get("STATIC_SITE"):
-        default = locale.switch_url(i18n.DEFAULT_LANG)
+        default = locale.switch_url(locale.site_root_language())
     else:
         args = request.args.to_dict(flat=False)
         args.pop("lang", None)

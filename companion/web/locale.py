@@ -56,11 +56,17 @@ def remember(response):
     return response
 
 
+def site_root_language() -> str:
+    """The language at a static site's root (`companion site --lang`, else its games' own first language when
+    they agree, else Spanish)."""
+    return current_app.config.get("SITE_ROOT_LANG") or i18n.DEFAULT_LANG
+
+
 def switch_url(lang: str) -> str:
     """This page in another language (the query string is kept; on a static site, the other language's tree)."""
     if current_app.config.get("STATIC_SITE"):
         root = current_app.config.get("SITE_ROOT", "")
-        return f"{root}{'' if lang == i18n.DEFAULT_LANG else '/' + lang}{request.path}"
+        return f"{root}{'' if lang == site_root_language() else '/' + lang}{request.path}"
     args = request.args.to_dict(flat=False)
     args["lang"] = [lang]
     if request.endpoint is None:  # an error page for an address no route matched: the same address

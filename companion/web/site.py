@@ -1,6 +1,7 @@
 """`companion site`: a static copy of everything that needs no server (home, rules, every card page under both
 `/C/<ID>` and `/c/<game>/<id>`, icons, styles, manifest, a service worker that keeps a visitor's language), one tree a
-language (Spanish at the root, English under `/en/`), frozen from the same app and templates with Frozen-Flask.
+language (the site's language at the root, the other under `/<lang>/`: Spanish at the root unless `--lang` says or
+every game's file writes another language first), frozen from the same app and templates with Frozen-Flask.
 Pages that need the server (scoring, setup, sheets) link to `--companion-url` when given, else say so."""
 from __future__ import annotations
 
@@ -91,52 +92,70 @@ def _freeze(app, destination: Path, base_url: str) -> None:
         freezer.freeze()
 
 
-def build(out: str | Path, base_url: str, companion_url: str | None = None, scoring: bool = True) -> dict:
+def root_language(card_sets, lang: str | None = None) -> str:
+    """The language at the site's root: `lang` when given (one of the companion's), else the one every game's file
+    writes first when they agree (a site of English-only games opens in English), else the companion's own
+    (Spanish)."""
+    if lang is not None:
+        if lang not in i18n.LANGS:
+            raise InputError([Problem(("lang",), f"must be one of {', '.join(i18n.LANGS)}, got {lang!r}")])
+        return lang
+    firsts = {card_set.languages[0] for card_set in card_sets}
+    first = firsts.pop() if len(firsts) == 1 else None
+    return first if first in i18n.LANGS else i18n.DEFAULT_LANG
+
+
+def build(out: str | Path, base_url: str, companion_url: str | None = None, scoring: bool = True,
+          lang: str | None = None) -> dict:
     """Write the site into `out`: made aside, then swapped in file by file (see companion.files), keeping what the
     build did not make (a CNAME, a .git/ folder, notes) and removing only what the previous build made and this one
     no longer does. `out` is a new or empty folder, a previous site (it holds MARKER, which lists the files written)
     or the top of a git checkout (it holds .git: git keeps what it holds, and shows what the site added); any other
     folder with something in it is refused, and where the site would overwrite a file it did not make (a hand-made
     index.html in a checkout) the build is refused and nothing is touched. Returns its files, bytes and languages.
-    With `scoring`, it also carries the Python the phones run (`py/`: Pyodide and the rules, see site_runtime)."""
+    With `scoring`, it also carries the Python the phones run (`py/`: Pyodide and the rules, see site_runtime).
+    `lang`: the language at the site's root (see root_language)."""
     from . import create_app, site_runtime
 
     out = Path(os.path.abspath(out))  # before anything else: Frozen-Flask reads a relative path from the app's folder
     _check(out, base_url, companion_url)
     _check_games()
+    top = root_language(cards.load_shipped().values(), lang)
+    langs = (top, *(other for other in i18n.LANGS if other != top))
     root = root_path(base_url)
     instance = tempfile.mkdtemp(prefix="companion-site-instance-")
     try:
         with written_over(out, MARKER, {"base_url": base_url, "companion_url": companion_url}) as staging:
             apps, tables = {}, {}
-            for lang in i18n.LANGS:
+            for lang in langs:
                 apps[lang] = app = create_app({"STATIC_SITE": True, "STATIC_LANG": lang, "SITE_ROOT": root,
-                                               "SITE_SCORING": scoring, "COMPANION_URL": companion_url,
-                                               "INSTANCE_PATH": instance})
-                with app.test_request_context("/", base_url=_tree_url(base_url, lang)):
+                                               "SITE_ROOT_LANG": top, "SITE_SCORING": scoring,
+                                               "COMPANION_URL": companion_url, "INSTANCE_PATH": instance})
+                with app.test_request_context("/", base_url=_tree_url(base_url, lang, top)):
                     tables[lang] = render.url_table(site_url_for, app.url_map)
             parts = urlsplit(base_url)
             site = {"urls": tables, "origin": f"{parts.scheme}://{parts.netloc}",
-                    "trees": {lang: _tree(root, lang) for lang in i18n.LANGS},
+                    "trees": {lang: _tree(root, lang, top) for lang in langs},
                     "service_worker": {"url": f"{root}/sw.js", "scope": f"{root}/"}}
             runtime = site_runtime.write(staging, site) if scoring else None  # the pages name its worker's version
             for lang, app in apps.items():
                 app.config["SITE_WORKER"] = f"{root}/{runtime['worker']}" if runtime else None
                 with app.app_context():
-                    _freeze(app, staging if lang == i18n.DEFAULT_LANG else staging / lang, _tree_url(base_url, lang))
-            pages = _pages_by_language(staging, root)
+                    _freeze(app, staging if lang == top else staging / lang, _tree_url(base_url, lang, top))
+            pages = _pages_by_language(staging, root, langs)
             runtime_files = runtime["files"] if runtime else []
             first_visit = {lang: sum(site_runtime.sent_bytes(_file(staging, root, u).read_bytes()) for u in urls)
                            + (runtime["sent"] if runtime else 0) for lang, urls in pages.items()}
             if runtime:
                 site_runtime.write_worker(staging, runtime, first_visit)
             later = runtime["zxing"]["later"] if runtime else []  # (zxing-wasm: kept once a photo has used it)
-            (staging / "sw.js").write_text(_service_worker(root, pages, runtime_files, later), encoding="utf-8")
+            (staging / "sw.js").write_text(_service_worker(root, pages, runtime_files, later, top),
+                                           encoding="utf-8")
             for path in [staging, *staging.rglob("*")]:
                 os.chmod(path, 0o755 if path.is_dir() else 0o644)
             files = [p for p in staging.rglob("*") if p.is_file()]  # the site's own, not what else the folder holds
             made = {"files": len(files) + 1, "bytes": sum(p.stat().st_size for p in files),
-                    "languages": list(i18n.LANGS),
+                    "languages": list(langs),
                     "runtime": {k: v for k, v in runtime.items() if not k.startswith("_")} if runtime else None,
                     "first_visit_bytes": first_visit}
     finally:
@@ -154,13 +173,13 @@ def _check_games() -> None:
         raise cards.DataError(errors)
 
 
-def _tree(root: str, lang: str) -> str:
-    """A language's tree on the site (the default language at the root, the others under /<lang>)."""
-    return root + ("" if lang == i18n.DEFAULT_LANG else f"/{lang}")
+def _tree(root: str, lang: str, top: str) -> str:
+    """A language's tree on the site (`top`, the site's language, at the root, the others under /<lang>)."""
+    return root + ("" if lang == top else f"/{lang}")
 
 
-def _tree_url(base_url: str, lang: str) -> str:
-    return base_url.rstrip("/") + ("/" if lang == i18n.DEFAULT_LANG else f"/{lang}/")
+def _tree_url(base_url: str, lang: str, top: str) -> str:
+    return base_url.rstrip("/") + ("/" if lang == top else f"/{lang}/")
 
 
 def _file(staging: Path, root: str, url: str) -> Path:
@@ -168,28 +187,29 @@ def _file(staging: Path, root: str, url: str) -> Path:
     return path / "index.html" if url.endswith("/") else path
 
 
-def _pages_by_language(staging: Path, root: str) -> dict[str, list[str]]:
+def _pages_by_language(staging: Path, root: str, langs: tuple[str, ...]) -> dict[str, list[str]]:
     """Each language's pages and files as site paths (a page as its folder): what a visitor's phone keeps. The
-    phones' Python (py/) is every language's, and kept apart."""
-    others = {lang: f"{lang}/" for lang in i18n.LANGS if lang != i18n.DEFAULT_LANG}
-    pages: dict[str, list[str]] = {lang: [] for lang in i18n.LANGS}
+    phones' Python (py/) is every language's, and kept apart. `langs`: the root's language first."""
+    others = {lang: f"{lang}/" for lang in langs[1:]}
+    pages: dict[str, list[str]] = {lang: [] for lang in langs}
     for path in sorted(p for p in staging.rglob("*") if p.is_file()):
         relative = path.relative_to(staging).as_posix()
         if relative.startswith(("py/", ".")) or relative == "sw.js":
             continue
-        lang = next((lang for lang, prefix in others.items() if relative.startswith(prefix)), i18n.DEFAULT_LANG)
+        lang = next((lang for lang, prefix in others.items() if relative.startswith(prefix)), langs[0])
         if relative.removeprefix(others.get(lang, "")).startswith("C/"):
             continue  # a printed code's page only leads to its card's page: the service worker leads there itself
         pages[lang].append(root + "/" + relative.removesuffix("index.html"))
     return pages
 
 
-def _service_worker(root: str, pages: dict[str, list[str]], runtime: list[str], later: list[str] = ()) -> str:
+def _service_worker(root: str, pages: dict[str, list[str]], runtime: list[str], later: list[str] = (),
+                    top: str = i18n.DEFAULT_LANG) -> str:
     """A service worker that keeps the visitor's language's pages and the phones' Python at the first visit of any
     page, and the files in `later` once a page has used them: after that every page opens with no network, and the
     phone scores with no network."""
     version = hashlib.sha256(json.dumps([pages, runtime, list(later)]).encode()).hexdigest()[:12]
-    trees = {lang: f"{_tree(root, lang)}/" for lang in pages}
+    trees = {lang: f"{_tree(root, lang, top)}/" for lang in pages}
     offline = {lang: f"{tree}offline/" for lang, tree in trees.items()}
     return (Path(__file__).parent / "static" / "site-sw.js").read_text(encoding="utf-8") \
         .replace("__VERSION__", version).replace("__ROOT__", root + "/").replace("__PAGES__", json.dumps(pages)) \
