@@ -1,13 +1,16 @@
 """Our own print (issue 39, item 9): each game's back its own composition, Nobles' suits apart for colour-blind
 players, each court its own picture, and reference cards whose words fill the face."""
+import io
 import itertools
 import math
 
+import pypdfium2 as pdfium
 import pytest
-from PIL import ImageOps
+from PIL import ImageChops, ImageOps, ImageStat
+from reportlab.pdfgen import canvas as rl_canvas
 
 from companion import library
-from companion.pnp import faces
+from companion.pnp import art, faces
 from companion.pnp.geometry import SIZES
 from test_duplex import render_rgb
 from test_faces_fit import chars, components, drawn
@@ -66,6 +69,33 @@ def test_each_nobles_court_has_its_own_picture():
     courts = [c for c in library.load_game("nobles").components if c.type == "noble"]
     pictures = {c.id: open(c.art.path, "rb").read() for c in courts}
     assert len(courts) == 12 and len(set(pictures.values())) == 12
+
+
+def turned_difference(path: str) -> float:
+    """How far a picture is from itself turned 180°: the mean absolute difference of its grey pixels (0-255)."""
+    info = art.inspect(path)
+    scale = 100 / max(info.width, info.height)
+    w, h = info.width * scale, info.height * scale
+    buf = io.BytesIO()
+    c = rl_canvas.Canvas(buf, pagesize=(w, h), invariant=1)
+    art.place(c, path, 0, 0, w, h)
+    c.showPage()
+    c.save()
+    grey = ImageOps.grayscale(pdfium.PdfDocument(buf.getvalue())[0].render(scale=2).to_pil().convert("RGB"))
+    return ImageStat.Stat(ImageChops.difference(grey, grey.rotate(180))).mean[0]
+
+
+def test_nobles_courts_are_double_ended_and_fill_their_window():
+    """Each court is a published deck's: its figure drawn again turned 180° below a rule, so the card reads the same
+    either way up, in a picture of the window's proportion (the layout's `fit: cover` crops nothing). Measured: the
+    double-ended figures differ from themselves turned by 0.11-0.16; the single head-and-shoulders busts they replaced
+    (square, transparent) by 72-94."""
+    card_set = library.load_game("nobles")
+    portrait = next(e for e in card_set.design.layouts["noble"] if e.name == "portrait").props["at"]
+    for comp in (c for c in card_set.components if c.type == "noble"):
+        info = art.inspect(comp.art.path)
+        assert info.width / info.height == pytest.approx(portrait[2] / portrait[3], rel=0.01), (comp.id, info.size)
+        assert turned_difference(comp.art.path) < 8, comp.id
 
 
 def test_nobles_reference_words_fill_the_face_down_to_the_code():
