@@ -24,7 +24,8 @@
   words.textContent = config.words.ready;
   bar.hidden = seen;
 
-  const worker = new Worker(config.worker, { type: "module" });
+  const early = window.companionWorker;  // (started by theme.js in the head, with what it said since)
+  const worker = early?.worker ?? new Worker(config.worker, { type: "module" });
   const waiting = new Map();
   let next = 0;
   let ready = false;
@@ -96,6 +97,10 @@
     if (pending) ("answer" in data ? pending.resolve(data.answer) : pending.reject(new Error(data.failure)));
   };
   worker.onerror = (event) => failed(event.message || "the worker did not load", true);
+  // what it said before this script ran, once all of this script is set up (and before anything it says next)
+  queueMicrotask(() => {
+    for (const event of early?.held.splice(0) ?? []) (event.type === "error" ? worker.onerror : worker.onmessage)(event);
+  });
 
   // The site's service worker, registered once this page has answered (or failed): at a first visit, keeping the
   // site's pages would take the processor from Python while it starts.

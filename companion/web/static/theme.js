@@ -21,5 +21,17 @@
     // (its path only: the alternate's address is absolute, on the host the site was built for, and this copy may be
     // served from another, a preview on a laptop; a seed, a form: kept)
     location.replace(new URL(other.href).pathname + location.search + location.hash);
+    return;
+  }
+  // A page the phone's Python draws: its worker starts now, beside the page being parsed and laid out (a slow
+  // phone spends over a second on that), and what it says meanwhile is held for site-python.js.
+  if (root.dataset.python) {
+    try {
+      const worker = new Worker(JSON.parse(root.dataset.python).worker, { type: "module" });
+      const held = [];
+      worker.onmessage = (event) => held.push(event);
+      worker.onerror = (event) => held.push(event);
+      window.companionWorker = { worker, held };
+    } catch {}  // (site-python.js starts it itself)
   }
 })();
