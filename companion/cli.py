@@ -243,7 +243,8 @@ def cmd_site(args: argparse.Namespace) -> int:
     from .web import site
 
     start = time.perf_counter()
-    made = site.build(args.out, args.base_url, args.companion_url, scoring=not args.no_scoring, lang=args.lang)
+    made = site.build(args.out, args.base_url, args.companion_url, scoring=not args.no_scoring, lang=args.lang,
+                      card_files=args.cards)
     print(f"{_shown(args.out)}: {made['files']} files, {made['bytes'] / 1e6:.1f} MB, "
           f"{' and '.join(made['languages'])}, in {time.perf_counter() - start:.1f} s. Upload the folder to any static "
           f"host; print with --base-url {args.base_url} so the cards' codes open it.")
@@ -375,6 +376,9 @@ def _site_command(sub) -> None:
     p.add_argument("--no-scoring", action="store_true",
                    help="the light rules-only site: no Python for the phones (by default Pyodide, fetched from the "
                         "npm registry at build time, lets the site score on the phone)")
+    p.add_argument("--cards", action="append", default=[], metavar="FILE",
+                   help="also carry the game of this card data file (its rules, card pages, art and fonts, and its "
+                        "scoring on the phone); repeat for more")
     p.add_argument("--lang", choices=i18n.LANGS,
                    help="the language at the site's root, the other under /<lang>/ (default: the one every game's "
                         "file writes first when they agree, else es); phones open their own language's pages")

@@ -5,7 +5,6 @@ import http.cookiejar
 import json
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -225,20 +224,12 @@ def site(tmp_path_factory):
 
 
 def site_with_game(folder: Path, data: Path, port: int) -> Path:
-    """`companion site` into `folder/site`, its codes for `port` on loopback, with the designer's file `data` dropped
-    into a copy of cards/ (as a designer puts a game on the static site); the site's folder."""
-    from companion import resources
+    """`companion site --cards data` into `folder/site`, its codes for `port` on loopback: the five games and the
+    designer's file `data` (as a designer puts a game on the static site); the site's folder."""
     from companion.cli import main
 
-    shutil.copytree(resources.cards_dir(), folder / "cards")
-    shutil.copy(data, folder / "cards" / data.name)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(resources, "cards_dir", lambda: folder / "cards")
-        cards.load_shipped.cache_clear()
-        try:
-            assert main(["site", "--out", str(folder / "site"), "--base-url", f"http://127.0.0.1:{port}"]) == 0
-        finally:
-            cards.load_shipped.cache_clear()
+    assert main(["site", "--out", str(folder / "site"), "--base-url", f"http://127.0.0.1:{port}",
+                 "--cards", str(data)]) == 0
     return folder / "site"
 
 

@@ -11,13 +11,14 @@ import os
 import shutil
 import tempfile
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from flask import current_app, url_for
 from flask_frozen import Freezer, MissingURLGeneratorWarning
 
-from .. import cards, i18n, service
+from .. import cards, i18n, library, service
 from ..files import folder_problems, shown, written_over
 from ..schema import InputError, Problem
 from . import face_svg, glue, render, views
@@ -106,7 +107,7 @@ def root_language(card_sets, lang: str | None = None) -> str:
 
 
 def build(out: str | Path, base_url: str, companion_url: str | None = None, scoring: bool = True,
-          lang: str | None = None) -> dict:
+          lang: str | None = None, card_files: Sequence[str | os.PathLike] = ()) -> dict:
     """Write the site into `out`: made aside, then swapped in file by file (see companion.files), keeping what the
     build did not make (a CNAME, a .git/ folder, notes) and removing only what the previous build made and this one
     no longer does. `out` is a new or empty folder, a previous site (it holds MARKER, which lists the files written)
@@ -114,13 +115,22 @@ def build(out: str | Path, base_url: str, companion_url: str | None = None, scor
     folder with something in it is refused, and where the site would overwrite a file it did not make (a hand-made
     index.html in a checkout) the build is refused and nothing is touched. Returns its files, bytes and languages.
     With `scoring`, it also carries the Python the phones run (`py/`: Pyodide and the rules, see site_runtime).
-    `lang`: the language at the site's root (see root_language)."""
-    from . import create_app, site_runtime
+    `lang`: the language at the site's root (see root_language). `card_files`: card data files whose games the site
+    carries beside the shipped ones (pages, art, fonts, and the phones' scoring), checked as validate checks them."""
+    from ..pnp.design_check import check_files
 
     out = Path(os.path.abspath(out))  # before anything else: Frozen-Flask reads a relative path from the app's folder
     _check(out, base_url, companion_url)
+    with library.using(library.Library(card_files, check_files=check_files)):  # (a broken file: DataError)
+        return _build(out, base_url, companion_url, scoring, lang, [str(f) for f in card_files])
+
+
+def _build(out: Path, base_url: str, companion_url: str | None, scoring: bool, lang: str | None,
+           card_files: list[str]) -> dict:
+    from . import create_app, site_runtime
+
     _check_games()
-    top = root_language(cards.load_shipped().values(), lang)
+    top = root_language(library.current().all().values(), lang)
     langs = (top, *(other for other in i18n.LANGS if other != top))
     root = root_path(base_url)
     instance = tempfile.mkdtemp(prefix="companion-site-instance-")
@@ -130,7 +140,8 @@ def build(out: str | Path, base_url: str, companion_url: str | None = None, scor
             for lang in langs:
                 apps[lang] = app = create_app({"STATIC_SITE": True, "STATIC_LANG": lang, "SITE_ROOT": root,
                                                "SITE_ROOT_LANG": top, "SITE_SCORING": scoring,
-                                               "COMPANION_URL": companion_url, "INSTANCE_PATH": instance})
+                                               "COMPANION_URL": companion_url, "INSTANCE_PATH": instance,
+                                               "CARD_FILES": card_files})
                 with app.test_request_context("/", base_url=_tree_url(base_url, lang, top)):
                     tables[lang] = render.url_table(site_url_for, app.url_map)
             parts = urlsplit(base_url)
@@ -155,7 +166,7 @@ def build(out: str | Path, base_url: str, companion_url: str | None = None, scor
                 os.chmod(path, 0o755 if path.is_dir() else 0o644)
             files = [p for p in staging.rglob("*") if p.is_file()]  # the site's own, not what else the folder holds
             made = {"files": len(files) + 1, "bytes": sum(p.stat().st_size for p in files),
-                    "languages": list(langs),
+                    "languages": list(langs), "games": list(library.current().all()),
                     "runtime": {k: v for k, v in runtime.items() if not k.startswith("_")} if runtime else None,
                     "first_visit_bytes": first_visit}
     finally:
@@ -168,7 +179,7 @@ def _check_games() -> None:
     outside its game's folder (a link to a secret) or one reportlab cannot read stops the build (DataError)."""
     from ..pnp.design_check import check_files
 
-    errors = [line for card_set in cards.load_shipped().values() for line in check_files(card_set)]
+    errors = [line for card_set in library.current().all().values() for line in check_files(card_set)]
     if errors:
         raise cards.DataError(errors)
 

@@ -263,13 +263,14 @@ def modules() -> list[str]:
 
 
 def shipped_cards() -> bytes:
-    """The shipped card sets as this build read them, each pickled apart, in a pickled {game: bytes}: the worker
-    hands them to `cards.load_shipped`, so that a phone does not parse the card data's YAML in pure Python (half its
-    first answer's time) and unpickles a game's only when asked for it (START_PYTHON). Pickle's protocol 4 is read
-    alike by every Python from 3.8 on; a read-only mapping is pickled as the call that makes it."""
+    """The site's card sets (the shipped ones and those `companion site --cards` adds) as this build read them,
+    each pickled apart, in a pickled {game: bytes}: the worker hands them to `cards.load_shipped`, so that a phone
+    does not parse the card data's YAML in pure Python (half its first answer's time) and unpickles a game's only
+    when asked for it (START_PYTHON). Pickle's protocol 4 is read alike by every Python from 3.8 on; a read-only
+    mapping is pickled as the call that makes it."""
     from types import MappingProxyType
 
-    from .. import cards
+    from .. import library
 
     a_proxy = object()  # stands for vars(object), a mappingproxy that unpickling can make from two builtins
 
@@ -288,7 +289,7 @@ def shipped_cards() -> bytes:
         Pickler(out, protocol=4).dump(card_set)
         return out.getvalue()
 
-    return pickle.dumps({game: pickled(card_set) for game, card_set in cards.load_shipped().items()}, protocol=4)
+    return pickle.dumps({game: pickled(card_set) for game, card_set in library.current().all().items()}, protocol=4)
 
 
 def compiled_templates(site: dict) -> dict[str, str]:

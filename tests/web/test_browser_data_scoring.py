@@ -1,5 +1,5 @@
 """A data-only game's scoring: section on a phone (issue 36), in Debian's chromium: a hand filled by taps on the
-steppers of `companion serve --cards` and of the static site (`companion site`, the game dropped into cards/) with
+steppers of `companion serve --cards` and of the static site (`companion site --cards`) with
 the file server stopped; the winner line and the rules table follow each tap and say what generic.score says."""
 import shutil
 from pathlib import Path
@@ -83,7 +83,7 @@ def test_a_hand_tapped_in_on_the_served_page_scores_live(served, browser):
 
 @pytest.fixture(scope="module")
 def site_with_game(tmp_path_factory):
-    """The static site with the game dropped into (a copy of) cards/: (its port, its folder)."""
+    """The static site with the game added (`companion site --cards`): (its port, its folder)."""
     folder, port = tmp_path_factory.mktemp("site-data-scoring"), free_port()
     data = folder / "lost.yaml"
     shutil.copy(GAME, data)

@@ -85,7 +85,7 @@ def test_a_game_to_40_on_a_served_sheet_names_the_rules_winner(served, browser):
 
 @pytest.fixture(scope="module")
 def site_with_game(tmp_path_factory):
-    """The static site with the game dropped into (a copy of) cards/: (its port, its folder)."""
+    """The static site with the game added (`companion site --cards`): (its port, its folder)."""
     folder, port = tmp_path_factory.mktemp("site-data-sheet"), free_port()
     data = folder / "cometas.yaml"
     shutil.copy(GAME, data)
