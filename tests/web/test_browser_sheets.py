@@ -7,8 +7,9 @@ import re
 import zxingcpp
 from PIL import Image
 
+from companion import service
 from conftest import Api, free_port, start_server
-from test_browser import OFFLINE_PHONE, PHONE, shot  # (and skips this module without playwright or chromium)
+from test_browser import OFFLINE_PHONE, PHONE, settled, shot, tap_card  # (and skips this module without chromium)
 
 
 def new_phone(browser):
@@ -129,3 +130,39 @@ def test_entry_times_are_the_phones_own(server, browser):
         assert time.inner_text() == local.strftime("%H:%M") and "UTC" not in time.inner_text()
     finally:
         context.close()
+
+
+def test_the_calculators_save_box_saves_the_answer_on_the_screen(server, phone):
+    """Opened from a sheet, the scoring page's "Save to the sheet" follows each live answer (the issue-36 gap: it
+    sent the last answer the page was loaded with, and none before an Add up): the hands tapped, then one card
+    changed, are what the sheet gets, with the seats as chosen."""
+    base = server[0]
+    sheet = Api(base).call("POST", "/api/v1/sheets", {"game": "duquesa", "players": ["Bruno", "Ana"]})[1]
+    phone.goto(sheet["links"]["edit"])
+    phone.get_by_role("button", name="Score it with the calculator").tap()
+    phone.wait_for_url(re.compile("/score/duquesa"))
+    assert phone.locator("section.save form").count() == 0  # nothing scored yet: nothing to save
+    tap_card(phone, 0, "DQ01")
+    for card in ("DQ02", "DQ07", "DQ12", "DQ16"):
+        tap_card(phone, 1, card)
+    for card in ("DQ03", "DQ05", "DQ18", "DQ14"):
+        tap_card(phone, 2, card)
+    settled(phone)
+    save = phone.locator("section.save form")
+    expect_seats = ["Bruno", "Ana"]  # seat 0 is the sheet's Bruno: the names on the form are the sheet's
+    assert [save.locator(f"select[name='seats.{k}']").input_value() for k in range(2)] == expect_seats
+    phone.locator("details.pick").nth(2).locator("summary").tap()  # (a full hand folds away)
+    tap_card(phone, 2, "DQ18")  # a card changed after the first answer
+    tap_card(phone, 2, "DQ09")
+    settled(phone)
+    hands = {"Bruno": ["DQ02", "DQ07", "DQ12", "DQ16"], "Ana": ["DQ03", "DQ05", "DQ09", "DQ14"]}
+    expected = service.score("duquesa", {"common": "DQ01", "players": [
+        {"name": name, "hand": hand} for name, hand in hands.items()]})
+    points = [int(p) for p in save.locator("label.sel").evaluate_all("els => els.map(e => e.dataset.points)")]
+    assert points == [p["florins"] for p in expected["players"]]
+    save.locator("button[type=submit]").tap()
+    phone.wait_for_url(sheet["links"]["edit"])
+    state = Api(base).call("GET", f"/api/v1/sheets/{sheet['token']}")[1]
+    entry = state["entries"][0]
+    assert entry["request"]["players"][1]["hand"] == hands["Ana"]
+    assert entry["points"] == {p["name"]: p["florins"] for p in expected["players"]}

@@ -233,19 +233,36 @@ async function onForget(event) {
 
 function startSheets() {
   for (const form of document.querySelectorAll("form[data-forget]")) form.addEventListener("submit", onForget);
-  for (const form of document.querySelectorAll("form[data-queue]")) {
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      const fields = Object.fromEntries(new FormData(form));
-      fields.client_id = newId();
-      writeQueue([...readQueue(), { action: form.action, fields, shown: entryShown(form, fields) }]);  // kept first
-      const outcome = await flushQueue(fields.client_id);
-      if (outcome === "written" && form.dataset.after) { location.href = form.dataset.after; return; }
-      if (outcome === "refused") document.getElementById("refused")?.scrollIntoView({ block: "nearest" });
-      for (const input of form.querySelectorAll("input[type=number], input[name=note]")) input.value = "";
-      await refreshSheet().catch(() => {});
-    });
-  }
+  // (any form of the page that queues, one drawn anew by a live answer included)
+  document.addEventListener("submit", async (event) => {
+    const form = event.target.closest?.("form[data-queue]");
+    if (!form) return;
+    event.preventDefault();
+    const fields = Object.fromEntries(new FormData(form));
+    fields.client_id = newId();
+    writeQueue([...readQueue(), { action: form.action, fields, shown: entryShown(form, fields) }]);  // kept first
+    const outcome = await flushQueue(fields.client_id);
+    if (outcome === "written" && form.dataset.after) { location.href = form.dataset.after; return; }
+    if (outcome === "refused") document.getElementById("refused")?.scrollIntoView({ block: "nearest" });
+    for (const input of form.querySelectorAll("input[type=number], input[name=note]")) input.value = "";
+    await refreshSheet().catch(() => {});
+  });
+  // A scoring page opened from a sheet: its save box follows the live answer (companion.js), so what "Save to the
+  // sheet" sends is the answer on the screen, not the last one the page was loaded with; seats chosen stay chosen.
+  document.addEventListener("companion:redrawn", (event) => {
+    const old = document.querySelector("main > section.save");
+    const fresh = event.detail.querySelector("main > section.save");
+    if (!old || !fresh || old.contains(document.activeElement)) return;
+    const chosen = new Map([...old.querySelectorAll("select")].map((select) => [select.name, select.value]));
+    const refused = old.querySelector("#refused");
+    if (refused) fresh.querySelector("#refused")?.replaceWith(refused);  // (its list as drawn, and its buttons)
+    old.replaceWith(fresh);
+    for (const select of fresh.querySelectorAll("select")) {
+      if ([...select.options].some((option) => option.value === chosen.get(select.name))) {
+        select.value = chosen.get(select.name);
+      }
+    }
+  });
   showQueue();
   showRefused();
   document.getElementById("refused")?.addEventListener("click", onRefused);
