@@ -160,20 +160,31 @@ def page(args: dict) -> dict:
     here = renderer.url_for(endpoint, **values)
     views.with_links(context, here, renderer.site["origin"] + here)
     if endpoint == "scoring.score" and (sheet_id := fields.get("_sheet")):
-        context["phone_save"] = _phone_save(renderer, sheet_id, context)
+        context["phone_save"] = _phone_save(renderer, sheet_id, context, _names(args.get("sheet_players")))
     query = urlencode(list(fields.items(multi=True)))
     return {"html": renderer.render(template, here, query, **context), "status": status}
 
 
-def _phone_save(renderer, sheet_id: str, context: dict) -> dict:
-    """What a scoring page opened from a sheet kept on this phone (`_sheet`: its id) shows to save its answer there:
-    the request scored (once the form gives one) and the sheet's page to go back to."""
+def _names(given: Any) -> list[str]:
+    """The kept sheet's players as the page sends them (a list of names), else none."""
+    return [n for n in given if isinstance(n, str)][:sheets.MAX_PLAYERS] if isinstance(given, list) else []
+
+
+def _phone_save(renderer, sheet_id: str, context: dict, players: list[str]) -> dict:
+    """What a scoring page opened from a sheet kept on this phone (`_sheet`: its id; `players`: its players) shows
+    to save its answer there: the request scored (once the form gives one), who sat in each seat (chosen as on the
+    server's save box) and the sheet's page to go back to."""
     from urllib.parse import quote
 
     from .web import views
 
-    made = context.get("request_made") if context.get("result") is not None else None
-    return {"id": sheet_id, "request": made, "after": f"{renderer.url_for(views.PHONE_SHEETS)}?id={quote(sheet_id)}"}
+    box = {"id": sheet_id, "request": None, "seats": [], "players": players,
+           "after": f"{renderer.url_for(views.PHONE_SHEETS)}?id={quote(sheet_id)}"}
+    if context.get("result") is not None:
+        box["request"] = context.get("request_made")
+        if players:
+            box.update(sheets.seat_choices(context["card_set"].game, context["result"], players))
+    return box
 
 
 def _calculator(renderer, kept: dict) -> str | None:

@@ -206,6 +206,17 @@ def default_seats(labels: list[str], players: list[str]) -> list[str]:
     return players[: len(labels)]
 
 
+def seat_choices(game: str, result: Mapping, players: list[str]) -> dict:
+    """What a save box offers for a scored result on a sheet of `players`: each seat's label with the player it
+    defaults to ("" where the sheet has too few: the player chooses), and each seat's points."""
+    labels, points = seat_points(game, result)
+    try:
+        default = default_seats(labels, players)
+    except InputError:
+        default = players[: len(labels)]
+    return {"seats": list(zip(labels, default + [""] * (len(labels) - len(default)), strict=True)), "points": points}
+
+
 def entry_view(entry: Mapping) -> dict:
     """An entry as answers and pages show it: its number, revision, time, whether it counts, its points and body."""
     body = entry["body"]

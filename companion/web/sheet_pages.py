@@ -238,11 +238,5 @@ def save_box(game: str, req: dict | None, result: dict | None) -> dict | None:
     g.holds_edit_link = True  # the page's save form holds the sheet's edit link: no cache keeps it
     box = {"token": token, "title": meta["title"], "players": meta["players"], "request": None, "seats": []}
     if result is not None:
-        labels, points = sheets.seat_points(game, result)
-        try:
-            default = sheets.default_seats(labels, meta["players"])
-        except InputError:
-            default = meta["players"][: len(labels)]
-        box.update(request=req, seats=list(zip(labels, default + [""] * (len(labels) - len(default)), strict=True)),
-                   points=points)
+        box.update(request=req, **sheets.seat_choices(game, result, meta["players"]))
     return box

@@ -3,6 +3,7 @@ docs/example-game/cometas.yaml (majorities per colour, runs, a knots counter, fi
 filled in on the scoring page opened from the sheet at the sheet's next round and saved to it, on `companion serve
 --cards` and on the static site with no connection (the sheet kept on the phone). The sheet names the winner its
 rules give: the totals tie, and the last round's fewer knots break the tie (`ties: ["-knots", "count()"]`)."""
+import json
 import shutil
 
 import pytest
@@ -125,12 +126,39 @@ def test_a_game_to_40_on_a_phone_sheet_offline_names_the_rules_winner(site_with_
             python_drawn(page)
             fill_round(page, k)
             page.locator("form[data-live] .go button[type=submit]").tap()  # Add up: drawn with the save button
+            page.wait_for_selector("button[data-phone-save-request]")
+            seats = page.locator("[data-phone-save] select[name^='seats.']")  # who sat where: the sheet's names
+            assert seats.evaluate_all("els => els.map(e => e.value)") == NAMES
             page.locator("button[data-phone-save-request]").tap()
             page.wait_for_url("**/en/phone-sheets/?id=*")
             python_drawn(page)
             check_sheet(page, k)
         shot(page, "data-sheet-site")
         assert not page.locator("a[data-phone-calculator]").count()  # over: finished, nothing more to add
+        # Another sheet: who sat in each seat is the player's to choose, as on the server's save box.
+        page.goto(f"{base}/en/phone-sheets/")
+        python_drawn(page)
+        page.select_option("select[name=game]", "cometas")
+        for i, name in enumerate(NAMES):
+            page.fill(f"input[name='players.{i}']", name)
+        page.locator("form[data-phone=new] button[type=submit]").tap()
+        page.locator("a[data-phone-calculator]").tap()
+        page.wait_for_url("**/en/score/cometas/**")
+        python_drawn(page)
+        fill_round(page, 0)
+        page.locator("form[data-live] .go button[type=submit]").tap()
+        page.wait_for_selector("button[data-phone-save-request]")
+        page.select_option("[data-phone-save] select[name='seats.0']", NAMES[1])  # the first two swapped seats
+        page.select_option("[data-phone-save] select[name='seats.1']", NAMES[0])
+        page.locator("button[data-phone-save-request]").tap()
+        page.wait_for_url("**/en/phone-sheets/?id=*")
+        python_drawn(page)
+        for name, total in AFTER[0].items():  # (the first round is a tie: the totals as before)
+            page.wait_for_selector(f'[data-player="{name}"][data-total="{total}"]', timeout=20_000)
+        kept = json.loads(page.evaluate("localStorage.getItem('companion-phone-sheets')"))
+        added = [r for k in kept.values() for r in k["log"] if r["action"] == "add"]
+        assert added[-1]["body"]["seats"] == [NAMES[1], NAMES[0]]  # saved as chosen
+        assert added[-1]["body"]["request"]["players"][0]["name"] == NAMES[0]  # (the form's first seat)
         assert not errors, errors
     finally:
         context.close()

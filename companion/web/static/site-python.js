@@ -66,8 +66,7 @@
       status.hidden = true;
       // live totals (companion.js) ask this phone's Python for the page, as the Score button does
       window.companionPage = async (query) => {
-        const answer = await ask("page", { endpoint: config.endpoint, values: config.values, lang: config.lang,
-                                           fields: withSheet(pairs(query)) });
+        const answer = await askPage(query);
         return answer.error ? null : answer.result.html;
       };
       // a photo of the cards (companion.js reads its codes with zxing-wasm in the page) fills the form here
@@ -148,6 +147,14 @@
     const id = savingTo();
     return id && !fields.some(([name]) => name === "_sheet") ? [...fields, ["_sheet", id]] : fields;
   }
+  // The page for a form, with the players of the kept sheet it saves to (its save box lets them choose seats).
+  function askPage(query) {
+    const fields = withSheet(pairs(query));
+    const id = fields.find(([name]) => name === "_sheet")?.[1];
+    const players = id ? keptSheets()[id]?.sheet?.players : null;
+    return ask("page", { endpoint: config.endpoint, values: config.values, lang: config.lang, fields,
+                         sheet_players: Array.isArray(players) ? players : [] });
+  }
 
   // A setup opened without a seed gets one first, so its link deals the same game on another phone.
   function seeded(query) {
@@ -168,8 +175,7 @@
       const started = performance.now();
       let answer;
       try {
-        answer = await ask("page", { endpoint: config.endpoint, values: config.values, lang: config.lang,
-                                     fields: withSheet(pairs(query)) });
+        answer = await askPage(query);
       } catch (e) {
         return failed(e.message);
       }
@@ -359,6 +365,8 @@
       if (!k) return;
       button.disabled = true;  // (a double tap saves once)
       const data = { request: JSON.parse(button.dataset.phoneSaveRequest), client_id: randomId() };
+      const seats = [...box.querySelectorAll("select[name^='seats.']")].map((select) => select.value);
+      if (seats.length) data.seats = seats;  // (who sat where, as chosen)
       const answer = await ask("sheet_change", { sheet: k.sheet, log: k.log, action: "add", data });
       if (answer.error) {
         const said = box.querySelector("[data-phone-save-problems]");
@@ -379,7 +387,14 @@
     document.addEventListener("companion:redrawn", (event) => {
       const fresh = event.detail.querySelector("[data-phone-save]");
       const old = main.querySelector("[data-phone-save]");
-      if (fresh && old) old.replaceWith(fresh);
+      if (!fresh || !old) return;
+      const chosen = new Map([...old.querySelectorAll("select")].map((select) => [select.name, select.value]));
+      old.replaceWith(fresh);
+      for (const select of fresh.querySelectorAll("select")) {  // seats chosen stay chosen
+        if ([...select.options].some((option) => option.value === chosen.get(select.name))) {
+          select.value = chosen.get(select.name);
+        }
+      }
     });
   }
 
