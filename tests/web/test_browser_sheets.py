@@ -160,6 +160,8 @@ def test_the_calculators_save_box_saves_the_answer_on_the_screen(server, phone):
         {"name": name, "hand": hand} for name, hand in hands.items()]})
     points = [int(p) for p in save.locator("label.sel").evaluate_all("els => els.map(e => e.dataset.points)")]
     assert points == [p["florins"] for p in expected["players"]]
+    save.scroll_into_view_if_needed()
+    shot(phone, "calculator-save-live")
     save.locator("button[type=submit]").tap()
     phone.wait_for_url(sheet["links"]["edit"])
     state = Api(base).call("GET", f"/api/v1/sheets/{sheet['token']}")[1]

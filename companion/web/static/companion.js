@@ -191,13 +191,14 @@ function live(form) {
     if (html === null) { delete root.dataset.livePending; return; }  // offline: the Score button will do
     const doc = new DOMParser().parseFromString(html, "text/html");
     const fresh = doc.getElementById("result");
-    form.dispatchEvent(new CustomEvent("companion:redrawn", { detail: doc, bubbles: true }));
-    const old = document.getElementById("result");
-    // The answer above the form grows or shrinks; the form stays under the thumb: the page is scrolled by what
-    // moved it, and never gets shorter while it is being filled in (a scroll near its end would be cut short).
+    // The answer above the form grows or shrinks (and a sheet's save box above it: sheets.js, site-python.js); the
+    // form stays under the thumb: the page is scrolled by what moved it, and never gets shorter while it is being
+    // filled in (a scroll near its end would be cut short).
     const top = form.getBoundingClientRect().top;
     const main = form.closest("main") || document.body;
     main.style.minHeight = `${main.offsetHeight}px`;
+    form.dispatchEvent(new CustomEvent("companion:redrawn", { detail: doc, bubbles: true }));
+    const old = document.getElementById("result");
     if (fresh) { fresh.classList.add("live-result"); if (old) old.replaceWith(fresh); else form.before(fresh); }
     else if (old) old.remove();  // refused (or no answer yet): no winner of a form that is no longer there
     document.querySelector("main > .problems")?.remove();
