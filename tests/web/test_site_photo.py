@@ -123,3 +123,36 @@ def test_a_photo_chosen_before_the_phones_python_is_up_is_read_once_it_is(site, 
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_a_photo_whose_picker_was_open_while_the_page_was_drawn_is_not_lost(site, chromium):
+    """The player opens the photo picker on the page as it first shows; meanwhile the phone's Python draws the page
+    anew for its address, so the photo arrives on a field no longer in the page (its change reaches no document
+    listener: the full run of this stop lost it). The field hears it itself and the photo fills the drawn form."""
+    import base64
+
+    context = chromium.new_context(**PHONE, locale="en-GB")
+    try:
+        page = context.new_page()
+        page.goto(f"{site[0]}/en/score/duquesa/?players.0.name=Ana&players.1.name=Bruno&common=DQ20",
+                  wait_until="domcontentloaded")
+        page.evaluate("window.__picked = document.querySelector('.photo-scan input[type=file]')")  # its picker open
+        assert not page.evaluate("document.documentElement.dataset.drawn")
+        page.wait_for_function("document.documentElement.dataset.drawn", timeout=120000)
+        assert not page.evaluate("window.__picked.isConnected")  # (the page was drawn anew meanwhile)
+        photo = base64.b64encode(small_photo("duquesa", (*HANDS[0], "DQ20"))[0]).decode()
+        page.evaluate("""(b64) => {  // the picker closes: the photo is set on the field it was opened from
+            const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+            const files = new DataTransfer();
+            files.items.add(new File([bytes], "hand.jpg", { type: "image/jpeg" }));
+            window.__picked.files = files.files;
+            window.__picked.dispatchEvent(new Event("change", { bubbles: true }));
+        }""", photo)
+        scan = page.locator(".photo-scan").first
+        expect(scan.locator("output")).to_contain_text("Cards found in the photo: 5. Added: ", timeout=150000)
+        page.wait_for_selector("html:not([data-photo-pending])", state="attached")
+        checked = page.locator("input[name='players.0.hand:list']:checked")
+        assert sorted(checked.evaluate_all("els => els.map(e => e.value)")) == sorted(HANDS[0])
+        expect(page.locator("input[name='common']:checked")).to_have_value("DQ20")
+    finally:
+        context.close()

@@ -60,6 +60,12 @@ function enhance(page) {
   for (const track of page.querySelectorAll("[data-track]")) slidingTrack(track);
   localTimes(page);
   for (const form of page.querySelectorAll("form[data-live]")) live(form);
+  // A photo chosen on a field the phone's Python has meanwhile drawn anew (the picker was open while the page was
+  // being drawn for its address): the change of a field no longer in the page reaches no document listener, so
+  // the field hears it itself (photoChosen then puts it on the page as drawn).
+  for (const field of page.querySelectorAll(".photo-scan input[type=file]")) {
+    field.addEventListener("change", () => { if (!field.isConnected) photoChosen(field); });
+  }
   // Copy buttons (shareable setup links).
   for (const button of page.querySelectorAll("[data-copy]")) {
     button.hidden = !navigator.clipboard;
@@ -312,7 +318,8 @@ document.addEventListener("change", ({ target }) => {
 // cards found are outlined on it, the form is filled as the answer says, and the live answer follows. On a static
 // site (data-read-here) the page reads the codes itself and the phone's own Python fills the form, with the same
 // answer as the server's. ---
-document.addEventListener("change", async ({ target }) => {
+document.addEventListener("change", ({ target }) => photoChosen(target));
+async function photoChosen(target) {
   let box = target.closest?.(".photo-scan");
   if (!box || target.type !== "file" || !target.files?.length) return;
   let form = target.form;
@@ -353,7 +360,7 @@ document.addEventListener("change", async ({ target }) => {
   await outline(box, file, answer);
   fill(form, new URLSearchParams(answer.query));
   delete root.dataset.photoPending;
-});
+}
 document.addEventListener("DOMContentLoaded", () => {
   for (const send of document.querySelectorAll("[data-photo-send]")) send.hidden = true;  // a photo sends itself
 });
