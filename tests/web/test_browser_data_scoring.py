@@ -11,7 +11,7 @@ from companion import cards
 from companion.games import generic
 from conftest import free_port, serving_cards
 from test_browser import OFFLINE_PHONE, PHONE, playwright_api, settled, shot  # (skips this module without chromium)
-from test_site import KEPT, _until
+from test_site import visited_then_offline
 
 expect = playwright_api.expect
 GAME = Path(__file__).with_name("data_scoring_game.yaml")
@@ -85,9 +85,7 @@ def test_a_hand_tapped_in_on_the_served_page_scores_live(served, browser):
 def site_with_game(tmp_path_factory):
     """The static site with the game added (`companion site --cards`): (its port, its folder)."""
     folder, port = tmp_path_factory.mktemp("site-data-scoring"), free_port()
-    data = folder / "lost.yaml"
-    shutil.copy(GAME, data)
-    return port, conftest.site_with_game(folder / "built", data, port)
+    return port, conftest.site_with_game(folder, GAME, port)  # (the file read where it is, as --cards reads it)
 
 
 def test_a_hand_tapped_in_on_the_static_site_scores_offline(site_with_game, browser):
@@ -98,13 +96,7 @@ def test_a_hand_tapped_in_on_the_static_site_scores_offline(site_with_game, brow
         page = context.new_page()
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{base}/en/score/lost/?_n=2")
-        page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=120000)
-        _until(page, KEPT, 180)
-        proc.terminate()
-        proc.wait(timeout=10)
-        context.set_offline(True)
-        page.reload()  # the page and its Python from the phone's copies: no file server
+        visited_then_offline(context, page, f"{base}/en/score/lost/?_n=2", proc)  # then no file server
         page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=120000)
         fill_by_taps(page, 3)
         check_answer(page, 3)

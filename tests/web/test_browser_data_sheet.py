@@ -12,7 +12,7 @@ import conftest
 from conftest import free_port, serving_cards
 from test_browser import OFFLINE_PHONE, PHONE, shot  # (skips this module without chromium)
 from test_data_sheet_pages import AFTER, GAME, NAMES, ROUNDS, TARGET, WINNERS, request_of  # (the hands played)
-from test_site import KEPT, _until
+from test_site import visited_then_offline
 
 
 def fill_round(page, k: int) -> None:
@@ -88,9 +88,7 @@ def test_a_game_to_40_on_a_served_sheet_names_the_rules_winner(served, browser):
 def site_with_game(tmp_path_factory):
     """The static site with the game added (`companion site --cards`): (its port, its folder)."""
     folder, port = tmp_path_factory.mktemp("site-data-sheet"), free_port()
-    data = folder / "cometas.yaml"
-    shutil.copy(GAME, data)
-    return port, conftest.site_with_game(folder / "built", data, port)
+    return port, conftest.site_with_game(folder, GAME, port)  # (the file read where it is, as --cards reads it)
 
 
 def python_drawn(page) -> None:
@@ -107,13 +105,7 @@ def test_a_game_to_40_on_a_phone_sheet_offline_names_the_rules_winner(site_with_
         page = context.new_page()
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{base}/en/phone-sheets/")
-        page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=120_000)
-        _until(page, KEPT, 180)
-        proc.terminate()
-        proc.wait(timeout=10)
-        context.set_offline(True)
-        page.reload()  # the pages and their Python from the phone's copies: no file server
+        visited_then_offline(context, page, f"{base}/en/phone-sheets/", proc)  # then no file server
         python_drawn(page)
         page.select_option("select[name=game]", "cometas")
         for i, name in enumerate(NAMES):

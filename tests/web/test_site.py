@@ -30,6 +30,18 @@ def _until(page, check: str, seconds: float) -> None:
         time.sleep(0.1)
 
 
+def visited_then_offline(context, page, url: str, proc) -> None:
+    """A phone's first visit of `url`: its Python up and the site's service worker holding the site and the phones'
+    Python; then the file server (`proc`) stopped, the phone offline, and the page opened again from its copies."""
+    page.goto(url)
+    page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=120000)
+    _until(page, KEPT, 180)
+    proc.terminate()
+    proc.wait(timeout=10)
+    context.set_offline(True)
+    page.reload()
+
+
 def static_server(folder: Path) -> tuple[str, subprocess.Popen]:
     """Python's plain static file server on a free port for `folder`, once it answers (the caller stops it)."""
     port = free_port()
