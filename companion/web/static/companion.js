@@ -502,6 +502,17 @@ document.addEventListener("companion:redrawn", (event) => {
     if (fresh && !part.contains(document.activeElement)) part.replaceWith(fresh);
   }
 });
+// A sheet's save box above the form drawn anew with the live answer (sheets.js, site-python.js): the seats the
+// player chose in the old one stay chosen where the new one offers them.
+window.companionReplaceKeepingChoices = (old, fresh) => {
+  const chosen = new Map([...old.querySelectorAll("select")].map((select) => [select.name, select.value]));
+  old.replaceWith(fresh);
+  for (const select of fresh.querySelectorAll("select")) {
+    if ([...select.options].some((option) => option.value === chosen.get(select.name))) {
+      select.value = chosen.get(select.name);
+    }
+  }
+};
 // --- Steppers: a whole number with − and + (issue 13). Without this script they are plain number fields; here
 // each gets a − and a +, named in the page's language from the form's words (data-less / data-more) and what the
 // number is: its player (the nearest name shown for a seat, data-seat, followed as it is typed) and its label, or

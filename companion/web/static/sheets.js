@@ -253,15 +253,9 @@ function startSheets() {
     const old = document.querySelector("main > section.save");
     const fresh = event.detail.querySelector("main > section.save");
     if (!old || !fresh || old.contains(document.activeElement)) return;
-    const chosen = new Map([...old.querySelectorAll("select")].map((select) => [select.name, select.value]));
     const refused = old.querySelector("#refused");
     if (refused) fresh.querySelector("#refused")?.replaceWith(refused);  // (its list as drawn, and its buttons)
-    old.replaceWith(fresh);
-    for (const select of fresh.querySelectorAll("select")) {
-      if ([...select.options].some((option) => option.value === chosen.get(select.name))) {
-        select.value = chosen.get(select.name);
-      }
-    }
+    window.companionReplaceKeepingChoices(old, fresh);
   });
   showQueue();
   showRefused();

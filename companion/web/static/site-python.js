@@ -136,22 +136,21 @@
       if (id) sessionStorage.setItem(SAVING, JSON.stringify({ game: config.values.game, id }));
     } catch {}
   }
-  function savingTo() {
-    if (!SCORING) return null;
+  function savingTo(kept) {
     try {
       const to = JSON.parse(sessionStorage.getItem(SAVING) || "null");
-      return to && to.game === config.values.game && keptSheets()[to.id] ? to.id : null;
+      return to && to.game === config.values.game && kept[to.id] ? to.id : null;
     } catch { return null; }
   }
-  function withSheet(fields) {
-    const id = savingTo();
-    return id && !fields.some(([name]) => name === "_sheet") ? [...fields, ["_sheet", id]] : fields;
-  }
-  // The page for a form, with the players of the kept sheet it saves to (its save box lets them choose seats).
+  // The page for a form (saving to the sheet this tab saves to, if any), with the players of the kept sheet it
+  // saves to (its save box lets them choose seats). The phone's sheets are read once for both.
   function askPage(query) {
-    const fields = withSheet(pairs(query));
+    let fields = pairs(query);
+    const kept = SCORING ? keptSheets() : {};
+    const to = SCORING ? savingTo(kept) : null;
+    if (to && !fields.some(([name]) => name === "_sheet")) fields = [...fields, ["_sheet", to]];
     const id = fields.find(([name]) => name === "_sheet")?.[1];
-    const players = id ? keptSheets()[id]?.sheet?.players : null;
+    const players = id ? kept[id]?.sheet?.players : null;
     return ask("page", { endpoint: config.endpoint, values: config.values, lang: config.lang, fields,
                          sheet_players: Array.isArray(players) ? players : [] });
   }
@@ -387,14 +386,7 @@
     document.addEventListener("companion:redrawn", (event) => {
       const fresh = event.detail.querySelector("[data-phone-save]");
       const old = main.querySelector("[data-phone-save]");
-      if (!fresh || !old) return;
-      const chosen = new Map([...old.querySelectorAll("select")].map((select) => [select.name, select.value]));
-      old.replaceWith(fresh);
-      for (const select of fresh.querySelectorAll("select")) {  // seats chosen stay chosen
-        if ([...select.options].some((option) => option.value === chosen.get(select.name))) {
-          select.value = chosen.get(select.name);
-        }
-      }
+      if (fresh && old) window.companionReplaceKeepingChoices(old, fresh);  // (seats chosen stay chosen)
     });
   }
 
