@@ -1,7 +1,6 @@
 """A data-only game's scoring: section on a phone (issue 36), in Debian's chromium: a hand filled by taps on the
 steppers of `companion serve --cards` and of the static site (`companion site --cards`) with
 the file server stopped; the winner line and the rules table follow each tap and say what generic.score says."""
-import shutil
 from pathlib import Path
 
 import pytest
@@ -55,10 +54,8 @@ def check_answer(page, round_: int) -> None:
 
 @pytest.fixture
 def served(tmp_path):
-    """`companion serve --cards` with a copy of the game: its base URL."""
-    data = tmp_path / "game.yaml"
-    shutil.copy(GAME, data)
-    with serving_cards(data, tmp_path / "instance") as base:
+    """`companion serve --cards` with the game: its base URL."""
+    with serving_cards(GAME, tmp_path / "instance") as base:
         yield base
 
 

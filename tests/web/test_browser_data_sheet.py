@@ -4,7 +4,6 @@ filled in on the scoring page opened from the sheet at the sheet's next round an
 --cards` and on the static site with no connection (the sheet kept on the phone). The sheet names the winner its
 rules give: the totals tie, and the last round's fewer knots break the tie (`ties: ["-knots", "count()"]`)."""
 import json
-import shutil
 
 import pytest
 
@@ -43,10 +42,8 @@ def check_sheet(page, k: int) -> None:
 
 @pytest.fixture
 def served(tmp_path):
-    """`companion serve --cards` with a copy of the game: its base URL."""
-    data = tmp_path / "cometas.yaml"
-    shutil.copy(GAME, data)
-    with serving_cards(data, tmp_path / "instance") as base:
+    """`companion serve --cards` with the game: its base URL."""
+    with serving_cards(GAME, tmp_path / "instance") as base:
         yield base
 
 
