@@ -13,8 +13,8 @@ import sys
 import time
 
 from companion import cards
-from companion.data_scoring import card_fields
 from companion.games import generic
+from companion.scoring import card_fields
 
 COLOURS = ("red", "yellow", "blue", "green", "white")
 GAME = """game: benchscore

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion import games  # noqa: E402
-from companion.web.site_runtime import cache_dir  # noqa: E402
+from companion.web.site.python import cache_dir  # noqa: E402
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 LIGHTHOUSE_VERSION = "12.2.3"

@@ -7,8 +7,8 @@ import platform
 import time
 
 from companion import library, service
+from companion.core.rng import make_rng
 from companion.games import duquesa
-from companion.rng import make_rng
 
 
 def rate(fn, seconds: float = 2.0) -> float:

@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion import sheets  # noqa: E402
-from companion.storage import Store  # noqa: E402
+from companion.sheets.storage import Store  # noqa: E402
 from companion.web import create_app  # noqa: E402
 
 PLAYERS = ["Ana", "Bruno", "Carla", "Dario"]

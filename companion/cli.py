@@ -11,8 +11,9 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from . import __version__, cards, games, i18n, library, network, service, settings
-from .schema import InputError
+from . import __version__, cards, games, library, network, service, settings
+from .core import i18n
+from .core.schema import InputError
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 128 + signal.SIGTERM  # Ctrl+C; SIGTERM (a shell's own codes for them)
@@ -176,8 +177,7 @@ def _more_open_files() -> None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """`companion serve`: the web app until stopped, after printing where this machine and the phones open it."""
-    from .web import create_app, serving
-    from .web.instance import InstanceError, check_database
+    from .web import InstanceError, check_database, create_app, serve
 
     if not 1 <= args.port <= 65535:
         raise UsageError("--port must be from 1 to 65535")
@@ -214,7 +214,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # busy moments are normal, not worth a line
         _more_open_files()
-        serving.serve(app, host=args.host, port=args.port, **SERVE_LIMITS)  # waitress, closing smuggling attempts
+        serve(app, host=args.host, port=args.port, **SERVE_LIMITS)  # waitress, closing smuggling attempts
     except OSError as e:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
     return EXIT_OK
@@ -223,7 +223,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def _where_kept(config) -> list[str]:
     """Where saved sheets and the session key live; for a shared database without a shared key, what a fleet of
     servers needs (else a phone moving to another server loses its session and its form token)."""
-    from .web.instance import shown_database
+    from .web import shown_database
 
     shared = not config["DATABASE_URL"].startswith("sqlite")
     where = shown_database(config["DATABASE_URL"])
@@ -240,10 +240,10 @@ def cmd_site(args: argparse.Namespace) -> int:
     """`companion site`: the static site written into --out, then a line with its files, size and languages."""
     import time
 
-    from .web import site
+    from .web import build_site
 
     start = time.perf_counter()
-    made = site.build(args.out, args.base_url, args.companion_url, scoring=not args.no_scoring, lang=args.lang,
+    made = build_site(args.out, args.base_url, args.companion_url, scoring=not args.no_scoring, lang=args.lang,
                       card_files=args.cards)
     print(f"{_shown(args.out)}: {made['files']} files, {made['bytes'] / 1e6:.1f} MB, "
           f"{' and '.join(made['languages'])}, in {time.perf_counter() - start:.1f} s. Upload the folder to any static "
@@ -253,9 +253,8 @@ def cmd_site(args: argparse.Namespace) -> int:
 
 def _sheet_store():
     """The saved-sheet store the server uses (its instance folder, or COMPANION_DATABASE_URL)."""
-    from .storage import Store
-    from .web import create_app
-    from .web.instance import InstanceError, check_database
+    from .sheets import Store
+    from .web import InstanceError, check_database, create_app
 
     try:
         app = create_app()
@@ -267,18 +266,18 @@ def _sheet_store():
 
 def cmd_sheets_export(args: argparse.Namespace) -> int:
     """`companion sheets export --all FOLDER`: every saved sheet written there as a JSON file."""
-    from . import sheet_service
+    from . import sheets
 
-    written = sheet_service.export_all(_sheet_store(), args.folder)
+    written = sheets.export_all(_sheet_store(), args.folder)
     print(f"{len(written)} sheet{'s' if len(written) != 1 else ''} written to {_shown(args.folder)}")
     return EXIT_OK
 
 
 def cmd_sheets_import(args: argparse.Namespace) -> int:
     """`companion sheets import FILE...`: the sheets restored (all of them or none), each with its edit link."""
-    from . import sheet_service
+    from . import sheets
 
-    for path, token in sheet_service.import_files(_sheet_store(), args.files):
+    for path, token in sheets.import_files(_sheet_store(), args.files):
         print(f"{_shown(path)}: imported; its edit link is /s/{token}")
     return EXIT_OK
 

@@ -5,7 +5,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from .schema import Enum, Field, ListOf, Path, Problems
+from .core.schema import Enum, Field, ListOf, Path, Problems
 
 # Print categories: how a component is laid out and backed.
 KINDS = ("card", "reference", "tile", "token", "back")

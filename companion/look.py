@@ -1,7 +1,7 @@
 """A game's look as plain data: its accent colour, back emblem and the shape and colour of each term (stone, gem,
 suit...), read from the `look:` section of its card data; and the Face and Back every printed component shows.
 
-Pure data, no drawing: `companion/pnp` draws these on paper and `companion/web/icons.py` as SVG."""
+Pure data, no drawing: `companion/pnp` draws these on paper and `companion/web/play/icons.py` as SVG."""
 from __future__ import annotations
 
 import posixpath
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from .schema import Bool, Enum, Field, ListOf, MapOf, Path, Problems, Record, Str, describe
+from .core.schema import Bool, Enum, Field, ListOf, MapOf, Path, Problems, Record, Str, describe
 
 # The shapes the drawing code knows (companion/pnp/icons.py draws each; a test keeps the two lists equal).
 DRAWN_SHAPES = ("circle", "square", "triangle", "diamond", "star", "heart", "hexagon", "octagon", "cross", "spade",

@@ -6,8 +6,8 @@ import difflib
 from collections.abc import Mapping
 from dataclasses import replace
 
+from .core.schema import Texts
 from .layouts import PLACEHOLDER
-from .schema import Texts
 
 OWN = ("id", "qty", "type", "set")  # a component's own keys a name may use besides its fields
 LEFT = ("icon", "colour")  # `{icon:heart}` stays markup; `{colour:...}` means nothing in a name and stays

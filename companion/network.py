@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import ifaddr
 
-from .i18n import N_
+from .core.i18n import N_
 
 ROUTE_PROBE = ("198.51.100.1", 9)  # a documentation address: connect() on UDP chooses a route and sends nothing
 

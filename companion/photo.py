@@ -14,7 +14,7 @@ from urllib.parse import unquote, urlsplit
 import zxingcpp
 from PIL import Image, ImageFilter, UnidentifiedImageError
 
-from .schema import InputError, problem
+from .core.schema import InputError, problem
 
 MiB = 1024 * 1024
 MAX_BYTES = 20 * MiB  # a 12 MP phone JPEG is 2-6 MB, a 50 MP one 10-16 MB

@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import cards, games, library
+from .core.rng import MAX_SEED_LEN, make_rng
+from .core.schema import InputError, Int, Problems, Word, problem, whole_number
 from .games import Game
-from .rng import MAX_SEED_LEN, make_rng
-from .schema import InputError, Int, Problems, Word, problem, whole_number
 
 MAX_REQUEST_BYTES = 256 * 1024
 

@@ -17,7 +17,7 @@ take their settings from it; where an app's config names the same key, the confi
 | | | server of a fleet; 32 characters or more |
 | SECRET_KEY_FILE | — | a file holding that key (read when SECRET_KEY is unset) |
 | WRITE_LIMIT | `sheets=30/1h changes=600/10m` (a TESTING app: none) | writes per client address |
-| | | (companion/web/limits.py), or `off` |
+| | | (companion/web/shell/limits.py), or `off` |
 | TRUST_PROXY | 0 | how many proxies in front set `X-Forwarded-For` (0: the header is never believed) |
 | CACHE | `~/.cache/companion` | where `companion site` keeps the Pyodide it fetched |
 

@@ -21,7 +21,7 @@ from hypothesis import settings
 
 import postgres
 from companion import cards, games
-from companion.resources import cards_dir
+from companion.core.resources import cards_dir
 from companion.web import create_app
 
 GAME_IDS = sorted(games.GAMES)

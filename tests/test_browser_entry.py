@@ -1,11 +1,14 @@
-"""`companion.browser`, the static site's Python entry (issue 16): the service calls a phone may make, and a score
+"""`web/site/browser.py`, the static site's Python entry (issue 16): the service calls a phone may make, and a score
 sheet kept on the phone by the same sheet rules as the server's, whose export a hosted companion imports as is."""
 import json
 
 import pytest
 
-from companion import browser, service, sheet_files, sheet_service, sheets
-from companion.storage import Store
+from companion import service, sheets
+from companion.sheets import files as sheet_files
+from companion.sheets import service as sheet_service
+from companion.sheets.storage import Store
+from companion.web.site import browser
 
 
 def call(name, **args):
@@ -79,8 +82,8 @@ def test_a_scoring_form_is_read_on_the_phone_as_the_server_reads_it(game):
 
     from werkzeug.datastructures import MultiDict
 
-    from companion.web import forms
-    from companion.web.glue import pages
+    from companion.web.games.glue import pages
+    from companion.web.play import forms
     pairs = parse_qsl((FORMS / f"{game}.txt").read_text().strip(), keep_blank_values=True)
     on_server = MultiDict(pairs)
     request = pages(game).prepare(forms.request_from_form(on_server), on_server)

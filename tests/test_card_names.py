@@ -83,7 +83,7 @@ def test_the_pdfs_carry_the_title_and_the_author(tmp_path):
 
 
 def test_the_emblem_draws_on_a_face(tmp_path):
-    from companion.web import face_svg
+    from companion.web.play import face_svg
 
     s = cards.load_file(str(game(tmp_path)))
     svg = str(face_svg.face(s, s.component("SH-7"), "en", lambda p: None))

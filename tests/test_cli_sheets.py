@@ -6,9 +6,10 @@ import os
 import pytest
 
 import postgres
-from companion import sheet_files, sheet_service
 from companion.cli import main
-from companion.storage import Store
+from companion.sheets import files as sheet_files
+from companion.sheets import service as sheet_service
+from companion.sheets.storage import Store
 
 
 @pytest.fixture

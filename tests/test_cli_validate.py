@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from companion.cli import main
-from companion.resources import cards_dir
+from companion.core.resources import cards_dir
 from conftest import GAME_IDS, error_lines
 
 BROKEN = [

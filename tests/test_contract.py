@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from companion import cards, games, i18n, library, service
+from companion import cards, games, library, service
 from companion.cli import main
 from companion.components import ComponentType
+from companion.core import i18n
+from companion.core.schema import InputError
 from companion.games import Game, Option
-from companion.schema import InputError
 from conftest import GAME_IDS
 
 ROOT = Path(__file__).resolve().parents[1]

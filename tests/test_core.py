@@ -8,7 +8,7 @@ HEAVY = ("flask", "werkzeug", "reportlab", "qrcode", "PIL", "pypdfium2")
 
 def test_importing_the_core_loads_neither_flask_nor_reportlab():
     code = ("import sys\n"
-            "import companion.games, companion.cards, companion.service, companion.sheets, companion.sheet_service\n"
+            "import companion.games, companion.cards, companion.service, companion.sheets, companion.sheets.service\n"
             "from companion import cards, service\n"
             "service.score('duquesa', {'florins': 31}); service.setup('gemas', 4, 'x'); cards.load_shipped()\n"
             f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))")
@@ -24,21 +24,21 @@ def test_the_check_would_see_a_heavy_import():
 
 
 def test_the_phones_zip_runs_alone(tmp_path):
-    """The static site's worker runs `companion.browser` from its zip alone (issue 16): unpacked here and run by a
+    """The static site's worker runs `web.site.browser` from its zip alone (issue 16): unpacked here and run by a
     Python that sees no site-packages (`-S`, like Pyodide, which has none of ours), every call works, a scoring
     page included, and nothing beyond the standard library and the zip is loaded: no Flask, Babel, SQLAlchemy or
     reportlab, and no PyYAML, Jinja2 or MarkupSafe but the zip's own."""
     import io
     import zipfile
 
-    from companion.web import site_runtime
+    from companion.web.site import python as site_runtime
 
     site = {"urls": {"es": {"scoring.score": "/score/\x00game\x00/", "pages.companion_needed": "/x/"}},
             "origin": "http://x", "trees": {"es": "", "en": "/en"}, "service_worker": {"url": "/sw.js", "scope": "/"}}
     zipfile.ZipFile(io.BytesIO(site_runtime.code_zip(site))).extractall(tmp_path)
     code = ("import sys, json\n"
             f"{site_runtime.START_PYTHON.replace(site_runtime.SITE_DIR, str(tmp_path))}\n"  # as the worker starts
-            "from companion import browser\nimport companion.sheets\n"
+            "from companion.web.site import browser\nimport companion.sheets\n"
             "answers = [browser.call('score', json.dumps({'game': 'duquesa', 'request': {'florins': 31}})),\n"
             "  browser.call('setup', json.dumps({'game': 'gemas', 'players': 4, 'seed': 'x'})),\n"
             "  browser.call('score_form', json.dumps({'game': 'gemas', 'fields': [['players.0.name', 'A'], "

@@ -12,8 +12,9 @@ from urllib.parse import parse_qs
 import pytest
 import yaml
 
-from companion import cards, library, resources, service
+from companion import cards, library, service
 from companion.cli import main
+from companion.core import resources
 from companion.games import generic
 from companion.web import create_app
 from table import faces, table_photo

@@ -1,4 +1,4 @@
-"""The default layouts (companion/default_layouts.yaml): what a data-only file without `layouts:` prints with, one
+"""The default layouts (layouts/default_layouts.yaml): what a data-only file without `layouts:` prints with, one
 for each kind and size, instead of the code drawing of companion/pnp/draw.py. Each on its face and clear of the
 cut, codes a phone reads, and the example game printed from them alone at every card size, with low ink too."""
 import io
@@ -13,6 +13,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 from companion import cards, layouts, library
 from companion.cli import main
 from companion.components import CARD_SIZES, SIZES
+from companion.core.schema import Problems
 from companion.layouts import Design
 from companion.look import DRAWN_SHAPES
 from companion.pnp import draw, faces, layout
@@ -20,7 +21,6 @@ from companion.pnp.build import build
 from companion.pnp.design_check import QR_MIN_MODULE_MM
 from companion.pnp.document import BuildSettings, card_url
 from companion.pnp.geometry import MM
-from companion.schema import Problems
 from conftest import GAME_IDS
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "example-game" / "especias.yaml"

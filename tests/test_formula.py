@@ -1,12 +1,12 @@
-"""The formula language of scoring: (companion/formula.py): what it computes, and every broken formula the contract
+"""The formula language of scoring: (scoring/formula.py): what it computes, and every broken formula the contract
 lists refused by name, at its line, by validate (exit 2, no traceback)."""
 import textwrap
 
 import pytest
 
 from companion import cli
-from companion.data_scoring import Env, Scoring, Table, names_for
-from companion.formula import NONE, FormulaError, compile_formula, place_points
+from companion.scoring import Env, Scoring, Table, names_for
+from companion.scoring.formula import NONE, FormulaError, compile_formula, place_points
 
 NAMES = names_for({"colour": ("red", "blue", "green"), "number": None, "sort": ("expedition", "wager"), "id": None},
                   ["icons"], {"flavour": "is a translated text"}, ["chips"], ["piles"])
@@ -185,7 +185,7 @@ def test_nested_each_cannot_hold_the_server(tmp_path, capsys):
 
 def test_more_counters_or_values_than_the_limit_are_refused(tmp_path, capsys):
     """MAX_COUNTERS and MAX_VALUES (20 and 40, docs/card-data.md) bound a section, at load, naming the part."""
-    from companion.data_scoring import MAX_COUNTERS, MAX_VALUES
+    from companion.scoring import MAX_COUNTERS, MAX_VALUES
 
     counters = "".join(f"    c{i}: {{name: {{es: C, en: C}}}}\n" for i in range(MAX_COUNTERS + 1))
     values = "".join(f'    v{i}: "{i}"\n' for i in range(MAX_VALUES + 1))

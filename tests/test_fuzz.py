@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import service
-from companion.schema import InputError
+from companion.core.schema import InputError
 from conftest import GAME_IDS, examples
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"

@@ -16,7 +16,8 @@ from lxml import etree
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
-from companion import cards, cards_yaml
+from companion import cards
+from companion.cards import yaml_lines as cards_yaml
 from companion.look import Art
 from companion.pnp import art
 from companion.pnp.design_check import check_art

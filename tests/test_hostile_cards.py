@@ -17,7 +17,7 @@ import pytest
 import yaml
 from PIL import Image
 
-from companion import cards_yaml
+from companion.cards import yaml_lines as cards_yaml
 from companion.cli import main
 from companion.pnp import art
 from conftest import error_lines

@@ -17,7 +17,8 @@ from fontTools.ttLib.tables.DefaultTable import DefaultTable
 from companion import cards
 from companion.cli import main
 from companion.pnp import font_tables
-from companion.web import create_app, face_svg
+from companion.web import create_app
+from companion.web.play import face_svg
 from test_hostile_cards import child  # a child process capped in time and memory, and its peak resident memory
 
 ROOT = Path(__file__).resolve().parents[1]

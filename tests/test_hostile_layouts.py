@@ -12,8 +12,8 @@ import pytest
 
 from companion import cards, layouts
 from companion.cli import main
+from companion.core.schema import Problems
 from companion.pnp import tts
-from companion.schema import Problems
 from conftest import error_lines
 from test_hostile_cards import LAUNCHER
 

@@ -16,12 +16,18 @@ from xml.sax.saxutils import escape
 
 import pytest
 
-from companion import cards_rows, layouts, rows, rows_csv, rows_ods, rows_xlsx
+from companion import layouts, rows
+from companion.cards import spreadsheet as cards_rows
 from companion.cli import main
+from companion.core.schema import Problems, Text, whole_number
 from companion.games import generic
 from companion.pnp import art, textfit, tts
-from companion.schema import Problems, Text, whole_number
-from companion.web import create_app, forms, limits
+from companion.rows import csv_file as rows_csv
+from companion.rows import ods as rows_ods
+from companion.rows import xlsx as rows_xlsx
+from companion.web import create_app
+from companion.web.play import forms
+from companion.web.shell import limits
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "example-game"

@@ -3,7 +3,7 @@ import re
 
 from babel.messages.catalog import Catalog
 
-from companion import i18n
+from companion.core import i18n
 from companion.translations.update import template, update
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")

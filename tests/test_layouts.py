@@ -1,12 +1,12 @@
-"""Layouts as data (companion/layouts.py): extends merged, null drops, loops refused; placeholders, markup, and the
+"""Layouts as data (companion/layouts/): extends merged, null drops, loops refused; placeholders, markup, and the
 text fitting validate and the build share (companion/pnp/textfit.py)."""
 import pytest
 
 from companion import layouts
+from companion.core.schema import Problems, Texts
 from companion.layouts import Design, Missing, Run, fill, markup, resolve
 from companion.pnp import textfit
 from companion.pnp.draw import BOLD, FONT, ITALIC, register_fonts
-from companion.schema import Problems, Texts
 
 BASE = {
     "band": {"rect": [0, 0, 63.5, 14], "fill": "{colour:suit}"},
@@ -173,7 +173,7 @@ from reportlab.pdfgen.canvas import Canvas
 from companion.layouts import Design, resolve
 from companion.look import Look, Term
 from companion.pnp import layout
-from companion.schema import Problems, Texts
+from companion.core.schema import Problems, Texts
 out = resolve({"b": {"s": {"icons": "{stones}", "at": [0, 0, 40, 20], "captions": True}}}, ("layouts",), Problems())
 look = Look(terms={"ruby": Term("#c0392b", "heart")})
 shown = layout.Shown({"stones": ["ruby"]}, "es", Design(labels={"ruby": Texts("Rubí", "Ruby")}), look, ".")

@@ -3,7 +3,7 @@ no direction marks or zero-width characters."""
 import pytest
 
 from companion import service, sheets
-from companion.schema import InputError
+from companion.core.schema import InputError
 
 GEMS = {"green": 1, "blue": 0, "violet": 0, "orange": 0}
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 import companion
-from companion import files
 from companion.cli import main
-from companion.files import written_over
-from companion.schema import InputError
+from companion.core import files
+from companion.core.files import written_over
+from companion.core.schema import InputError
 
 BASE = ["--base-url", "https://you.github.io/deck", "--no-scoring"]  # the light site: no Pyodide to fetch
 
@@ -47,7 +47,7 @@ def run_import(tmp_path: Path, *names: str, timeout: float = 60) -> subprocess.C
 
 
 def sheets_in(tmp_path: Path) -> int:
-    from companion.storage import Store
+    from companion.sheets.storage import Store
 
     database = tmp_path / "instance" / "companion.sqlite"
     return len(Store(f"sqlite:///{database}").sheet_ids()) if database.exists() else 0
@@ -77,7 +77,7 @@ def test_import_refuses_a_named_pipe_without_waiting_for_a_writer(tmp_path):
 
 
 def test_import_refuses_a_folder_and_a_file_over_the_limit_and_imports_nothing(tmp_path, monkeypatch, capsys):
-    from companion import sheet_service
+    from companion.sheets import service as sheet_service
 
     monkeypatch.setenv("COMPANION_INSTANCE_PATH", str(tmp_path / "instance"))
     monkeypatch.delenv("COMPANION_DATABASE_URL", raising=False)
@@ -92,7 +92,7 @@ def test_import_refuses_a_folder_and_a_file_over_the_limit_and_imports_nothing(t
 
 
 def test_the_messages_are_in_the_catalogue():
-    from companion.schema import problem
+    from companion.core.schema import problem
 
     said = problem(("x.json",), "is a device, a pipe or a socket, not an export file").say("es")
     assert said != "is a device, a pipe or a socket, not an export file"
@@ -244,7 +244,7 @@ def test_a_folder_of_other_things_is_still_refused(tmp_path, capsys):
 
 @pytest.mark.slow  # builds the light site (each build freezes every page: seconds)
 def test_a_site_build_that_fails_leaves_the_folder_as_it_was(light_site, tmp_path, monkeypatch):
-    from companion.web import site
+    from companion.web.site import build as site
 
     out = copy_of(light_site, tmp_path / "site")
     (out / "CNAME").write_text("deck.example.org\n")
@@ -278,7 +278,7 @@ def test_png_rebuild_keeps_an_order_form_and_removes_the_pngs_of_cards_gone(tmp_
     assert not [p for p in folder.iterdir() if p.name.startswith(files.WORK_PREFIX)]
 
 
-# --- companion/files.py itself: the swap, its undo, and what it never touches --------------------------------------
+# --- companion/core/files.py itself: the swap, its undo, and what it never touches ---------------------------------
 
 
 def fill(staging: Path, paths: dict[str, str]) -> None:

@@ -10,7 +10,7 @@ from PIL import Image
 
 import table
 from companion import cards, games, library, photo
-from companion.schema import InputError
+from companion.core.schema import InputError
 from table import png_claiming, small_photo
 
 HAND = ("DQ03", "DQ07", "DQ11", "DQ15", "DQ22")

@@ -5,8 +5,8 @@ import re
 from pathlib import Path
 
 from companion import cards
-from companion.data_scoring import Env, Table, card_fields
 from companion.games import generic
+from companion.scoring import Env, Table, card_fields
 
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "card-data.md").read_text(encoding="utf-8")
 SECTION = DOC[DOC.index("### Scoring from data"):DOC.index("## Faces from layouts")]

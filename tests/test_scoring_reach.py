@@ -6,8 +6,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import cards
+from companion.core.schema import InputError
 from companion.games import duplicon, gemas, generic
-from companion.schema import InputError
 from conftest import examples
 
 GEMAS_DATA = """

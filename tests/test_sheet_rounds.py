@@ -4,8 +4,11 @@ and names the winner the rules give; on the server's store and in a phone's own 
 
 import pytest
 
-from companion import browser, library, sheet_service, sheets, storage
+from companion import library, sheets
 from companion.games import rounds as rounds_helper
+from companion.sheets import service as sheet_service
+from companion.sheets import storage
+from companion.web.site import browser
 
 GAME = """\
 game: {game}

@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import games, service, sheet_files, sheets
-from companion.schema import InputError
+from companion import games, service, sheets
+from companion.core.schema import InputError
+from companion.sheets import files as sheet_files
 from conftest import GAME_IDS, examples
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"

@@ -4,7 +4,7 @@ import pytest
 import yaml
 
 from companion import cards, games, layouts
-from companion.schema import Enum, Problems
+from companion.core.schema import Enum, Problems
 from conftest import GAME_IDS
 
 

@@ -6,7 +6,8 @@ import pytest
 import sqlalchemy
 
 import postgres
-from companion import sheets, storage
+from companion import sheets
+from companion.sheets import storage
 
 SHEET = {"game": "gemas", "title": "", "players": ["A", "B", "C"]}
 

@@ -5,7 +5,8 @@ import pytest
 import sqlalchemy
 from sqlalchemy import event
 
-from companion import sheets, storage
+from companion import sheets
+from companion.sheets import storage
 
 SHEET = {"game": "gemas", "title": "", "players": ["A", "B", "C"]}
 

@@ -2,6 +2,8 @@
 named in the shared web and print code."""
 
 import ast
+import importlib
+import importlib.util
 import re
 from pathlib import Path
 
@@ -50,15 +52,23 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
 
 
 def import_graph() -> dict[str, set[str]]:
-    """Every companion module's imports of companion modules; with the one import made by name, not by an import
-    statement: `companion.web.glue` loads each game's web glue from the module its descriptor names (`Game.web`)."""
+    """Every companion module's imports of companion modules; with the imports made by name, not by an import
+    statement: `companion.web.games.glue` loads each game's web glue from the module its descriptor names (`Game.web`),
+    and a lazy face (`core.faces.lazy`) the parts it names."""
     from companion import games
 
     found = modules()
     known = set(found)
     graph = {name: imports_of(name, path, known) for name, path in found.items()}
-    graph["companion.web.glue"] |= {rules.web for rules in games.GAMES.values() if rules.web}
+    graph["companion.web.games.glue"] |= {rules.web for rules in games.GAMES.values() if rules.web}
+    for name in graph:  # a face that imports a part when first asked for (core.faces.lazy)
+        if name in LAZY_FACES:
+            lazy_names = importlib.import_module(name).__getattr__.lazy_names
+            graph[name] |= {importlib.util.resolve_name(where.partition(":")[0], name) for where in lazy_names.values()}
     return graph
+
+
+LAZY_FACES = ("companion.sheets", "companion.web")
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -112,14 +122,15 @@ def test_imports_inside_functions_relative_imports_and_web_glue_are_read():
     graph = import_graph()
     assert "companion.pnp.build" in graph["companion.cli"]  # (inside cmd_build)
     assert "companion.games.duquesa" in graph["companion.games"]  # (`from . import duplicon, duquesa, ...`)
-    assert "companion.web.game_pages.duquesa" in graph["companion.web.glue"]  # (by the name Game.web gives)
+    assert "companion.web.games.duquesa" in graph["companion.web.games.glue"]  # (by the name Game.web gives)
+    assert "companion.sheets.storage" in graph["companion.sheets"]  # (a lazy face's part: `core.faces.lazy`)
 
 
 def test_no_module_is_imported_by_name_but_the_web_glue():
     """The graph above holds every import: nothing else in the package imports a module by a name it computes."""
     found = [name for name, path in modules().items()
              if re.search(r"\bimport_module\b|__import__\(", path.read_text(encoding="utf-8"))]
-    assert found == ["companion.web.glue"]
+    assert found == ["companion.core.faces", "companion.web.games.glue"]
 
 
 def test_the_package_imports_form_layers():
@@ -134,12 +145,13 @@ def test_the_package_imports_form_layers():
     assert not found, "import cycles:\n" + "\n".join(described)
 
 
-# The folders are layers too: the rules (games/) below the card data and the registry, those below the print
-# (pnp/), the print below the web (web/). The top-level modules the rules read (schema, i18n, look, ...) sit under
-# them. Only the entry points stand above every folder: the command line, the phone's Python (browser.py, which
-# draws web pages), and the simulation a developer runs to write the Duquesa's solo percentiles (it plays games of
-# the shipped deck, so it reads the registry; the package never imports it).
-ENTRY_POINTS = {"companion.cli", "companion.browser", "companion.games.duquesa_sim"}
+# The folders are layers too: the plain helpers (core/) at the bottom; the rules (games/) and what they read (layouts/,
+# scoring/, rows/, the top-level look, components, ...) above them; the card data (cards/), the registry and the
+# sheets (sheets/) above the rules; the print (pnp/) above those, the web (web/) on top. Only the entry points stand
+# above every folder: the command line, the phone's Python (web/site/browser.py, which draws web pages), and the
+# simulation a developer runs to write the Duquesa's solo percentiles (it plays games of the shipped deck, so it
+# reads the registry; the package never imports it).
+ENTRY_POINTS = {"companion.cli", "companion.web.site.browser", "companion.games.duquesa_sim"}
 
 
 def reaches(graph: dict[str, set[str]], start: str) -> set[str]:
@@ -152,15 +164,20 @@ def reaches(graph: dict[str, set[str]], start: str) -> set[str]:
     return seen
 
 
+FOLDERS = ("core", "cards", "games", "layouts", "pnp", "rows", "scoring", "sheets", "web")
+
+
 def folder(module: str) -> str:
     parts = module.split(".")
-    return parts[1] if len(parts) > 2 or parts[-1] in ("games", "pnp", "web") else ""
+    return parts[1] if len(parts) > 2 or parts[-1] in FOLDERS else ""
 
 
 def test_no_folder_imports_from_a_folder_above_it():
     graph = {name: targets for name, targets in import_graph().items()}
     above_rules = {m for m in graph if any(folder(t) == "games" for t in reaches(graph, m)) and folder(m) != "games"}
-    rank = {"": 1, "games": 1, "pnp": 2, "web": 3}  # (the rules and the core: told apart by above_rules)
+    # (the rules and what sits just above or below them: told apart by above_rules)
+    rank = {"core": 0, "": 1, "games": 1, "layouts": 1, "rows": 1, "scoring": 1, "cards": 1, "sheets": 1, "pnp": 2,
+            "web": 3}
     upward = []
     for a, targets in graph.items():
         if a in ENTRY_POINTS:
@@ -169,7 +186,32 @@ def test_no_folder_imports_from_a_folder_above_it():
             if rank[folder(b)] > rank[folder(a)] or (folder(a) == "games" and b in above_rules):
                 upward.append(f"{a} -> {b}")
     assert not upward, "imports from a layer above:\n" + "\n".join(upward)
-    assert {"companion.cards", "companion.library"} <= above_rules and "companion.schema" not in above_rules
+    assert {"companion.cards", "companion.library", "companion.sheets.model"} <= above_rules
+    assert not {"companion.core.schema", "companion.scoring", "companion.layouts"} & above_rules
+
+
+# Packages whose `__init__` is their face (docs/code-map.md): the rest of the code imports the package, never a module
+# inside it. The others are open shelves whose every module is public: core/ (plain helpers), games/ (a module a
+# game), pnp/ (the print's stages, which the command line calls one by one).
+CLOSED = ("companion.cards", "companion.layouts", "companion.rows", "companion.scoring", "companion.sheets",
+          "companion.web")
+
+
+def test_nothing_outside_a_package_imports_its_inner_modules():
+    inner = []
+    for a, targets in import_graph().items():
+        for b in sorted(targets):
+            for package in CLOSED:
+                if b.startswith(package + ".") and not (a == package or a.startswith(package + ".")):
+                    inner.append(f"{a} -> {b} (import {package})")
+    assert not inner, "imports of a package's inner modules from outside it:\n" + "\n".join(inner)
+
+
+def test_the_package_shows_its_rooms():
+    """At most 12 modules beside the packages at the top (issue 47): the rest live in the room of their family."""
+    top = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(top) <= 12, top
+    assert {p.parent.name for p in PACKAGE.glob("*/__init__.py")} >= set(FOLDERS)
 
 
 # -- no game named in shared code ------------------------------------------------------------------------------------
@@ -232,8 +274,8 @@ def test_the_guarded_games_are_the_registrys():
 # id, "queens-necklace"; {module}: the id as a module is named, "queens_necklace".) And the registry, which lists them.
 OWN_FILES = [
     "companion/games/{module}*.py",
-    "companion/web/game_pages/{module}.py",
-    "companion/web/game_pages/{module}.css",
+    "companion/web/games/{module}.py",
+    "companion/web/games/{module}.css",
     "templates/score/{game}*.html",
     "templates/score/_{module}_*.html",
 ]
@@ -245,7 +287,7 @@ SHARED = [
     "companion/web/**/*.py",
     "companion/web/**/*.css",
     "companion/web/static/*.js",
-    "companion/web/runtime/*.js",
+    "companion/web/site/runtime/*.js",
     "companion/pnp/**/*.py",
     "templates/**/*.html",
 ]
@@ -289,22 +331,22 @@ def test_a_games_things_are_found_as_words():
     found = sorted(named_in(css, 'input[value="thief"]'))
     assert found == [f"{css}:1: thief (gemas)", f"{css}:1: thief (queens-necklace)"]
     assert named_in("templates/x.html", "a\n<li class=nobles>") == ["templates/x.html:2: nobles (nobles)"]
-    assert named_in("companion/web/game_pages/gemas.css", "a chipote") == []
+    assert named_in("companion/web/games/gemas.css", "a chipote") == []
     assert named_in("companion/games/duquesa.py", "a necklace") == []  # (Queen's Necklace has necklaces too)
     assert named_in("companion/pnp/x.py", "a red triangle, the nobleman's courtesy") == []
 
 
 @pytest.mark.parametrize("path, game, expected", [
     ("companion/games/duquesa_sim.py", "duquesa", True),
-    ("companion/web/game_pages/queens_necklace.py", "queens-necklace", True),
+    ("companion/web/games/queens_necklace.py", "queens-necklace", True),
     ("templates/score/queens-necklace.html", "queens-necklace", True),
     ("templates/score/_duquesa_cards.html", "duquesa", True),
     ("templates/score/_queens_necklace_sale.html", "queens-necklace", True),
-    ("companion/web/game_pages/nobles.css", "nobles", True),
-    ("companion/web/game_pages/nobles.css", "gemas", False),
+    ("companion/web/games/nobles.css", "nobles", True),
+    ("companion/web/games/nobles.css", "gemas", False),
     ("templates/score/generic.html", "gemas", False),
-    ("companion/web/views.py", "duquesa", False),
-    ("companion/web/game_pages/duquesa.py", "nobles", False),
+    ("companion/web/play/views.py", "duquesa", False),
+    ("companion/web/games/duquesa.py", "nobles", False),
 ])
 def test_own_files(path, game, expected):
     assert own(path, game) is expected

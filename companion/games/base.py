@@ -6,8 +6,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..core.schema import INVALID, Field, InputError, Name, Path, Problems, Record, Value
 from ..layouts import list_items
-from ..schema import INVALID, Field, InputError, Name, Path, Problems, Record, Value
 
 NAME = Name(max_len=40)
 

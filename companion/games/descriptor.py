@@ -8,10 +8,10 @@ from random import Random
 from typing import Any
 
 from ..components import ComponentType
-from ..i18n import N_
+from ..core.i18n import N_
+from ..core.rng import randbelow
+from ..core.schema import Bool, Enum, Field, ListOf, Record, Word
 from ..look import Face
-from ..rng import randbelow
-from ..schema import Bool, Enum, Field, ListOf, Record, Word
 from .base import checked
 
 # companion.cards.CardSet and .Component, named here without importing the loader (the rules never need it).
@@ -100,7 +100,7 @@ class Game:
     scores: Callable[[CardSet], bool] = lambda _card_set: True  # whether its card data can be scored
     # the setup's parts that can be dealt again alone, by the name of their seed (`seed.<name>` in a setup's link)
     rerolls: Mapping[str, Reroll] = field(default_factory=lambda: {"first_player": FIRST_PLAYER})
-    # the module of its phone pages' glue, which declares PAGES (companion/web/game_pages/<game>.py), named, not
+    # the module of its phone pages' glue, which declares PAGES (companion/web/games/<game>.py), named, not
     # imported: the rules know no web. Every game with rules of its own has one; a data-only game has the generic.
     web: str | None = None
     # how a saved sheet of the game ends and who wins (a data-only game's `rounds:`, `winner:` and `ties:`): given

@@ -5,10 +5,10 @@ from collections.abc import Mapping
 from random import Random
 
 from ..components import SHAPES, ComponentType
-from ..i18n import N_
+from ..core.i18n import N_
+from ..core.rng import randbelow, shuffled
+from ..core.schema import Enum, Int, Path, Problems, Record, Word
 from ..look import Face, Icon
-from ..rng import randbelow, shuffled
-from ..schema import Enum, Int, Path, Problems, Record, Word
 from . import rounds
 from .base import NAME, checked
 from .descriptor import Entry, Game, Reroll
@@ -110,5 +110,5 @@ GAME = Game(
     # who starts follows the dealer: the two are dealt again together
     rerolls={"dealer": Reroll(lambda deal, rng: _seats(deal["players"], rng), ("dealer", "first_player"),
                               N_("Dealer"))},
-    web="companion.web.game_pages.duplicon", sheet_end=sheet_end,
+    web="companion.web.games.duplicon", sheet_end=sheet_end,
 )

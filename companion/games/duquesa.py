@@ -7,10 +7,10 @@ from itertools import combinations_with_replacement, product
 from random import Random
 
 from ..components import ComponentType
-from ..i18n import N_, _
+from ..core.i18n import N_, _
+from ..core.rng import randbelow, shuffled
+from ..core.schema import Enum, InputError, Int, ListOf, Path, Problems, Record, Term, Word, problem
 from ..look import Face
-from ..rng import randbelow, shuffled
-from ..schema import Enum, InputError, Int, ListOf, Path, Problems, Record, Term, Word, problem
 from .base import NAME, CardRef, check_copies, check_unique_names, checked, reference_items, top
 from .descriptor import Entry, Game, Option
 
@@ -429,5 +429,5 @@ GAME = Game(
     setup=setup, entry=Entry(Word("hand"), N_("a hand")), sheet_points=sheet_points, face=face, terms=VOCABULARY,
     face_values=face_values, face_fields=FACE_FIELDS,
     options=(Option("expansions", N_("Expansions"), SETS[1:], Word("expansion")),), solo=solo_turn, simulate=simulate,
-    web="companion.web.game_pages.duquesa",
+    web="companion.web.games.duquesa",
 )

@@ -15,7 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 from .. import library
-from ..rng import make_rng
+from ..core.rng import make_rng
 from . import duquesa
 
 SEED, GAMES, SAMPLE = "duquesa-solo", 10_000, 500

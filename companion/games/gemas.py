@@ -7,10 +7,10 @@ from dataclasses import replace
 from random import Random
 
 from ..components import ComponentType
-from ..i18n import N_, _
+from ..core.i18n import N_, _
+from ..core.rng import randbelow, shuffled
+from ..core.schema import Bool, Enum, InputError, Int, ListOf, Problems, Record, Term, Word, problem
 from ..look import Face
-from ..rng import randbelow, shuffled
-from ..schema import Bool, Enum, InputError, Int, ListOf, Problems, Record, Term, Word, problem
 from .base import NAME, check_unique_names, checked, reference_items, top
 from .descriptor import FIRST_PLAYER, Entry, Game, Reroll
 
@@ -298,5 +298,5 @@ GAME = Game(
     # the teams are drawn from the seats, not the cards: drawn again, no card moves
     rerolls={"first_player": FIRST_PLAYER,
              "teams": Reroll(lambda deal, rng: {"teams": _teams(deal["players"], rng)}, ("teams",), N_("Teams"))},
-    web="companion.web.game_pages.gemas",
+    web="companion.web.games.gemas",
 )

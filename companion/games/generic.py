@@ -11,12 +11,11 @@ from random import Random
 from typing import Any
 
 from ..components import SHAPES, ComponentType
-from ..data_scoring import DEFAULT, Scoring, card_fields
-from ..formula import FormulaError
-from ..i18n import N_
+from ..core.i18n import N_
+from ..core.rng import randbelow, shuffled
+from ..core.schema import INVALID, Enum, Field, InputError, Int, ListOf, MapOf, Problems, Record, Value, Word, problem
 from ..look import Face, Icon
-from ..rng import randbelow, shuffled
-from ..schema import INVALID, Enum, Field, InputError, Int, ListOf, MapOf, Problems, Record, Value, Word, problem
+from ..scoring import DEFAULT, FormulaError, Scoring, card_fields
 from .base import NAME, check_unique_names, checked
 from .descriptor import Entry, Game
 
@@ -79,7 +78,7 @@ def request_field(card_set, scoring: Scoring) -> Record:
 
 def score(request: Any, card_set) -> dict:
     """Each player's points for the round (`round`, 1 by default) and the points of every rule, by the game's
-    scoring (companion/data_scoring.py); the winners of this request: the best points, then the tie-breakers."""
+    scoring (companion/scoring/__init__.py); the winners of this request: the best points, then the tie-breakers."""
     scoring = scoring_of(card_set)
     if scoring is None:
         raise InputError([problem((), "this game's components declare no value to score by; keep score with points "
@@ -199,7 +198,7 @@ def face(c, s, lang: str) -> Face:
 
 
 def face_values(c, s, lang: str) -> dict:
-    """What the default layouts (companion/default_layouts.yaml) show besides the data: the colour of an icon
+    """What the default layouts (companion/layouts/default_layouts.yaml) show besides the data: the colour of an icon
     whose shape the look gives none (one per card), and a reference card's text as a list, an item a sentence."""
     out = {"shape_colour": PALETTE[sum(map(ord, c.id)) % len(PALETTE)]}
     if c.kind == "reference" and c.text is not None:

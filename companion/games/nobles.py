@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from random import Random
 
 from ..components import ComponentType
-from ..i18n import N_, _
+from ..core.i18n import N_, _
+from ..core.rng import make_rng, randbelow, roll, shuffled
+from ..core.schema import Bool, Either, Enum, InputError, Int, ListOf, Name, Problems, Record, Str, Term, Word
 from ..look import Face
-from ..rng import make_rng, randbelow, roll, shuffled
-from ..schema import Bool, Either, Enum, InputError, Int, ListOf, Name, Problems, Record, Str, Term, Word
 from .base import checked, reference_items
 from .descriptor import Entry, Game, Option
 
@@ -376,5 +376,5 @@ GAME = Game(
     setup=setup, entry=Entry(Word("duel"), N_("a duel")), sheet_points=sheet_points, face=face, terms=(*SUITS, *ART),
     face_values=face_values, face_fields=("index", "noble", "duel", "stats", "defence", "plain", "items"),
     options=(Option("jokers", N_("Add the two Jokers")), Option("double", N_("Double deck (104 cards)"))),
-    web="companion.web.game_pages.nobles",
+    web="companion.web.games.nobles",
 )

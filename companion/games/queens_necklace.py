@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from random import Random
 
 from ..components import ComponentType, check_descending
-from ..i18n import N_, _
+from ..core.i18n import N_, _
+from ..core.rng import randbelow, shuffled
+from ..core.schema import Enum, InputError, Int, ListOf, MapOf, Path, Problems, Record, Term, Word
 from ..look import Face
-from ..rng import randbelow, shuffled
-from ..schema import Enum, InputError, Int, ListOf, MapOf, Path, Problems, Record, Term, Word
 from .base import NAME, add_duplicate_names, checked, reference_items, top
 from .descriptor import FIRST_PLAYER, Entry, Game, Reroll
 
@@ -384,5 +384,5 @@ GAME = Game(
     # the fashion tiles are a shuffle of their own: dealt again, no card moves
     rerolls={"first_player": FIRST_PLAYER,
              "fashion": Reroll(lambda _deal, rng: {"fashion": shuffled(list(GEMS), rng)}, ("fashion",), N_("Fashion"))},
-    web="companion.web.game_pages.queens_necklace",
+    web="companion.web.games.queens_necklace",
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from ..schema import InputError, Int, ListOf, Path, Problems, Record
+from ..core.schema import InputError, Int, ListOf, Path, Problems, Record
 from .base import add_duplicate_names, top
 
 MAX_ROUNDS = 200

@@ -23,7 +23,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..files import NotReadable, read_regular
+from ..core.files import NotReadable, read_regular
 from ..look import ART_DPI
 from .font import FONT, register_fonts
 

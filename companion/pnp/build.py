@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .. import cards, service
-from ..files import folder_problems, shown
-from ..schema import InputError, Problem
+from ..core.files import folder_problems, shown
+from ..core.schema import InputError, Problem
 from .document import BuildSettings, render
 
 

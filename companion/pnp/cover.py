@@ -11,7 +11,7 @@ from reportlab.platypus import Frame, Paragraph, Spacer
 
 from .. import __version__, network, rulebook
 from ..cards import CardSet
-from ..i18n import N_, _
+from ..core.i18n import N_, _
 from . import draw
 from .geometry import MM
 

@@ -13,9 +13,9 @@ from reportlab.pdfbase import pdfmetrics
 from .. import cards
 from ..cards import CardSet, Component
 from ..components import SIZES
+from ..core.paths import leads_outside
 from ..layouts import COLOUR_TEXT, DEFAULT_FONT, PROPERTIES, Colour, Missing, fill, fill_list, plain, sized
 from ..look import ART_DPI, art_window_mm
-from ..paths import leads_outside
 from . import art as art_files
 from . import faces, layout
 from .geometry import MM

@@ -11,8 +11,8 @@ from reportlab.pdfgen import canvas as rl_canvas
 from .. import __version__
 from ..cards import CardSet, Component
 from ..components import CARD_SIZES
-from ..i18n import LANGS, N_, _
-from ..schema import INVALID, LANG_CODE, Problem, Problems
+from ..core.i18n import LANGS, N_, _
+from ..core.schema import INVALID, LANG_CODE, Problem, Problems
 from . import cover, draw, faces, geometry
 from .geometry import CARD_KINDS, MM, Layout, Rect, cut_radius, layout
 

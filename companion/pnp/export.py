@@ -15,7 +15,7 @@ from reportlab import rl_config
 from reportlab.pdfgen import canvas as rl_canvas
 
 from ..cards import CardSet, Component
-from ..files import Update, all_written_over
+from ..core.files import Update, all_written_over
 from . import draw, faces
 from .document import BuildSettings, cut_radius, metadata, printed_size, qr_text, qr_version
 from .geometry import MM, SIZES
@@ -37,7 +37,7 @@ def card_pngs(card_set: CardSet, settings: BuildSettings, folder: Path) -> list[
 
 def many_card_pngs(games: list[tuple[CardSet, Path]], settings: BuildSettings) -> list[list[Path]]:
     """Every game's PNGs and cards.pdf; all the pages of all the games are rasterised by one set of worker
-    processes. Each game's folder is written over as companion.files does it: the files made are swapped in only
+    processes. Each game's folder is written over as companion.core.files does it: the files made are swapped in only
     when every game's are made, the PNGs of cards no longer in the game (listed in RECORD by the last export) are
     removed, and anything else the folder holds (an order form, notes) is kept. A folder with no record (an older
     companion's export) has its files replaced and nothing else removed."""

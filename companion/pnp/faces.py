@@ -1,5 +1,5 @@
 """What each printed component shows: every front and back is drawn from a layout, the card data's own or, for a
-file without `layouts:`, the defaults (companion/default_layouts.yaml), through companion/pnp/layout.py. `face` and
+file without `layouts:`, the defaults (layouts/default_layouts.yaml), through companion/pnp/layout.py. `face` and
 `back` say in words what a component is (its title), for the phone's pages."""
 from __future__ import annotations
 
@@ -122,7 +122,7 @@ def paint_back(canvas, b: Component, s: CardSet, lang: str, x: float, y: float, 
                low_ink: bool = False) -> None:
     """One back in its trim rectangle, its picture or layout running into the bleed: the back component's own
     `layout:` or `art:`, else the file's `back:` (art covering it to the bleed, keeping its aspect, or a layout),
-    else the default back (companion/default_layouts.yaml: the accent and its lattice, the name on a plate, the
+    else the default back (companion/layouts/default_layouts.yaml: the accent and its lattice, the name on a plate, the
     emblem), which is also the light back `--ink low` prints instead of a picture."""
     from . import draw, layout
 

@@ -15,6 +15,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
+from ..core.paths import leads_outside
 from ..layouts import (
     COLOUR_TEXT,
     DEFAULT_FONT,
@@ -30,7 +31,6 @@ from ..layouts import (
     markup,
 )
 from ..look import DRAWN_SHAPES, Icon, Look
-from ..paths import leads_outside
 from . import art, font_tables, textfit
 from .geometry import MM
 from .icons import draw_icon

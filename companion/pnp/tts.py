@@ -16,7 +16,7 @@ processes each draw a share of the faces into the sheets, then encode them: see 
   `CardID` is that number × 100 + the face's slot.
 
 Files, in the output folder: `<game>.json`, `<game>-sheet-<n>.png` (n is the CustomDeck number), `<game>-back.png`
-(and `<game>-back-2.png`… for further backs). The folder is written over as `companion.files` does it, with a record
+(and `<game>-back-2.png`… for further backs). The folder is written over as `core.files` does it, with a record
 per game (`.companion-tts-<game>`), so a re-export replaces and removes only what the last export of that game
 wrote, several games can share one folder (TTS's Saved Objects folder), and an error leaves it untouched."""
 from __future__ import annotations
@@ -39,8 +39,8 @@ from PIL import Image
 
 from .. import __version__, cards, service
 from ..cards import CardSet, Component
-from ..files import Update, all_written_over, folder_problems
-from ..schema import InputError, Problem
+from ..core.files import Update, all_written_over, folder_problems
+from ..core.schema import InputError, Problem
 from .document import BuildSettings, cut_radius, printed_size
 from .export import _card_pages, corner_mask, page_image
 from .geometry import SIZES

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import cards, service
-from ..files import shown
-from ..schema import InputError, Problem
+from ..core.files import shown
+from ..core.schema import InputError, Problem
 from .build import build
 from .document import BuildSettings
 

@@ -14,13 +14,13 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"_": None, "_l": None, "N_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None}
 METHODS = [("companion/**.py", "python"), ("templates/**.html", "jinja2")]
-# What a problem in a player's input says (companion.schema): the template of Problems.add, problem and Problem
+# What a problem in a player's input says (companion.core.schema): the template of Problems.add, problem and Problem
 # (their second argument), an Enum's name for its values (its second) and a Word (its first). Not read where
 # only a card designer meets the problems (card data, looks, the PDF, site building): those stay English.
 PROBLEM_KEYWORDS = {"add": (2,), "problem": (2,), "Problem": (2,), "Enum": (2,), "Word": None}
-DESIGNERS_ONLY = ("companion/cards.py", "companion/cards_*", "companion/look.py", "companion/data_scoring.py",
-                  "companion/formula.py", "companion/pnp/**", "companion/browser.py", "companion/web/site.py",
-                  "companion/web/site_runtime.py", "companion/translations/**")
+DESIGNERS_ONLY = ("companion/cards/**", "companion/look.py", "companion/scoring/**", "companion/pnp/**",
+                  "companion/web/site/browser.py", "companion/web/site/build.py", "companion/web/site/python.py",
+                  "companion/translations/**")
 PROBLEM_METHODS = [*((path, "ignore") for path in DESIGNERS_ONLY), ("companion/**.py", "python")]
 PRINTED_FROM = ("companion/pnp/", "companion/games/")  # texts of the PDF code and the games' faces are printed
 

@@ -4,8 +4,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import library, service
+from companion.core.schema import InputError
 from companion.games import duquesa as dq
-from companion.schema import InputError
 from conftest import examples
 
 

@@ -5,9 +5,9 @@ from collections import Counter
 import pytest
 
 from companion import library, service
+from companion.core.rng import make_rng, shuffled
 from companion.games import duquesa, duquesa_sim
 from companion.games import duquesa_solo_florins as stored
-from companion.rng import make_rng, shuffled
 
 
 def test_the_stored_games_are_what_the_seed_plays_now():
@@ -100,6 +100,6 @@ def test_a_turn_out_of_the_game_or_a_card_drawn_twice_is_refused(bad):
 
 def test_the_phones_own_python_gets_the_stored_games():
     """A static site's phones draw the rank page in their own Python, from a zip of the modules the pages import."""
-    from companion.web import site_runtime
+    from companion.web.site import python as site_runtime
 
     assert "companion.games.duquesa_solo_florins" in site_runtime.modules()

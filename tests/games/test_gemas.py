@@ -2,7 +2,7 @@
 import pytest
 
 from companion import service
-from companion.schema import InputError
+from companion.core.schema import InputError
 
 
 def score(players, lay_down=None):

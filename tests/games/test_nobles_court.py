@@ -2,8 +2,8 @@
 import pytest
 
 from companion import service
+from companion.core.schema import InputError
 from companion.games.nobles import after_duel, court_duel
-from companion.schema import InputError
 
 
 def court(name, *nobles, resources=0):

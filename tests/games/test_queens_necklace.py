@@ -2,7 +2,7 @@
 import pytest
 
 from companion import service
-from companion.schema import InputError
+from companion.core.schema import InputError
 
 FASHION = ["diamond", "emerald", "ruby", "amber"]  # +30 +20 +10 0
 

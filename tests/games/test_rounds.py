@@ -2,9 +2,9 @@
 that is not one of ours: a round is each player's points as typed."""
 import pytest
 
+from companion.core.schema import InputError, Int, Record
 from companion.games import rounds
 from companion.games.base import NAME, checked
-from companion.schema import InputError, Int, Record
 
 ENTRY = Record({"name": NAME, "points": Int(-50, 50)}, required=("name", "points"))
 

@@ -3,7 +3,7 @@ the card or the seat named."""
 import pytest
 
 from companion import service
-from companion.schema import InputError
+from companion.core.schema import InputError
 
 RAINBOW = {"stones": ["rainbow"], "wish": {"stone": "rainbow", "count": 1, "florins": 5}}
 GOLD = {"stones": ["gold", "ruby", "pearl", "jet"]}

@@ -112,7 +112,7 @@ def test_an_elements_opacity_multiplies_its_fill_opacity(tmp_path):
 
 
 def test_the_phones_face_blends_the_art_as_the_print_does(tmp_path, chromium):
-    from companion.web import face_svg
+    from companion.web.play import face_svg
 
     card_set = cards.load_file(str(game(tmp_path)))
     comp = card_set.component("VL-1")
@@ -137,7 +137,7 @@ def test_the_phones_face_blends_the_art_as_the_print_does(tmp_path, chromium):
 def test_the_phone_canvas_writes_the_prints_fill_alpha(alpha):
     from reportlab.lib.colors import white
 
-    from companion.web.face_svg import SvgCanvas
+    from companion.web.play.face_svg import SvgCanvas
 
     c = SvgCanvas(lambda p: None, lambda f: ("serif", "normal", "normal"))
     c.setFillColor(white)

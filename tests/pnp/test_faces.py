@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 from reportlab.pdfbase.ttfonts import TTFont
 
-from companion import cards, games, i18n, library
+from companion import cards, games, library
+from companion.core import i18n
 from companion.pnp import draw, faces
 from conftest import GAME_IDS
 

@@ -6,8 +6,9 @@ import io
 import pytest
 from reportlab.pdfgen.canvas import Canvas
 
-from companion import i18n, library
+from companion import library
 from companion.components import SIZES
+from companion.core import i18n
 from companion.pnp import art, draw, faces, layout
 from companion.pnp.document import card_url
 from companion.pnp.geometry import MM

@@ -7,12 +7,13 @@ import pypdfium2.raw as pdfium_c
 import pytest
 from PIL import Image, ImageChops
 
-from companion import cards, layout_resolve
+from companion import cards
 from companion.cli import main
 from companion.components import SIZES
+from companion.core.schema import Problems
 from companion.layouts import Percent, sized
+from companion.layouts import extends as layout_resolve
 from companion.pnp.export import DPI, SERVICE_BLEED_MM
-from companion.schema import Problems
 
 BAND = (10, 20, 50, 30)  # the red rect's box, in percent of the card
 DATA = """\

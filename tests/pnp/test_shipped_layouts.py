@@ -8,7 +8,7 @@ from companion.components import SIZES
 from companion.layouts import MIN_TEXT_PT, QUIET_MIN_PT
 from companion.pnp import faces, layout
 from companion.pnp.design_check import check_design
-from companion.web import face_svg
+from companion.web.play import face_svg
 from conftest import GAME_IDS
 
 

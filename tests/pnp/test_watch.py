@@ -13,9 +13,9 @@ import pypdfium2 as pdfium
 import pytest
 
 from companion import cards
+from companion.core.schema import InputError
 from companion.pnp.document import BuildSettings
 from companion.pnp.watch import relevant, scratch_name, watch
-from companion.schema import InputError
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "example-game"
 

@@ -84,7 +84,7 @@ def test_the_server_takes_a_photo_as_large_as_the_api_does():
 
 
 def test_a_third_photo_at_once_waits_its_turn_then_is_a_503(client, monkeypatch):
-    from companion.web import photo_pages  # (the API and the scoring pages' photos take turns together)
+    from companion.web.photos import pages as photo_pages  # (the API and the scoring pages' photos take turns together)
 
     monkeypatch.setattr(photo_pages, "SCAN_WAIT", 0.05)
     assert photo_pages.SCANS.acquire(timeout=5) and photo_pages.SCANS.acquire(timeout=5)  # two photos being read
@@ -100,7 +100,7 @@ def test_a_third_photo_at_once_waits_its_turn_then_is_a_503(client, monkeypatch)
 
 def test_a_busy_companion_says_so_on_the_scoring_page_in_its_language(client, monkeypatch):
     """Not the storage's 503 ("not saved"): the page, and its script's JSON, say photos are being read."""
-    from companion.web import photo_pages
+    from companion.web.photos import pages as photo_pages
 
     monkeypatch.setattr(photo_pages, "SCAN_WAIT", 0.05)
     assert photo_pages.SCANS.acquire(timeout=5) and photo_pages.SCANS.acquire(timeout=5)

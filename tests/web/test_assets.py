@@ -1,4 +1,4 @@
-"""The stylesheet and scripts reach phones without their comments (companion.web.assets), still whole: every
+"""The stylesheet and scripts reach phones without their comments (companion.web.shell.assets), still whole: every
 rule and statement kept, each script still parses, a second load is a 304."""
 import gzip
 import re
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.web.assets import compact
+from companion.web.shell.assets import compact
 
 STATIC = Path(__file__).parents[2] / "companion" / "web" / "static"
 SCRIPTS = sorted(STATIC.glob("*.js"))

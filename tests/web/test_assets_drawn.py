@@ -1,4 +1,4 @@
-"""The stylesheet as phones get it (companion.web.assets: without comments, tight around its punctuation) draws
+"""The stylesheet as phones get it (companion.web.shell.assets: without comments, tight around its punctuation) draws
 the pages exactly as the stylesheet as written: compared element by element in Debian's chromium."""
 from pathlib import Path
 

@@ -5,8 +5,9 @@ import json
 
 import pytest
 
-from companion import sheet_files, sheet_service
-from companion.schema import InputError
+from companion.core.schema import InputError
+from companion.sheets import files as sheet_files
+from companion.sheets import service as sheet_service
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ the same for a Queen's Necklace sale column, a Nobles court and a Gemas set laid
 from urllib.parse import parse_qs, urlsplit
 
 from companion import service
-from companion.web.game_pages.nobles import noble_of
+from companion.web.games.nobles import noble_of
 from table import small_photo
 from test_browser import PHONE, playwright_api, settled, shot  # (and skips this module without playwright or chromium)
 

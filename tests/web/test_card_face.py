@@ -1,4 +1,4 @@
-"""A card's phone page draws its face from the same layout as the print (companion/web/face_svg.py): the designer's
+"""A card's phone page draws its face from the same layout as the print (companion/web/play/face_svg.py): the designer's
 colours, fonts and pictures, served only when the card data names them; and, seen in Debian's chromium, the
 phone's face matches the printed card pixel for pixel within a small tolerance."""
 import io
@@ -116,7 +116,7 @@ def test_the_phones_face_and_back_are_cut_to_the_files_corner_radius(tmp_path, c
     """A file's `corner_radius` (issue 39, item 5) rounds the phone's face and back as the print's cut: seen in
     chromium over black, the corner is black, the paper starts where the arc does; square corners stay paper."""
     from companion import cards
-    from companion.web import face_svg
+    from companion.web.play import face_svg
 
     (tmp_path / "round.yaml").write_text(
         f"game: round\ntitle: Round\nlanguages: [en]\nprefix: RD\nplayers: [2, 4]\ncorner_radius: {radius}\n"

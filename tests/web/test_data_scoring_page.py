@@ -144,8 +144,8 @@ def test_the_static_site_s_phones_get_the_scoring_pickled_and_score_alike(tmp_pa
     phone's code."""
     import pickle
 
-    from companion import resources
-    from companion.web import site_runtime
+    from companion.core import resources
+    from companion.web.site import python as site_runtime
 
     folder = tmp_path / "cards"
     shutil.copytree(resources.cards_dir(), folder)
@@ -160,7 +160,7 @@ def test_the_static_site_s_phones_get_the_scoring_pickled_and_score_alike(tmp_pa
     for round_ in (1, 3):
         request = request_of(HANDS, round_)
         assert generic.score(request, phone) == generic.score(request, here)
-    assert {"companion.formula", "companion.data_scoring", "companion.games.generic"} <= set(site_runtime.modules())
+    assert {"companion.scoring.formula", "companion.scoring", "companion.games.generic"} <= set(site_runtime.modules())
 
 
 def test_a_scanned_code_or_a_photo_adds_any_card_a_player_may_hold(tmp_path):
@@ -168,7 +168,7 @@ def test_a_scanned_code_or_a_photo_adds_any_card_a_player_may_hold(tmp_path):
     (no value) goes to each player holding fewer copies than are printed, and one more copy is added."""
     from werkzeug.datastructures import MultiDict
 
-    from companion.web.game_pages import cards_held, one_more
+    from companion.web.games import cards_held, one_more
 
     client, path = served(tmp_path)
     wager = cards.load_file(path).component("LC-RED-W1")

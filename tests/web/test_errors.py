@@ -3,8 +3,8 @@ everywhere else, and even an error nobody foresaw is a page, never a traceback."
 import pytest
 
 from companion import games
-from companion.web.game_pages import GENERIC
-from companion.web.glue import pages
+from companion.web.games import GENERIC
+from companion.web.games.glue import pages
 from conftest import GAME_IDS
 
 
@@ -50,14 +50,14 @@ def test_every_game_with_rules_has_its_page_glue_and_template(app, game):
 
 
 @pytest.mark.parametrize("web, said", [
-    ("companion.web.game_pages.gema", "is not a module"),
-    ("companion.web.forms", "declares no PAGES"),
+    ("companion.web.games.gema", "is not a module"),
+    ("companion.web.play.forms", "declares no PAGES"),
     (None, "names no web glue"),
 ])
 def test_a_game_whose_web_glue_is_not_where_its_descriptor_says_is_an_error_naming_it(web, said):
     from dataclasses import replace
 
-    from companion.web import glue
+    from companion.web.games import glue
 
     with pytest.raises(glue.GlueError, match=said) as raised:
         glue._load(replace(games.GAMES["gemas"], web=web))

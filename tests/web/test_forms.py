@@ -1,7 +1,7 @@
 """The one naming scheme that turns every game's form fields into a score request."""
 from werkzeug.datastructures import MultiDict
 
-from companion.web.forms import filled, is_submitted, request_from_form
+from companion.web.play.forms import filled, is_submitted, request_from_form
 
 
 def test_paths_types_and_lists():

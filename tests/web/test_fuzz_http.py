@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from companion import storage
+from companion.sheets import storage
 from companion.web import create_app
 from conftest import examples
 

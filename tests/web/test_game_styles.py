@@ -1,14 +1,14 @@
 """Each game's own look (the classes only its templates use) lives beside its web glue, in
-companion/web/game_pages/<module>.css, and goes out with the game's look stylesheet (/icons/<game>.css, linked by
+companion/web/games/<module>.css, and goes out with the game's look stylesheet (/icons/<game>.css, linked by
 its pages only, compacted, compressed and versioned like the static files): not in the stylesheet every page loads."""
 from pathlib import Path
 
 import pytest
 
 from companion import games
-from companion.web.assets import compact
+from companion.web.shell.assets import compact
 
-GLUE = Path(__file__).parents[2] / "companion" / "web" / "game_pages"
+GLUE = Path(__file__).parents[2] / "companion" / "web" / "games"
 OWN = {game: GLUE / f"{rules.web.rpartition('.')[2]}.css" for game, rules in games.GAMES.items() if rules.web}
 STYLED = sorted(game for game, path in OWN.items() if path.is_file())
 

@@ -12,8 +12,8 @@ from werkzeug.datastructures import MultiDict
 
 from companion import service
 from companion.games.gemas import reserve_size
-from companion.web import forms
-from companion.web.game_pages.gemas import turn_by_turn
+from companion.web.games.gemas import turn_by_turn
+from companion.web.play import forms
 
 
 def page_of(client, query: str) -> tuple[int, str]:
@@ -68,7 +68,7 @@ def choice_links(page: str) -> dict[str, str]:
 
 def request_of(query: str) -> dict:
     """The score request the page would make of a query (the same preparation as the page)."""
-    from companion.web.game_pages.gemas import prepare
+    from companion.web.games.gemas import prepare
     form = MultiDict(parse_qsl(query, keep_blank_values=True))
     return prepare(forms.request_from_form(form), form)
 

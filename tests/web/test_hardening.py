@@ -13,9 +13,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import event
 
-from companion import browser, sheet_files, sheets
-from companion.schema import InputError
-from companion.web import create_app, instance, limits
+from companion import sheets
+from companion.core.schema import InputError
+from companion.sheets import files as sheet_files
+from companion.web import create_app
+from companion.web.shell import instance, limits
+from companion.web.site import browser
 from conftest import Api, examples, start_server
 
 DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
@@ -132,7 +135,7 @@ def test_a_phone_forgets_a_sheet_it_no_longer_wants_listed(phone):
 
 
 def view_of(token):
-    from companion.storage import view_token
+    from companion.sheets.storage import view_token
     return view_token(token)
 
 

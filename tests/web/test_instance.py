@@ -4,7 +4,8 @@ import threading
 
 import pytest
 
-from companion.web import create_app, instance
+from companion.web import create_app
+from companion.web.shell import instance
 
 
 def test_first_run_makes_a_private_secret_and_later_runs_keep_it(tmp_path):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion import cards, library, service
-from companion.resources import cards_dir
+from companion.core.resources import cards_dir
 from companion.web import create_app
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,15 +1,16 @@
-"""The shared fill of a photo's cards (web/photo_fill.py, issue 28): the server's photo page and the static site's
-phone (companion.browser's `photo_fill` call) put the cards found where the game's glue puts them, by this one code."""
+"""The shared fill of a photo's cards (web/photos/fill.py, issue 28): the server's photo page and the static site's
+phone (web/site/browser.py's `photo_fill` call) put the cards found where the game's glue puts them, by one code."""
 import json
 from pathlib import Path
 from urllib.parse import parse_qs, parse_qsl
 
 from werkzeug.datastructures import MultiDict
 
-from companion import browser, service
+from companion import service
 from companion.library import Library, current, using
-from companion.web.glue import pages
-from companion.web.photo_fill import Form, card_of, filled, said
+from companion.web.games.glue import pages
+from companion.web.photos.fill import Form, card_of, filled, said
+from companion.web.site import browser
 
 SQUARE = [[0, 0], [10, 0], [10, 10], [0, 10]]
 FORM = [("players.0.name", "Ana"), ("players.1.name", "Bruno"), ("common", "DQ20"), ("_csrf", "x"),

@@ -6,7 +6,7 @@ import re
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from companion import service
-from companion.web.game_pages.nobles import noble_of
+from companion.web.games.nobles import noble_of
 from table import small_photo
 
 HAND = ("DQ03", "DQ07", "DQ11", "DQ15")

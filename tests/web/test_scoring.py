@@ -46,7 +46,7 @@ def test_every_registered_game_has_a_scoring_form_under_test():
 def test_every_games_form_makes_the_request_its_example_is(client, game):
     """Derived from the registry: each game's form (tests/web/forms/<game>.txt), read by its own glue as the page
     reads it, scores as its shipped example does through the API, so no game's form drifts from its rules."""
-    from companion import browser
+    from companion.web.site import browser
 
     api = client.post(f"/api/v1/{game}/score", json=example(game))
     assert api.status_code == 200, api.get_data(as_text=True)

@@ -7,8 +7,9 @@ import time
 
 import sqlalchemy
 
-from companion import storage
-from companion.web import create_app, instance
+from companion.sheets import storage
+from companion.web import create_app
+from companion.web.shell import instance
 
 BUDGET = 10
 LIMIT = f"changes={BUDGET}/10m"

@@ -6,7 +6,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from companion import storage
+from companion.sheets import storage
 from companion.web import create_app
 
 

@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from companion import sheet_service, storage
+from companion.sheets import service as sheet_service
+from companion.sheets import storage
 from companion.web import create_app
 
 

@@ -168,7 +168,8 @@ def test_the_phone_runs_the_same_rules_as_the_server(site, chromium, server_page
     below open a few of them for real, in the page.)"""
     import json as _json
 
-    from companion import browser, service
+    from companion import service
+    from companion.web.site import browser
     from test_browser import PHONE
     base = site[0]
     calls = [("score", {"game": p.name.removesuffix("-score.json"), "request": _json.loads(p.read_text())})

@@ -8,7 +8,7 @@ import pytest
 
 from companion import cards
 from companion.cli import main
-from companion.web.site import root_language
+from companion.web.site.build import root_language
 
 BASE = "https://you.github.io/deck"
 

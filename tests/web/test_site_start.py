@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl
 
 import pytest
 
-from companion.web import site_runtime
+from companion.web.site import python as site_runtime
 
 FORM = [list(p) for p in parse_qsl((Path(__file__).parent / "forms" / "duquesa.txt").read_text().strip())]
 SITE = {"urls": {"es": {"scoring.score": "/score/\x00game\x00/", "pages.companion_needed": "/x/"}},
@@ -23,7 +23,7 @@ def test_a_scoring_page_on_the_phone_reads_only_its_own_games_card_data(tmp_path
     with a score having unpickled Duquesa's card data only, and still knows every game."""
     zipfile.ZipFile(io.BytesIO(site_runtime.code_zip(SITE))).extractall(tmp_path)
     code = (site_runtime.START_PYTHON.replace(site_runtime.SITE_DIR, str(tmp_path)) + "\n"
-            "import json\nfrom companion import browser, service\n"
+            "import json\nfrom companion import service\nfrom companion.web.site import browser\n"
             "answer = json.loads(browser.call('page', json.dumps({'endpoint': 'scoring.score', 'values': "
             f"{{'game': 'duquesa'}}, 'lang': 'es', 'fields': {FORM!r}}})))\n"
             "read = sorted(shipped.read)\n"
@@ -47,11 +47,12 @@ def test_the_phones_start_with_their_first_answers_modules_precompiled(site):
     names = set(code.namelist())
     for compiled in ("encodings/utf_8", "json/decoder", "pickle", "asyncio/events"):
         assert f"{compiled}.pyc" in stdlib and f"{compiled}.py" not in stdlib, compiled
-    for compiled in ("companion/browser", "companion/web/views", "companion/games/duquesa", "jinja2/environment"):
+    for compiled in ("companion/web/site/browser", "companion/web/play/views", "companion/games/duquesa",
+                     "jinja2/environment"):
         assert f"{compiled}.pyc" in names and f"{compiled}.py" not in names, compiled
-    assert "companion/web/photo_fill.py" in names and "companion/web/photo_fill.pyc" not in names
+    assert "companion/web/photos/fill.py" in names and "companion/web/photos/fill.pyc" not in names
     assert "statistics.py" in stdlib and "tarfile.py" not in stdlib
     templates = [n for n in names if n.startswith("companion/templates_compiled/")]
     assert any(n.endswith(".pyc") for n in templates) and not any(n.startswith("companion/templates/") for n in names)
-    browser = code.read("companion/browser.pyc")
+    browser = code.read("companion/web/site/browser.pyc")
     assert b"Run one call with JSON" not in browser and b"def call" not in browser  # no docstrings, no source

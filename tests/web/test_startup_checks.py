@@ -29,7 +29,7 @@ def damage(kind, folder):
         db.mkdir()
     elif kind == "read-only":
         create_app({"INSTANCE_PATH": str(folder)})
-        from companion.storage import Store
+        from companion.sheets.storage import Store
 
         Store(f"sqlite:///{db}").close()
         for p in folder.iterdir():

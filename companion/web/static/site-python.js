@@ -1,6 +1,6 @@
 // A static site's computing pages (scoring, setup, solo): the phone's own Python draws them. The form and links
 // work at once; the page's Python (Pyodide, in a Web Worker) starts when such a page opens, with a progress bar
-// the first time, and then draws the page for its form exactly as the server would (companion.browser.page).
+// the first time, and then draws the page for its form exactly as the server would (companion.web.site.browser.page).
 "use strict";
 (() => {
   const root = document.documentElement;

@@ -1,0 +1,57 @@
+"""Saved score sheets: the package the rest of the code imports.
+
+A sheet is an append-only log of changes folded into its state (`model`), written to and read from JSON and CSV
+files (`files`), kept in SQLite or PostgreSQL (`storage`, SQLAlchemy) and changed through one service that the API,
+the pages and the command line share (`service`). The model and the files are pure Python, so a static site's phones
+run them; the store and the service load SQLAlchemy, so this face imports them only when one of their names is
+first asked for (`core.faces.lazy`): the phone's Python never does."""
+from __future__ import annotations
+
+from ..core.faces import lazy
+from .files import CSV_HEAD, Moment, export_csv, export_json, import_csv, import_json
+from .model import (
+    ACTIONS,
+    CLIENT_ID,
+    FORMAT,
+    MAX_LOG,
+    MAX_PLAYERS,
+    NEW_SHEET,
+    POINTS,
+    TARGETED,
+    WITH_BODY,
+    Conflict,
+    NotFound,
+    Replay,
+    add_points,
+    check_change,
+    checked_change,
+    default_seats,
+    entry_body,
+    entry_view,
+    fold,
+    game_end,
+    new_record,
+    new_sheet,
+    next_round,
+    now,
+    over_unfinished,
+    replayed,
+    seat_choices,
+    seat_points,
+    standing,
+    with_round,
+)
+
+_STORED = {  # what needs SQLAlchemy: the store and the service over it
+    **{name: f".storage:{name}" for name in ("TOKEN", "RATE_BUCKETS", "Access", "CannotWrite", "Store",
+                                             "view_token")},
+    **{name: f".service:{name}" for name in ("IMPORT_LIMIT", "create", "change", "import_sheet", "export_all",
+                                             "import_files", "read_export")},
+}
+__getattr__ = lazy(__name__, _STORED)
+
+__all__ = ["ACTIONS", "CLIENT_ID", "CSV_HEAD", "FORMAT", "MAX_LOG", "MAX_PLAYERS", "NEW_SHEET", "POINTS", "TARGETED",
+           "WITH_BODY", "Conflict", "Moment", "NotFound", "Replay", "add_points", "check_change", "checked_change",
+           "default_seats", "entry_body", "entry_view", "export_csv", "export_json", "fold", "game_end",
+           "import_csv", "import_json", "new_record", "new_sheet", "next_round", "now", "over_unfinished",
+           "replayed", "seat_choices", "seat_points", "standing", "with_round", *_STORED]

@@ -1,0 +1,358 @@
+"""Saved score sheets as plain data: what a new sheet and an entry may hold, and the state an entry log folds into.
+
+A sheet is an append-only log. Each record is one change, numbered from 1 (`seq`):
+`add` a new entry (a scored hand, sale or round, or points typed in), `edit` an entry (`target` names it;
+the new body replaces its points), `undo` an entry, `restore` an undone entry, `finish` and `reopen` the sheet.
+Nothing is ever overwritten, so the log is also the audit trail. No storage here: see `companion/sheets/storage.py`.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .. import games, library, service
+from ..core.schema import Enum, InputError, Int, ListOf, MapOf, Problems, Record, Str, Text, Word, problem
+from ..games.base import NAME, checked
+
+ACTIONS = ("add", "edit", "undo", "restore", "finish", "reopen")
+TARGETED = ("edit", "undo", "restore")  # actions that name an earlier `add`
+WITH_BODY = ("add", "edit")
+MAX_PLAYERS = 12
+MAX_LOG = 2000  # changes a sheet may hold: an evening's play many times over, and a bounded fold
+POINTS = Int(-1_000_000, 1_000_000)
+CLIENT_ID = Str(pattern=r"[A-Za-z0-9_-]{8,64}", max_len=64, hint=Word("8 to 64 letters, digits, - or _"))
+FORMAT = "companion-sheet"
+
+NEW_SHEET = Record({"game": Str(max_len=40), "title": Text(max_len=80),
+                    "players": ListOf(NAME, 1, MAX_PLAYERS)}, required=("game", "players"))
+
+
+class Conflict(Exception):
+    """A change made against a state that is no longer the sheet's (409): the message says what changed."""
+
+    def __init__(self, kind: str, message: str, entry: Mapping | None = None, field: str = "base"):
+        super().__init__(message)
+        self.kind, self.entry = kind, entry  # kind: full, finished, already_finished, not_finished, changed, ...
+        self.field = field  # what the client sent that no longer fits: the revision it saw, or its client_id
+
+
+def replayed(record: Mapping, action: str, target: int | None, body: Mapping | None) -> Mapping:
+    """A change already written under the client_id a new request carries: the same request sent again (a retry)
+    is answered with it; another request reusing its client_id would be lost as a "replay", so it is a Conflict
+    naming the client_id. (The revision an edit or undo was made from is not compared: a retry's base is stale
+    once the first try was written.)"""
+    same = (record["action"], record.get("target"), record.get("body")) == (
+        action, target, json.loads(json.dumps(body, ensure_ascii=False)) if body is not None else None)
+    if not same:
+        raise Conflict("reused", f"client_id {record.get('client_id')!r} was already used for another change "
+                                 f"(change {record['seq']}, {record['action']}); a client_id names one request: "
+                                 "send a new change with a new client_id", field="client_id")
+    return record
+
+
+class NotFound(LookupError):
+    """A change names an entry the sheet does not have."""
+
+
+def new_sheet(data: Any) -> dict:
+    """A checked `{"game", "title", "players"}`; player names must differ."""
+    sheet = dict(checked(NEW_SHEET, data))
+    known = library.current().all()
+    if sheet["game"] not in known:  # any known game: with rules of its own, or data-only (points typed in)
+        Enum(known, "game").check(sheet["game"], ("game",), problems := Problems())
+        raise InputError(problems)
+    players = list(sheet["players"])
+    problems = Problems()
+    for i, name in enumerate(players):
+        if name in players[:i]:
+            problems.add(("players", i), "%(name)s is already player %(n)s", name=repr(name),
+                         n=players.index(name) + 1)
+    fewest, most = known[sheet["game"]].players
+    if not fewest <= len(players) <= most:
+        problems.add(("players",), "%(n)s players; %(game)s is for %(fewest)s to %(most)s", n=len(players),
+                     game=sheet["game"], fewest=fewest, most=most)
+    if problems:
+        raise InputError(problems)
+    return {"game": sheet["game"], "title": sheet.get("title", "").strip(), "players": players}
+
+
+_ENTRY = Record({"points": MapOf(NAME, POINTS), "request": Record({}), "seats": ListOf(NAME, 1, MAX_PLAYERS),
+                 "note": Text(max_len=200)})
+
+
+def entry_body(game: str, players: list[str], data: Any) -> dict:
+    """A checked entry: points typed in for the sheet's players, or a score `request` that the game's rules score.
+
+    A scored request gives points seat by seat; `seats` says which sheet player sat in each (by default the
+    players the result names, else the sheet's order). The body keeps the request and the points it gave.
+    """
+    if not isinstance(data, Mapping):
+        raise InputError([problem((), "must be a mapping with points or a request")])
+    request = data.get("request")
+    body = dict(checked(_ENTRY, {k: v for k, v in data.items() if k != "request"}))
+    problems = Problems()
+    if ("points" in body) == ("request" in data):
+        raise InputError([problem((), "give either points or a request to score, not both")]
+                         if "points" in body else [problem(("points",), "is missing (or give a request to score)")])
+    if "request" in data:
+        try:
+            result = service.score(game, request)
+        except InputError as e:
+            raise InputError([p.under("request") for p in e.problems]) from None
+        labels, values = seat_points(game, result)
+        seats = list(body.get("seats") or default_seats(labels, players))
+        if len(seats) != len(labels):
+            problems.add(("seats",), "names %(n)s players; the %(what)s has %(seats)s seats (%(labels)s)",
+                         n=len(seats), what=_what(game), seats=len(labels), labels=", ".join(labels))
+        for i, name in enumerate(seats):
+            if name not in players:
+                problems.add(("seats", i), "%(name)s is not a player of this sheet (%(players)s)", name=repr(name),
+                             players=", ".join(players))
+            elif name in seats[:i]:
+                problems.add(("seats", i), "%(name)s sits in two seats", name=repr(name))
+        if problems:
+            raise InputError(problems)
+        points = dict.fromkeys(players, 0)
+        points.update(zip(seats, values, strict=True))
+        body = {"request": request, "seats": seats, "points": points, **_note(body)}
+    else:
+        for name in body["points"]:
+            if name not in players:
+                problems.add(("points", name), "is not a player of this sheet (%(players)s)",
+                             players=", ".join(players))
+        if problems:
+            raise InputError(problems)
+        body = {"points": {name: body["points"].get(name, 0) for name in players}, **_note(body)}
+    return body
+
+
+def now() -> str:
+    """The time a change is made, as the log writes it (UTC, to the second)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def new_record(seq: int, action: str, at: str, target: int | None = None, body: Mapping | None = None,
+               client_id: str | None = None) -> dict:
+    """A change as the log keeps it, wherever the sheet is kept: only the parts it has."""
+    record = {"seq": seq, "action": action, "at": at}
+    if target is not None:
+        record["target"] = target
+    if body is not None:
+        record["body"] = dict(body)
+    if client_id:
+        record["client_id"] = client_id
+    return record
+
+
+def checked_change(sheet: Mapping | None, action: str, data: Any) -> tuple[dict | None, int | None, str | None]:
+    """A change's fields checked, wherever the sheet is kept (the server's database or a phone's storage): the
+    entry's body (an add or edit, for `sheet`'s game and players), `base` (the entry's revision seen, for an edit,
+    undo or restore) and `client_id` (a retry's key). InputError naming each field at fault."""
+    if not isinstance(data, Mapping):
+        raise InputError([problem((), "must be a JSON object")])
+    fields = dict(data)
+    client_id, base = fields.pop("client_id", None), fields.pop("base", None)
+    problems = Problems()
+    if client_id is not None:
+        CLIENT_ID.check(client_id, ("client_id",), problems)
+    if action in TARGETED:
+        if base is None:
+            problems.add(("base",), "is missing: the revision of the entry you saw (its rev)")
+        else:
+            Int(1, MAX_LOG).check(base, ("base",), problems)
+    body = None
+    if action in WITH_BODY:
+        try:
+            body = entry_body(sheet["game"], sheet["players"], fields)
+        except InputError as e:
+            problems.extend(e.problems)
+    elif fields:
+        for key in fields:
+            problems.add((key,), "unknown key; a %(action)s takes only base and client_id", action=action)
+    if problems:
+        raise InputError(problems)
+    return body, base, client_id
+
+
+def seat_points(game: str, result: Mapping) -> tuple[list[str], list[int]]:
+    """A scored result's seats (as the result names them) and the points each gets on a sheet."""
+    pairs = games.for_data(game).sheet_points(result)
+    return [str(name) for name, _ in pairs], [value for _, value in pairs]
+
+
+def default_seats(labels: list[str], players: list[str]) -> list[str]:
+    """Who sat in a result's seats when the entry does not say: its labels when they are distinct players of the sheet,
+    else the first players; InputError if it has more seats than the sheet has players."""
+    if all(label in players for label in labels) and len(set(labels)) == len(labels):
+        return labels
+    if len(labels) > len(players):
+        raise InputError([problem(("seats",), "the result has %(seats)s seats (%(labels)s) and the sheet %(n)s "
+                                              "players; say who sat where", seats=len(labels),
+                                  labels=", ".join(labels), n=len(players))])
+    return players[: len(labels)]
+
+
+def seat_choices(game: str, result: Mapping, players: list[str]) -> dict:
+    """What a save box offers for a scored result on a sheet of `players`: each seat's label with the player it
+    defaults to ("" where the sheet has too few: the player chooses), and each seat's points."""
+    labels, points = seat_points(game, result)
+    try:
+        default = default_seats(labels, players)
+    except InputError:
+        default = players[: len(labels)]
+    return {"seats": list(zip(labels, default + [""] * (len(labels) - len(default)), strict=True)), "points": points}
+
+
+def entry_view(entry: Mapping) -> dict:
+    """An entry as answers and pages show it: its number, revision, time, whether it counts, its points and body."""
+    body = entry["body"]
+    out = {"seq": entry["seq"], "rev": entry["rev"], "at": entry["at"], "active": entry["active"],
+           "changes": entry["changes"], "points": body["points"]}
+    for key in ("note", "request", "seats"):
+        if key in body:
+            out[key] = body[key]
+    return out
+
+
+def _note(body: Mapping) -> dict:
+    return {"note": body["note"].strip()} if body.get("note", "").strip() else {}
+
+
+def _what(game: str) -> Word:
+    return games.for_data(game).entry.kind
+
+
+# --- The log and its state -------------------------------------------------------------------------------------
+
+
+class Replay:
+    """A log applied one change at a time: the entries by number, whether the sheet is finished, its version.
+    `fold` runs one over a whole log; an import checks each change against the replay of those before it."""
+
+    def __init__(self) -> None:
+        self.entries: dict[int, dict] = {}
+        self.finished = False
+        self.version = 0
+
+    def apply(self, record: Mapping) -> None:
+        """Apply one log record (an add; an edit, undo or restore; finish or reopen); its `seq` becomes the version."""
+        self.version = record["seq"]
+        action, target = record["action"], record.get("target")
+        if action == "add":
+            self.entries[self.version] = {"seq": self.version, "rev": self.version, "at": record["at"],
+                                          "body": record["body"], "active": True, "changes": 0}
+        elif action in TARGETED and target in self.entries:
+            entry = self.entries[target]
+            entry["rev"], entry["changes"] = self.version, entry["changes"] + 1
+            if action == "edit":
+                entry["body"] = record["body"]
+            entry["active"] = action != "undo"
+        elif action in ("finish", "reopen"):
+            self.finished = action == "finish"
+
+    def check(self, action: str, target: int | None, base: int | None) -> None:
+        """Refuse a change that does not fit the state replayed so far (`check_change`)."""
+        check_change({"version": self.version, "finished": self.finished, "entries": self.entries.values()},
+                     action, target, base)
+
+
+def fold(sheet: Mapping, log: Iterable[Mapping]) -> dict:
+    """The state of a sheet after its log: entries in order with their points, totals, leaders, winners."""
+    replay = Replay()
+    for record in log:
+        replay.apply(record)
+    entries, finished, version = replay.entries, replay.finished, replay.version
+    players = list(sheet["players"])
+    totals = dict.fromkeys(players, 0)
+    for entry in entries.values():
+        add_points(totals, entry, +1)
+    counting = [e for e in entries.values() if e["active"]]
+    return {"game": sheet["game"], "title": sheet.get("title", ""), "players": players, "version": version,
+            "finished": finished, "entries": list(entries.values()),
+            **standing(totals, len(counting), finished, sheet["game"], counting[-1]["body"] if counting else None)}
+
+
+def add_points(totals: dict, entry: Mapping | None, sign: int) -> None:
+    """Add an entry's points to running totals (sign -1 takes them away); an undone entry counts nothing."""
+    if entry and entry["active"]:
+        for name, value in entry["body"]["points"].items():
+            totals[name] = totals.get(name, 0) + sign * value
+
+
+def standing(totals: Mapping[str, int], active: int, finished: bool, game: str = "",
+             last: Mapping | None = None) -> dict:
+    """Totals, who leads (once an entry counts) and who won (once finished), from the totals (and the last entry
+    counting, for a game's tie-breakers): what a list of sheets shows without reading any sheet's log. A game that
+    says how its sheet ends (`Game.sheet_end`: rounds, a target, fewest points win) adds `end` and names its
+    winners once it is over."""
+    end = game_end(game, active, last, totals)
+    if end is not None:
+        return {"totals": dict(totals), "leaders": end["leaders"],
+                "winners": end["winners"] or (end["leaders"] if finished else []), "end": end}
+    best = max(totals.values(), default=0)
+    leaders = [name for name, total in totals.items() if total == best] if active else []
+    return {"totals": dict(totals), "leaders": leaders, "winners": leaders if finished else []}
+
+
+def game_end(game: str, played: int, last: Mapping | None, totals: Mapping[str, int]) -> dict | None:
+    """Where a sheet of `game` stands by the game's own end (`Game.sheet_end`); None for a game without one."""
+    if not game:
+        return None
+    try:
+        rules, data = service.resolve(game)
+    except service.UnknownGame:
+        return None
+    return rules.sheet_end(data, played, last, totals) if rules.sheet_end else None
+
+
+def next_round(state: Mapping | None) -> int | None:
+    """The round a sheet's next scored entry is for (a game of rounds: its last round at most); None otherwise."""
+    end = (state or {}).get("end")
+    if end is None or "round" not in end:
+        return None
+    return min(end["round"], end.get("rounds") or end["round"])
+
+
+def with_round(sheet: Mapping, state: Mapping | None, data: Any) -> Any:
+    """An entry to add whose score request names no round gets the sheet's next one (a game of rounds)."""
+    round_ = next_round(state)
+    if round_ is None or not isinstance(data, Mapping) \
+            or not isinstance(data.get("request"), Mapping) or "round" in data["request"]:
+        return data
+    return {**data, "request": {**data["request"], "round": round_}}
+
+
+def over_unfinished(state: Mapping) -> bool:
+    """The game is over by its rules (its last round, or a target reached) and the sheet not yet finished: the
+    change that made it so is followed by a `finish`."""
+    end = state.get("end")
+    return bool(end and end["over"] and not state["finished"])
+
+
+def check_change(state: Mapping, action: str, target: int | None, base: int | None) -> None:
+    """Refuse a change that no longer fits the sheet: NotFound, or Conflict (409) with what changed.
+
+    Adding never conflicts (two phones adding rounds at once both keep theirs) unless the sheet is finished.
+    Editing, undoing or restoring an entry must name the revision of it the phone saw (`base`).
+    """
+    if state["version"] >= MAX_LOG:
+        raise Conflict("full", f"this sheet holds its most changes ({MAX_LOG}); start a new sheet")
+    if action in ("add", *TARGETED) and state["finished"]:
+        raise Conflict("finished", "the sheet is finished; reopen it to change it")
+    if action == "finish" and state["finished"]:
+        raise Conflict("already_finished", "the sheet is already finished")
+    if action == "reopen" and not state["finished"]:
+        raise Conflict("not_finished", "the sheet is not finished")
+    if action not in TARGETED:
+        return
+    entry = next((e for e in state["entries"] if e["seq"] == target), None)
+    if entry is None:
+        raise NotFound(f"this sheet has no entry {target}")
+    if base is not None and base != entry["rev"]:
+        raise Conflict("changed", f"entry {target} was changed on another phone since you saw it", entry)
+    if action == "restore" and entry["active"]:
+        raise Conflict("not_undone", f"entry {target} is not undone", entry)
+    if action in ("edit", "undo") and not entry["active"]:
+        raise Conflict("undone", f"entry {target} was undone", entry)
