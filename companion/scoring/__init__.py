@@ -5,7 +5,9 @@ rule: the sum of `value` (`DEFAULT`). Pure: no Flask, reportlab or file I/O, so 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -161,6 +163,20 @@ def rule_points(rule: Rule, env: Env) -> int:
     return sum(whole(rule.points, env.within(((rule.each, c),))) for c in options)
 
 
+_SHARED_BUDGET: ContextVar[list[int] | None] = ContextVar("companion_scoring_budget", default=None)
+
+
+@contextmanager
+def one_budget(steps: int = MAX_STEPS) -> Iterator[None]:
+    """Every table scored inside the block spends from one budget of `steps` besides its own: work over many tables
+    (an import re-scoring each of its rounds) is bounded as one table's is. FormulaError once it is spent."""
+    token = _SHARED_BUDGET.set([steps])
+    try:
+        yield
+    finally:
+        _SHARED_BUDGET.reset(token)
+
+
 class Table:
     """The hands at the table for one round: the players' cards (fields, copies) and counters; what `players`,
     `round` and `last` are; and what is computed once for all (restricted hands, values, places)."""
@@ -178,6 +194,12 @@ class Table:
         if self.steps > MAX_STEPS:
             raise FormulaError(f"needs more than {MAX_STEPS:,} steps to compute a table: nest fewer each() or "
                                f"name a part as a value")
+        shared = _SHARED_BUDGET.get()
+        if shared is not None:
+            shared[0] -= steps
+            if shared[0] < 0:
+                raise FormulaError("needs more steps than one request may spend on all its tables together: "
+                                   "send fewer rounds at once")
 
     def hand(self, player: int, where: tuple) -> Sequence[tuple[Mapping, int]]:
         if not where:
@@ -185,6 +207,7 @@ class Table:
         key = ("hand", player, where)
         found = self.cache.get(key)
         if found is None:
+            self.spend(len(self.hands[player]) + 1)  # the whole hand is looked at to restrict it
             found = [(card, n) for card, n in self.hands[player]
                      if all(card.get(f, NONE) == c for f, c in where)]
             self.cache[key] = found
@@ -193,7 +216,9 @@ class Table:
     def held_values(self, name: str, where: tuple) -> list:
         """The values of a field any player holds (in the hands in force), ascending: what `each` goes through on a
         field without declared choices."""
-        seen = {card.get(name, NONE) for p in range(self.players) for card, _ in self.hand(p, where)}
+        hands = [self.hand(p, where) for p in range(self.players)]
+        self.spend(sum(map(len, hands)) + 1)
+        seen = {card.get(name, NONE) for hand in hands for card, _ in hand}
         seen.discard(NONE)
         return sorted(seen, key=lambda v: (isinstance(v, str), v))
 

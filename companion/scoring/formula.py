@@ -285,7 +285,7 @@ class _Compiler:
             return self._each(args[0], args[1])
         if name in ("most", "fewest"):
             _arity(name, args, 2, 2, ("expr", "[points by place]"))
-            return _placed(name, self.node(args[0], False), self.node(args[1], False), id(n))
+            return _placed(name, self.node(args[0], False), self.node(args[1], False))
         count = PLAIN[name]
         _arity(name, args, count, count, ())
         return _plain(name, [self.node(a, card) for a in args])
@@ -499,8 +499,12 @@ def _each_of(name: str, choices: tuple[str, ...] | None, formula):
     return each
 
 
-def _placed(name: str, expr, points_of, key: int):
-    """most/fewest: the points of each place, split among the players tied there, computed once for the table."""
+def _placed(name: str, expr, points_of):
+    """most/fewest: the points of each place, split among the players tied there, computed once for the table.
+    The table's cache keeps them under a key made for this one call of the compiled formula, which lives as long as
+    the formula does (never an address that a later formula's parts could be given)."""
+    key = _PlaceKey(name)
+
     def placed(env):
         table = env.table
         cache_key = (key, env.where)
@@ -512,6 +516,18 @@ def _placed(name: str, expr, points_of, key: int):
             table.cache[cache_key] = shares
         return shares[env.player]
     return placed
+
+
+class _PlaceKey:
+    """The identity of one `most`/`fewest` call in a compiled formula: a table's cache key for its places."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<{self.name} places>"
 
 
 def place_points(scores: Sequence[int], points: Sequence[int], highest_first: bool = True) -> list[int]:
