@@ -63,7 +63,7 @@ def test_scored_by_path_on_the_command_line(capsys, monkeypatch):
     assert {p["name"]: p["points"] for p in result["players"]} == expected
     assert result["winners"] == [max(expected, key=expected.get)]
     for saffron in range(QTY["SP-SAFFRON"] + 1):
-        request = {"players": [{"name": "Ana", "cards": {"SP-SAFFRON": saffron, "SP-PEPPER": 1}}]}
+        request = {"players": [{"name": "Ana", "cards": {"SP-SAFFRON": saffron, "SP-PEPPER": 1}}, {"name": "Bea"}]}
         scored = generic.score(request, cards.load_file(EXAMPLE))["players"][0]
         doubled = saffron // 3 * 3 * VALUES["SP-SAFFRON"] * 2 + saffron % 3 * VALUES["SP-SAFFRON"]
         assert scored["rules"] == {"spices": VALUES["SP-PEPPER"], "saffron": doubled}
@@ -76,10 +76,14 @@ def test_scoring_refuses_more_copies_than_printed_and_cards_no_player_holds(drop
         service.score("especias", too_many)
     assert e.value.field == "players[1].cards.SP-SAFFRON"
     with pytest.raises(service.InputError) as e:  # a help card is nobody's to hold
-        service.score("especias", {"players": [{"name": "A", "cards": ["SP-HELP"]}]})
+        service.score("especias", {"players": [{"name": "A", "cards": ["SP-HELP"]}, {"name": "B"}]})
     assert e.value.field == "players[0].cards[0]"
     # with a scoring: section a player may hold any card, tile or token; the thief has no value and scores none
-    assert service.score("especias", {"players": [{"name": "A", "cards": ["SP-THIEF"]}]})["players"][0]["points"] == 0
+    assert service.score("especias", {"players": [{"name": "A", "cards": ["SP-THIEF"]}, {"name": "B"}]}
+                         )["players"][0]["points"] == 0
+    with pytest.raises(service.InputError) as e:  # fewer players than the game is for: a table never proved
+        service.score("especias", {"players": [{"name": "A", "cards": ["SP-THIEF"]}]})
+    assert e.value.field == "players"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -95,7 +95,7 @@ def test_broken_formulas_are_refused_by_name(text, says):
 
 
 @pytest.mark.parametrize("text, says", [
-    ("chips // (count() - count())", "division by zero"),
+    ("chips // (count() - count())", "divides by zero"),
     ("sum(number) + (colour == 'red' if 0 else 1)", None),
     ("count(number > 'a')", "compares a number with the text 'a'"),
     ("1000000 * 1000000", "out of range"),
@@ -140,7 +140,7 @@ scoring:
     ("colur", "unknown name 'colur'; did you mean 'colour'?"),
     ("number", "'number' is a card field: use it inside count/sum"),
     ("reds / 2", "'/' divides into fractions: use '//'"),
-    ("reds // (chips - chips)", "division by zero (sample hand: nothing held"),
+    ("reds // (chips - chips)", "divides by zero when players is 2 and chips is 0, with nothing held"),
     ("sum(number)", None),
     ("count(colour > 3)", "compares the text 'red' with a number"),
     ("reds * 1000000 * 1000000 + 1", "out of range"),

@@ -258,8 +258,9 @@ class _FileCheck:
 
     def scoring(self, header: Mapping, types: Mapping[str, ComponentType], sets: Mapping,
                 components: list[Component]) -> data_scoring.Scoring | None:
-        """The `scoring:` section compiled and tried on sample hands; each problem as `file:line: scoring.…:
-        problem` (the form ../shared/specs/scoring.md gives). Only a data-only game scores from data."""
+        """The `scoring:` section compiled and proved over the file's domains (scoring/proof.py); each problem as
+        `file:line: scoring.…: problem`, each warning as `file:line: scoring.…: warning: …`. Only a data-only game
+        scores from data."""
         section = header.get("scoring")
         if section is None:
             return None
@@ -267,9 +268,12 @@ class _FileCheck:
             self.errors.append(f"{self.filename}:{self.line(('scoring',))}: scoring: this game is scored by its "
                                f"rules module (companion/games/); scoring: is for a game of data alone")
             return None
-        scoring, problems = data_scoring.check_section(section, types, sets, components, tuple(header["players"]))
+        scoring, problems, warnings = data_scoring.check_section(section, types, sets, components,
+                                                                 tuple(header["players"]))
         for p in problems:
             self.errors.append(f"{self.filename}:{self.line(p.path)}: {fmt_path(p.path)}: {p.message}")
+        for p in warnings:
+            self.warnings.append(f"{self.filename}:{self.line(p.path)}: {fmt_path(p.path)}: {p.message}")
         return scoring
 
     def setup(self, header: Mapping, components: list[Component]) -> None:

@@ -15,7 +15,7 @@ from ..core.i18n import N_
 from ..core.rng import randbelow, shuffled
 from ..core.schema import INVALID, Enum, Field, InputError, Int, ListOf, MapOf, Problems, Record, Value, Word, problem
 from ..look import Face, Icon
-from ..scoring import DEFAULT, FormulaError, Scoring, card_fields
+from ..scoring import DEFAULT, HELD_KINDS, FormulaError, Scoring, card_fields
 from .base import NAME, check_unique_names, checked
 from .descriptor import Entry, Game
 
@@ -24,7 +24,6 @@ COMPONENT_TYPES = {
     for kind in ("card", "reference", "tile", "token")
 }
 # Where the look declares no colour for a shape: one colour per card (Okabe–Ito), the same on every build.
-HELD_KINDS = ("card", "tile", "token")  # what a player may hold at scoring (not reference cards or backs)
 MAX_HELD = 500  # copies of one component a request may name
 PALETTE = ("#D55E00", "#E69F00", "#F0E442", "#009E73", "#56B4E9", "#0072B2", "#CC79A7")
 
@@ -72,7 +71,7 @@ def request_field(card_set, scoring: Scoring) -> Record:
     """The check of a score request for this game: its round, and each player's name, cards and counters."""
     counters = Record({c.key: Int(c.low, c.high) for c in scoring.counters})
     player = Record({"name": NAME, "cards": Held(holdable(card_set)), "counters": counters}, required=("name",))
-    return Record({"round": Int(1, scoring.rounds), "players": ListOf(player, 1, card_set.players[1])},
+    return Record({"round": Int(1, scoring.rounds), "players": ListOf(player, *card_set.players)},
                   required=("players",))
 
 
@@ -87,9 +86,9 @@ def score(request: Any, card_set) -> dict:
     try:
         scored = scoring.score(hands, counters, round_)
         breaks = scoring.tie_breaks(hands, counters, round_) if scoring.ties else None
-    except FormulaError as e:  # validate tried the sample hands; this hand still found a flaw in the file
+    except FormulaError as e:  # validate proved the file; a file that reached here without it (or a flaw)
         raise InputError([problem(("players",), "the game's scoring cannot score these hands: %(why)s",
-                                  why=str(e))]) from None
+                                  why=f"{e.place}: {e}" if e.place else str(e))]) from None
     except (RecursionError, MemoryError):
         raise InputError([problem(("players",), "the game's scoring cannot score these hands: %(why)s",
                                   why="too deep or too large")]) from None

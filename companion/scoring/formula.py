@@ -7,7 +7,9 @@ below on the hands at the table. Pure Python, so the static site's phone (Pyodid
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +24,10 @@ MAX_STEPS = 200_000  # cards looked at and choices gone through in one table's s
 
 
 class FormulaError(Exception):
-    """A formula that cannot be compiled or computed; its message names what is wrong, in the designer's terms."""
+    """A formula that cannot be compiled or computed; its message names what is wrong, in the designer's terms, and
+    `place` the formula it comes from when a table was being scored (`scoring.rules[2].points (pudding)`)."""
+
+    place: str | None = None
 
 
 class _None:
@@ -66,11 +71,32 @@ _REFUSED = {  # node kinds a designer may reach for, said plainly
 }
 
 
+# While validate measures what a table's scoring costs (scoring/cost.py), formulas are computed on every branch and a
+# computation that would fail gives a neutral value instead: the steps spent are then what any table could spend.
+_LENIENT: ContextVar[bool] = ContextVar("companion_formula_lenient", default=False)
+
+
+@contextmanager
+def lenient() -> Iterator[None]:
+    """Inside the block, what would be a FormulaError at run time gives a neutral value (0, false, an empty list)."""
+    token = _LENIENT.set(True)
+    try:
+        yield
+    finally:
+        _LENIENT.reset(token)
+
+
+def fail(message: str, neutral: Any = 0) -> Any:
+    if _LENIENT.get():
+        return neutral
+    raise FormulaError(message)
+
+
 def check_number(n: int) -> int:
     """`n` if within the bound of a result; FormulaError otherwise."""
     if n > LIMIT or n < -LIMIT:
-        raise FormulaError(f"a result of {'more' if n > 0 else 'less'} than {'' if n > 0 else '-'}1,000,000,000 "
-                           f"is out of range")
+        return fail(f"a result of {'more' if n > 0 else 'less'} than {'' if n > 0 else '-'}1,000,000,000 is out "
+                     f"of range", max(-LIMIT, min(LIMIT, n)))
     return n
 
 
@@ -143,10 +169,12 @@ def parse(text: Any) -> ast.expr:
     return tree.body
 
 
-def compile_formula(text: Any, names: Names, card: bool = False) -> Formula:
-    """`text` checked and compiled for the player context (or a card context, for the tests); FormulaError."""
+def compile_formula(text: Any, names: Names, card: bool = False, explore: bool = False) -> Formula:
+    """`text` checked and compiled for the player context (or a card context, for the tests); FormulaError.
+    `explore`: every branch computed (both sides of `if`, every part of `and`/`or`, an aggregate's expression on
+    every card), for validate's measure of a table's work (scoring/cost.py), never for scoring."""
     tree = parse(text)
-    compiler = _Compiler(names)
+    compiler = _Compiler(names, explore)
     return Formula(str(text), compiler.node(tree, card), frozenset(compiler.values_used), names, card)
 
 
@@ -155,8 +183,8 @@ def compile_formula(text: Any, names: Names, card: bool = False) -> Formula:
 class _Compiler:
     """Turns a checked syntax tree into nested closures of one argument, the evaluation's environment."""
 
-    def __init__(self, names: Names):
-        self.names = names
+    def __init__(self, names: Names, explore: bool = False):
+        self.names, self.explore = names, explore
         self.values_used: set[str] = set()
 
     def node(self, n: ast.AST, card: bool) -> Callable[[Any], Any]:
@@ -224,6 +252,9 @@ class _Compiler:
 
     def _BoolOp(self, n: ast.BoolOp, card: bool):
         parts = [self.node(v, card) for v in n.values]
+        if self.explore:
+            conj = isinstance(n.op, ast.And)
+            return lambda env: (all if conj else any)([_truth(p(env)) for p in parts])
         if isinstance(n.op, ast.And):
             return lambda env: all(_truth(p(env)) for p in parts)
         return lambda env: any(_truth(p(env)) for p in parts)
@@ -259,6 +290,8 @@ class _Compiler:
 
     def _IfExp(self, n: ast.IfExp, card: bool):
         test, yes, no = self.node(n.test, card), self.node(n.body, card), self.node(n.orelse, card)
+        if self.explore:
+            return lambda env: (yes(env), no(env))[0 if _truth(test(env)) else 1]
         return lambda env: yes(env) if _truth(test(env)) else no(env)
 
     def _Call(self, n: ast.Call, card: bool):
@@ -277,7 +310,7 @@ class _Compiler:
             if card:
                 raise FormulaError(f"{name}() inside a card's formula: aggregates count the hand, not one card; "
                                    f"name it as a value and use the value")
-            return _aggregate(name, [self.node(a, True) for a in args], fewest)
+            return _aggregate(name, [self.node(a, True) for a in args], fewest, self.explore)
         if card and name in TABLE_WIDE:
             raise FormulaError(f"{name}() inside a card's formula: it needs the whole hand")
         if name == "each":
@@ -342,13 +375,13 @@ def _player_name(name: str):
 
 def _floordiv(a: int, b: int) -> int:
     if b == 0:
-        raise FormulaError("division by zero")
+        return fail("divides by zero")
     return a // b
 
 
 def _mod(a: int, b: int) -> int:
     if b == 0:
-        raise FormulaError("division by zero (% 0)")
+        return fail("divides by zero (% 0)")
     return a % b
 
 
@@ -373,7 +406,7 @@ def _number(v: Any, op: str) -> int:
         return int(v)
     if isinstance(v, int):
         return v
-    raise FormulaError(f"'{op}' needs numbers, got {_kind(v)}")
+    return fail(f"'{op}' needs numbers, got {_kind(v)}")
 
 
 def _arith(fn, symbol: str, a: Any, b: Any) -> int:
@@ -382,7 +415,7 @@ def _arith(fn, symbol: str, a: Any, b: Any) -> int:
 
 def _truth(v: Any) -> bool:
     if isinstance(v, list):
-        raise FormulaError("a list is not a condition: compare its length or total")
+        return fail("a list is not a condition: compare its length or total", False)
     return bool(v)
 
 
@@ -393,7 +426,7 @@ def _compared(op: str, a: Any, b: Any) -> bool:
     if a_num != b_num or isinstance(a, list) or isinstance(b, list):
         if isinstance(a, list) and isinstance(b, list) and op in ("==", "!="):
             return (a == b) == (op == "==")
-        raise FormulaError(f"'{op}' compares {_kind(a)} with {_kind(b)}")
+        return fail(f"'{op}' compares {_kind(a)} with {_kind(b)}", False)
     if op == "==":
         return a == b
     if op == "!=":
@@ -409,7 +442,7 @@ def _compared(op: str, a: Any, b: Any) -> bool:
 
 def _as_list(v: Any, name: str) -> list:
     if not isinstance(v, list):
-        raise FormulaError(f"{name}() needs a list, got {_kind(v)}")
+        return fail(f"{name}() needs a list, got {_kind(v)}", [])
     return [_number(x, name) for x in v]
 
 
@@ -420,7 +453,7 @@ def _plain(name: str, args: list):
         def table(env):
             n, t = _number(n_of(env), "table"), t_of(env)
             if not isinstance(t, list) or not t:
-                raise FormulaError(f"table() needs a list of at least one entry, got {_kind(t)}")
+                return fail(f"table() needs a list of at least one entry, got {_kind(t)}")
             return t[0] if n < 0 else t[min(n, len(t) - 1)]
         return table
     if name in ("top", "bottom"):
@@ -437,7 +470,7 @@ def _plain(name: str, args: list):
     return lambda env: one(_as_list(of(env), name))
 
 
-def _aggregate(name: str, args: list, fewest: int):
+def _aggregate(name: str, args: list, fewest: int, explore: bool = False):
     expr = args[0] if name != "count" and args else None
     where = args[-1] if len(args) > (0 if name == "count" else 1) else None
 
@@ -448,7 +481,11 @@ def _aggregate(name: str, args: list, fewest: int):
         for card, copies in hand:
             env.card = card
             try:
-                if where is None or _truth(where(env)):
+                if explore:  # (the expression on every card, taken or not: what a card's formula may cost)
+                    taken, value = where is None or _truth(where(env)), expr(env) if expr else True
+                    if taken:
+                        out.append((value, copies))
+                elif where is None or _truth(where(env)):
                     out.append((expr(env) if expr else True, copies))
             finally:
                 env.card = None
@@ -494,7 +531,7 @@ def _each_of(name: str, choices: tuple[str, ...] | None, formula):
         for choice in options:
             out.append(formula(env.within((*env.where, (name, choice)))))
         if len(out) > MAX_LIST:
-            raise FormulaError(f"each() made a list of more than {MAX_LIST} entries")
+            return fail(f"each() made a list of more than {MAX_LIST} entries", out[:MAX_LIST])
         return out
     return each
 
