@@ -105,6 +105,7 @@ class Val:
 
 NOTHING = object()
 EMPTY = Val()
+NONE_ONLY = Val(none=True)
 
 
 def number(lo: int, hi: int | None = None) -> Val:
@@ -157,11 +158,12 @@ class Domain:
 class _Ctx:
     """Where a part is analysed: the each() restrictions in force (field, choice; a tuple of choices when merged),
     the component a card's formula is computed on (None: player context), and what the conditions around it say of
-    the numbers some parts may be (`known`: part → its span and the values it is not)."""
+    the numbers some parts may be (`known`: part → its span, the values it is not, and whether it is surely a
+    number: a comparison that held cannot have met a field a card does not carry)."""
 
     where: tuple = ()
     card: Mapping | None = None
-    known: Mapping[str, tuple[Span, frozenset]] = field(default_factory=dict)
+    known: Mapping[str, tuple[Span, frozenset, bool]] = field(default_factory=dict)
     merged: bool = False  # inside an each() taken at once: the each() inside take theirs at once too
 
 
@@ -245,8 +247,9 @@ class Analysis:
         self.work += 1
         got = getattr(self, "_" + type(n).__name__)(n, ctx)
         known = ctx.known.get(self._dump(n)) if ctx.known else None
-        if known is not None and got.num is not None and got.only_numbers:
-            span, excluded = known
+        if known is not None and got.num is not None and (got.only_numbers or (
+                known[2] and not got.text and got.items is None)):
+            span, excluded, _ = known
             narrowed = got.num.meet(span)
             while narrowed is not None and narrowed.lo in excluded:
                 narrowed = Span(narrowed.lo + 1, narrowed.hi) if narrowed.lo < narrowed.hi else None
@@ -389,6 +392,10 @@ class Analysis:
         for op, a, b in zip(n.ops, sides, sides[1:], strict=False):
             symbol = _COMPARE[type(op)]
             self._compare_kinds(symbol, a, b)
+            if a == NONE_ONLY or b == NONE_ONLY:  # a field the card does not carry: unequal to everything
+                if symbol != "!=":
+                    return number(0)
+                continue
             x, y = a.exact(), b.exact()
             if x is not NOTHING and y is not NOTHING:
                 if not _concrete_compare(symbol, x, y):
@@ -434,12 +441,12 @@ class Analysis:
         """`ctx` with what `test` being true (or false) says of the numbers it names. A span that comes out empty
         (Span(1, 0)) marks a branch no table takes: its parts are nothing."""
         known = dict(ctx.known)
-        for part, span, excluded in _narrowing(test, holds):
+        for part, span, excluded, sure in _narrowing(test, holds):
             key = self._dump(part)
             self._reach.setdefault(key, _reach(part, self.scoring.values, self.domain.counters))
-            before, was = known.get(key, (Span(-10 ** 30, 10 ** 30), frozenset()))
+            before, was, surely = known.get(key, (Span(-10 ** 30, 10 ** 30), frozenset(), False))
             met = before.meet(span)
-            known[key] = (met if met is not None else Span(1, 0), was | excluded)
+            known[key] = (met if met is not None else Span(1, 0), was | excluded, surely or sure)
         return replace(ctx, known=known)
 
     def _within(self, ctx: _Ctx, reach: tuple[str, ...]) -> dict:
@@ -655,10 +662,11 @@ def _reach(part: ast.AST, values: Mapping, counters: Mapping) -> str:
     return reach
 
 
-def _narrowing(test: ast.AST, holds: bool) -> Iterable[tuple[ast.AST, Span, frozenset]]:
-    """What `test` being `holds` says of the parts it names: (part, the numbers it may then be, those it is not).
-    Only the plain shapes: a part compared with a whole number, a part alone (true: not 0), `not`, `and` (true),
-    `or` (false)."""
+def _narrowing(test: ast.AST, holds: bool) -> Iterable[tuple[ast.AST, Span, frozenset, bool]]:
+    """What `test` being `holds` says of the parts it names: (part, the numbers it may then be, those it is not,
+    whether it is surely a number). Only the plain shapes: a part compared with a whole number, a part alone (true:
+    not 0), `not`, `and` (true), `or` (false). A comparison with a field a card does not carry is false (`!=`:
+    true), so one that came out otherwise compared a number."""
     big = 10 ** 30
     anything = Span(-big, big)
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
@@ -673,6 +681,7 @@ def _narrowing(test: ast.AST, holds: bool) -> Iterable[tuple[ast.AST, Span, froz
         left, right, symbol = test.left, test.comparators[0], _COMPARE.get(type(test.ops[0]))
         if symbol is None:
             return
+        sure = holds != (symbol == "!=")
         if not holds:
             symbol = _NEGATE[symbol]
         for part, other, op in ((left, right, symbol), (right, left, _FLIP[symbol])):
@@ -680,13 +689,13 @@ def _narrowing(test: ast.AST, holds: bool) -> Iterable[tuple[ast.AST, Span, froz
             if c is None or _whole_constant(part) is not None:
                 continue
             if op == "!=":
-                yield part, anything, frozenset((c,))
+                yield part, anything, frozenset((c,)), sure
                 continue
             yield part, {"<": Span(-big, c - 1), "<=": Span(-big, c), ">": Span(c + 1, big), ">=": Span(c, big),
-                         "==": Span(c, c)}[op], frozenset()
+                         "==": Span(c, c)}[op], frozenset(), sure
         return
     if isinstance(test, (ast.Name, ast.Call, ast.BinOp)):
-        yield (test, anything, frozenset((0,))) if holds else (test, Span(0, 0), frozenset())
+        yield (test, anything, frozenset((0,)), True) if holds else (test, Span(0, 0), frozenset(), False)
 
 
 def _whole_constant(n: ast.AST) -> int | None:

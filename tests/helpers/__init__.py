@@ -1,0 +1,1 @@
+"""Helpers the tests share: each module standing alone, imported as `helpers.<module>`."""
