@@ -358,7 +358,14 @@ class Store:
                base: int | None = None, client_id: str | None = None) -> Written:
         """Add one change, checked against the sheet as it is inside the transaction; committed on return.
 
-        Raises sheets.Conflict or sheets.NotFound; a client_id already written returns that change (replayed).
+        Where the game stands by its rules is decided here too, from the totals kept in the same transaction: an add
+        after the game's end is refused (Conflict "over"), a change that leaves the game over is followed by the
+        sheet's `finish` in the same write, and a correction of a finished sheet is made only if its game stays
+        over (`sheets.check_change`, `sheets.check_end`). So writers racing one another (two phones, two servers)
+        cannot pass the end: each one's write sees the one before it.
+
+        Raises sheets.Conflict or sheets.NotFound, or InputError if the game's own end cannot be computed for this
+        sheet (nothing is written then); a client_id already written returns that change (replayed).
         """
         with self._write() as conn:
             stamp = sheets.now()  # the change's time is the sheet's last update
@@ -370,43 +377,46 @@ class Store:
                 if earlier is not None:
                     conn.rollback()
                     return Written(sheets.replayed(_record(earlier), action, target, body), replayed=True)
-            state = self._state_for(conn, sheet_id, version - 1, target)
+            entry_change = action in ("add", *sheets.TARGETED)
+            state = self._state_for(conn, sheet_id, version - 1, target, with_end=entry_change)
             sheets.check_change(state, action, target, base)
             record = sheets.new_record(version, action, stamp, target, body, client_id)
             conn.execute(insert(CHANGES).values(_row(sheet_id, record)))
-            self._keep_totals(conn, sheet_id, state["entries"][0] if state["entries"] else None, record)
-            if action in ("finish", "reopen"):
-                conn.execute(update(SHEETS).where(SHEETS.c.id == sheet_id).values(finished=action == "finish"))
+            finished = {"finish": True, "reopen": False}.get(action, state["finished"])
+            if entry_change:  # points move: the kept totals, then where the game stands after them
+                before = state["entries"][0] if state["entries"] else None
+                totals, active = sheets.tally(state["totals"], state["active"], before,
+                                              sheets.changed_entry(before, record))
+                conn.execute(update(TOTALS).where(TOTALS.c.sheet_id == sheet_id).values(
+                    totals=json.dumps(totals, ensure_ascii=False), active=active))
+                end = sheets.game_end(state["game"], active, None, totals) if state["end"] is not None else None
+                if sheets.check_end(state, action, end, before):  # over by the game's rules: finished in this write
+                    finish = sheets.new_record(version + 1, "finish", stamp)
+                    conn.execute(insert(CHANGES).values(_row(sheet_id, finish)))
+                    conn.execute(update(SHEETS).where(SHEETS.c.id == sheet_id).values(version=version + 1))
+                    finished = True
+            if finished != state["finished"]:
+                conn.execute(update(SHEETS).where(SHEETS.c.id == sheet_id).values(finished=finished))
         return Written(record, replayed=False)
 
-    def _state_for(self, conn: Connection, sheet_id: int, version: int, target: int | None) -> dict:
-        """What `sheets.check_change` needs, read without the whole log: the sheet's version and whether it is
-        finished, and the one entry a change names as it is now (its add, then its latest change)."""
-        finished = conn.execute(select(SHEETS.c.finished).where(SHEETS.c.id == sheet_id)).scalar_one()
-        state = {"version": version, "finished": finished, "entries": []}
+    def _state_for(self, conn: Connection, sheet_id: int, version: int, target: int | None,
+                   with_end: bool = False) -> dict:
+        """What `sheets.check_change` needs, read without the whole log: the sheet's version, whether it is finished,
+        the one entry a change names as it is now (its add, then its latest change), and where its game stands by
+        its rules (`end`, from the kept totals, if `with_end`); also its game, and the totals and the number of
+        entries counting before it."""
+        row = conn.execute(select(SHEETS.c.finished, SHEETS.c.game, SHEETS.c.players, TOTALS.c.totals,
+                                  TOTALS.c.active).join(TOTALS, TOTALS.c.sheet_id == SHEETS.c.id)
+                           .where(SHEETS.c.id == sheet_id)).one()
+        totals = {**dict.fromkeys(json.loads(row.players), 0), **json.loads(row.totals)}
+        state = {"version": version, "finished": row.finished, "entries": [], "game": row.game, "totals": totals,
+                 "active": row.active, "end": sheets.game_end(row.game, row.active, None, totals) if with_end else None}
         if target is not None:
             rows = conn.execute(select(CHANGES).where((CHANGES.c.sheet_id == sheet_id) & (
                 ((CHANGES.c.seq == target) & (CHANGES.c.action == "add")) | (CHANGES.c.target == target))
             ).order_by(CHANGES.c.seq)).all()
             state["entries"] = sheets.fold({"game": "", "players": []}, [_record(r) for r in rows])["entries"]
         return state
-
-    def _keep_totals(self, conn: Connection, sheet_id: int, before: dict | None, record: dict) -> None:
-        """The running totals after one change: the changed entry's points as they were out, as they are now in."""
-        if before is None and record["action"] != "add":
-            return  # finish, reopen: no points move
-        replay = sheets.Replay()
-        if before is not None:
-            replay.entries[before["seq"]] = dict(before)
-        replay.apply(record)
-        after = replay.entries.get(record.get("target", record["seq"]))
-        row = conn.execute(select(TOTALS).where(TOTALS.c.sheet_id == sheet_id)).one()
-        totals = json.loads(row.totals)
-        sheets.add_points(totals, before, -1)
-        sheets.add_points(totals, after, +1)
-        active = row.active - bool(before and before["active"]) + bool(after and after["active"])
-        conn.execute(update(TOTALS).where(TOTALS.c.sheet_id == sheet_id).values(
-            totals=json.dumps(totals, ensure_ascii=False), active=active))
 
     def _write(self, durable: bool = True):
         """A write transaction; on SQLite it takes the write lock at once (BEGIN IMMEDIATE), so it never deadlocks.
