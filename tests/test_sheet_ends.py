@@ -211,3 +211,80 @@ def test_a_target_that_fails_in_a_later_round_refuses_that_round_and_keeps_the_o
         sheet, log = store.load(sheet_id)
         assert len(log) == 2 and store.version(sheet_id) == 2
         assert store.summaries([sheet_id])[sheet_id]["totals"] == {"Ana": 2, "Bo": 4}
+
+
+HEAVY_CARDS, HEAVY_RULES = 120, 40
+HEAVY_TERMS = " + ".join(["count()", "sum(number)", "max(number)", "min(number)"] * 7)
+
+
+def heavy_game(tmp_path):
+    """A valid designer game whose every round is heavy: 40 rules of 28 aggregates each over hands of up to 120
+    different cards (validate computes it on every copy in hand, within a table's 200,000 steps)."""
+    components = "\n".join(f"  - {{id: HV-{i:03d}, type: card, qty: 4, number: {i % 9 + 1}, "
+                           f"name: {{es: C{i}, en: C{i}}}}}" for i in range(HEAVY_CARDS))
+    rules = "\n".join(f'    - {{id: r{k}, name: {{es: R{k}, en: R{k}}}, points: "{HEAVY_TERMS}"}}'
+                      for k in range(HEAVY_RULES))
+    path = tmp_path / "heavy.yaml"
+    path.write_text(f"game: heavy\ntitle: {{es: Pesado, en: Heavy}}\nprefix: HV\nplayers: [2, 4]\n"
+                    f"fields:\n  number: {{number: [1, 9]}}\ncomponents:\n{components}\n"
+                    f"scoring:\n  rules:\n{rules}\n  rounds: {{target: \"1000000000\"}}\n", encoding="utf-8")
+    return path
+
+
+def scored_export(game: str, request: dict, changes: int) -> bytes:
+    log = [{"seq": i + 1, "action": "add", "at": "2024-05-01T20:00:00Z", "body": {"request": request}}
+           for i in range(changes)]
+    return json.dumps(export(PLAYERS, log, game), separators=(",", ":")).encode()
+
+
+def import_client(tmp_path, path):
+    app = create_app({"TESTING": True, "CARD_FILES": [str(path)], "INSTANCE_PATH": str(tmp_path / "instance")})
+    client = app.test_client()
+    csrf = client.get("/api/v1/csrf").get_json()["csrf"]
+    with app.app_context():
+        from companion.web.shell.instance import store
+        kept = store()
+    return (lambda raw: client.post("/api/v1/sheets/import", data=raw,
+                                    headers={"X-CSRF-Token": csrf, "Content-Type": "application/json"})), kept
+
+
+def test_an_import_of_2000_heavy_rounds_is_refused_quickly_once_its_step_budget_is_spent(tmp_path):
+    """Each round alone scores (a request of its own may take a table's whole budget); 2,000 of them re-scored in
+    one import would hold a server thread for minutes: the import's rounds share one budget, and the 400 comes in
+    about a second, at the round that spent it, with nothing stored."""
+    import time
+
+    from companion import cards, service
+
+    path = heavy_game(tmp_path)
+    assert cards.check_file(path)[1] == []  # valid
+    request = {"round": 1, "players": [{"name": n, "cards": {f"HV-{i:03d}": 4 for i in range(j, HEAVY_CARDS, 2)}}
+                                       for j, n in enumerate(PLAYERS)]}
+    with library.using(library.Library([path])):
+        assert service.score("heavy", request)["players"][0]["points"] > 0  # one round alone scores
+    post, store = import_client(tmp_path, path)
+    raw = scored_export("heavy", request, sheets.MAX_LOG)
+    assert len(raw) < sheet_service.IMPORT_LIMIT
+    start = time.perf_counter()
+    r = post(raw)
+    took = time.perf_counter() - start
+    body = r.get_json()
+    assert r.status_code == 400, body
+    assert body["field"].startswith("log[") and int(body["field"][4:-1]) < 100, body
+    assert "needs more than 5,000,000 steps in all" in body["error"], body
+    assert took < 15, f"{took:.1f} s"
+    print(f"refused at {body['field']} after {took:.2f} s")
+    assert store.sheet_ids() == []
+
+
+def test_a_full_sheet_of_a_light_game_still_imports_whole(tmp_path):
+    """2,000 scored rounds of the probe game (a few hundred steps each) fit the import's budget."""
+    path = game_file(tmp_path, '  rounds: {target: "1000000"}')
+    request = {"round": 1, "players": [{"name": "Ana", "cards": {"PR-R": 3, "PR-B": 1}, "counters": {"bonus": 2}},
+                                       {"name": "Bo", "cards": {"PR-B": 2}}]}
+    post, store = import_client(tmp_path, path)
+    r = post(scored_export("probe", request, sheets.MAX_LOG))
+    assert r.status_code == 201, r.get_json()
+    state = r.get_json()
+    assert state["version"] == sheets.MAX_LOG and not state["finished"]
+    assert len(store.load(store.sheet_ids()[0])[1]) == sheets.MAX_LOG
