@@ -118,7 +118,7 @@ def test_an_import_of_six_rounds_of_a_three_round_game_is_refused_at_the_fourth(
         with pytest.raises(InputError) as refused:
             sheets.import_json(export(PLAYERS, adds(*[(1, 2)] * 6)))
         assert [p.path for p in refused.value.problems] == [("log", 3)]
-        assert "is a round after the game's end: the game ended after round 3" in str(refused.value)
+        assert "is a round after the game's end: the game ended after round 3," in str(refused.value)
     app = create_app({"TESTING": True, "DATABASE_URL": database, "CARD_FILES": [str(path)],
                       "INSTANCE_PATH": str(tmp_path / "instance")})
     client = app.test_client()
@@ -139,7 +139,7 @@ def test_an_import_whose_first_round_reaches_the_target_takes_no_second(tmp_path
         with pytest.raises(InputError) as refused:
             sheets.import_csv(sheets.export_csv({"game": "probe", "players": PLAYERS}, adds((25, 3), (1, 1))))
         assert [p.path for p in refused.value.problems] == [("log", 1)]
-        assert "the game ended after round 1 (a total reached the target of 20)" in str(refused.value)
+        assert "is a round after the game's end: the game ended after round 1," in str(refused.value)
 
 
 def test_a_sheet_that_ended_corrected_and_reopened_exports_and_imports_again(tmp_path, store):
@@ -288,3 +288,83 @@ def test_a_full_sheet_of_a_light_game_still_imports_whole(tmp_path):
     state = r.get_json()
     assert state["version"] == sheets.MAX_LOG and not state["finished"]
     assert len(store.load(store.sheet_ids()[0])[1]) == sheets.MAX_LOG
+
+
+def finished_duplicon(store) -> int:
+    """A duplicon sheet (played to 100) that the second round ended: Ana 110, Bo 70, finished by the write."""
+    sheet_id = store.open(sheet_service.create(store, {"game": "duplicon", "players": PLAYERS})).sheet_id
+    sheet_service.change(store, sheet_id, "add", points(60, 40))
+    sheet_service.change(store, sheet_id, "add", points(50, 30))
+    assert store.meta(sheet_id)["finished"]
+    return sheet_id
+
+
+def test_two_phones_correcting_a_finished_sheet_keep_both_values(store):
+    """Two phones had the finished sheet open and correct it. A correction that leaves the game over is made and the
+    sheet stays finished (it was refused: "finished on another phone", though nobody had finished it but the first
+    save); a correction made from a stale revision is shown the entry as it is now, and sent again it is made:
+    both values are in the entry's history."""
+    sheet_id = finished_duplicon(store)
+    sheet_service.change(store, sheet_id, "edit", {**points(50, 35), "base": 2}, target=2)  # phone A
+    sheet_service.change(store, sheet_id, "edit", {**points(61, 40), "base": 1}, target=1)  # phone B, another entry
+    with pytest.raises(sheets.Conflict) as stale:  # phone B again, on the entry A changed, from what it saw
+        sheet_service.change(store, sheet_id, "edit", {**points(52, 30), "base": 2}, target=2)
+    assert stale.value.kind == "changed" and stale.value.entry["body"]["points"] == {"Ana": 50, "Bo": 35}
+    sheet_service.change(store, sheet_id, "edit", {**points(52, 30), "base": stale.value.entry["rev"]}, target=2)
+    sheet, log = store.load(sheet_id)
+    state = sheets.fold(sheet, log)
+    assert [r["action"] for r in log] == ["add", "add", "finish", "edit", "edit", "edit"]
+    assert [r["body"]["points"] for r in log if r.get("target") == 2] == [{"Ana": 50, "Bo": 35},
+                                                                           {"Ana": 52, "Bo": 30}]
+    assert state["finished"] and state["totals"] == {"Ana": 113, "Bo": 70} and state["winners"] == ["Ana"]
+    assert store.summaries([sheet_id])[sheet_id]["totals"] == state["totals"]  # the kept totals agree
+
+
+def test_a_correction_that_would_reopen_a_finished_game_asks_for_the_sheet_to_be_reopened(store):
+    sheet_id = finished_duplicon(store)
+    version = store.version(sheet_id)
+    for action, data in (("edit", {**points(10, 30), "base": 2}), ("undo", {"base": 2})):
+        with pytest.raises(sheets.Conflict) as refused:  # Ana would have 70 (or 60): the game is not over
+            sheet_service.change(store, sheet_id, action, data, target=2)
+        assert refused.value.kind == "not_over" and refused.value.entry["seq"] == 2
+    assert store.version(sheet_id) == version and store.meta(sheet_id)["finished"]  # nothing written
+    sheet_service.change(store, sheet_id, "reopen", {})
+    sheet_service.change(store, sheet_id, "edit", {**points(10, 30), "base": 2}, target=2)
+    assert not store.meta(sheet_id)["finished"]  # reopened first, the game goes on
+
+
+def test_a_sheet_finished_by_its_players_is_still_reopened_to_change_it(store):
+    """A game without an end of its own (gemas): finishing is the players' word, and holds."""
+    sheet_id = store.open(sheet_service.create(store, {"game": "gemas", "players": PLAYERS})).sheet_id
+    sheet_service.change(store, sheet_id, "add", points(3, 4))
+    sheet_service.change(store, sheet_id, "finish", {})
+    with pytest.raises(sheets.Conflict) as refused:
+        sheet_service.change(store, sheet_id, "edit", {**points(5, 4), "base": 1}, target=1)
+    assert refused.value.kind == "finished"
+
+
+@pytest.mark.parametrize("lang, said", [("en", "Reopen the sheet first to make it."),
+                                        ("es", "Reabre la hoja antes para hacerlo.")])
+def test_the_conflict_page_says_back_what_the_phone_sent(tmp_path, lang, said):
+    """A correction that would reopen a finished game, sent from the edit form: the 409 page shows the entry as it
+    is now and the points this phone typed, in the reader's language; nothing is written."""
+    import re
+
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "instance")})
+    client = app.test_client()
+    csrf = client.get("/api/v1/csrf").get_json()["csrf"]
+    token = client.post("/api/v1/sheets", json={"game": "duplicon", "players": PLAYERS},
+                        headers={"X-CSRF-Token": csrf}).get_json()["token"]
+    for ana, bo in ((60, 40), (50, 30)):
+        client.post(f"/api/v1/sheets/{token}/entries", json=points(ana, bo), headers={"X-CSRF-Token": csrf})
+    r = client.post(f"/s/{token}/entries/2/edit", data={"_csrf": csrf, "base": "2", "points.0": "10",
+                                                        "points.1": "30", "note": "typo"},
+                    headers={"Accept-Language": lang})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 409
+    assert said in re.search(r"data-conflict>([^<]*)<", page)[1]
+    text = {key: re.sub(r"<[^>]+>", "", re.search(rf"<p {key}>(.*?)</p>", page, re.S)[1])
+            for key in ("data-theirs", "data-mine")}
+    assert text["data-theirs"].endswith("Ana 50 · Bo 30") and text["data-mine"].endswith("Ana 10 · Bo 30 · typo")
+    assert "Keep mine" not in page and "Mantener" not in page
+    assert client.get(f"/api/v1/sheets/{token}").get_json()["version"] == 3  # two adds and the finish

@@ -96,7 +96,7 @@ def import_json(data: Any) -> tuple[dict, list[dict]]:
             except InputError as e:
                 raise InputError([p.under(*path) for p in e.problems]) from None
             except (Conflict, NotFound) as e:
-                raise InputError([_refused(path, e)]) from None
+                raise InputError([_refused(path, e, replay)]) from None
             if record.get("client_id"):
                 seen_clients.add(record["client_id"])
             log.append(record)
@@ -137,10 +137,11 @@ def _scored_body(sheet: Mapping, body: Any) -> dict:
                                   "points", steps=f"{IMPORT_STEPS:,}")])
 
 
-def _refused(path: tuple, e: Conflict | NotFound) -> Problem:
+def _refused(path: tuple, e: Conflict | NotFound, replay: Replay) -> Problem:
     """A change of an export that the sheet as replayed so far refuses (the store's own check, `check_change`)."""
     if isinstance(e, Conflict) and e.kind == "over":
-        return problem(path, "is a round after the game's end: %(why)s", why=str(e))
+        return problem(path, "is a round after the game's end: the game ended after round %(round)s, and no round is "
+                             "added after it", round=replay.active)
     return Problem(path, str(e))
 
 
