@@ -140,6 +140,8 @@ class CannotWrite(Exception):
 
 
 TROUBLE_SECONDS = 60  # how long a failed write is remembered (for /healthz) when no write has succeeded since
+BUCKET_WAIT = 2.0  # seconds a write limit's take waits for a locked database (a sheet's write waits 30 s)
+WRITE_WAIT = 30.0
 
 
 def _cannot_write(error: BaseException) -> bool:
@@ -163,6 +165,7 @@ class Store:
         # instead of failing the request that drew it.
         self.engine: Engine = create_engine(url, future=True, pool_pre_ping=True)
         self._trouble: tuple[float, str] | None = None  # (when, why) the last write failed, if none succeeded since
+        self.bucket_wait = BUCKET_WAIT
         if self.engine.dialect.name == "sqlite":
             _sqlite_settings(self.engine)
         self._create_tables()
@@ -333,6 +336,14 @@ class Store:
         write transaction that holds the row (SQLite's write lock, PostgreSQL's row lock): 0 if it may pass, else
         the seconds until it could. `now` is the server's clock: a clock behind the stored one refills nothing, so
         servers whose clocks disagree never add up to more than the budget."""
+        return self.take_bucket(kind, address, most, period, now)[0]
+
+    def take_bucket(self, kind: str, address: str, most: int, period: float, now: float,
+                    owed: int = 0) -> tuple[float, float]:
+        """`take_token`, also giving the tokens left in the bucket after it (what a server's own bucket starts from
+        while the database cannot keep them). `owed`: takes a server let pass on its own while the database could
+        not keep the bucket, taken from it first. Waits at most `bucket_wait` seconds for the bucket's lock: a limit
+        must not hold a request while the database is locked (CannotWrite, or the driver's error, after it)."""
         rate = most / period
         here = (RATE_BUCKETS.c.kind == kind) & (RATE_BUCKETS.c.address == address)
         with self._write(durable=False) as conn:  # a new bucket is full; one there is held, as it is, till commit
@@ -340,11 +351,11 @@ class Store:
             row = conn.execute(new.on_conflict_do_update(index_elements=["kind", "address"],
                                                          set_={"tokens": RATE_BUCKETS.c.tokens})
                                .returning(RATE_BUCKETS.c.tokens, RATE_BUCKETS.c.updated)).one()
-            tokens = min(most, row.tokens + max(0.0, now - row.updated) * rate)
+            tokens = min(most, row.tokens + max(0.0, now - row.updated) * rate) - owed
             wait = 0.0 if tokens >= 1 else (1 - tokens) / rate
-            conn.execute(update(RATE_BUCKETS).where(here).values(
-                tokens=tokens - 1 if tokens >= 1 else tokens, updated=max(now, row.updated)))
-        return wait
+            left = tokens - 1 if tokens >= 1 else tokens
+            conn.execute(update(RATE_BUCKETS).where(here).values(tokens=left, updated=max(now, row.updated)))
+        return wait, left
 
     def forget_full_buckets(self, kind: str, period: float, now: float) -> None:
         """Delete the `kind` buckets unused for a whole period: full again, as a bucket with no row."""
@@ -431,7 +442,9 @@ class _WriteTransaction:
     def __init__(self, store: Store, durable: bool = True):
         self.store, self.durable = store, durable
         try:
-            self.conn = store.engine.connect().execution_options(companion_write="durable" if durable else "light")
+            self.conn = store.engine.connect().execution_options(
+                companion_write="durable" if durable else "light",
+                companion_wait=WRITE_WAIT if durable else store.bucket_wait)
         except Exception as e:  # noqa: BLE001 (any driver's error: _failed re-raises all but 'cannot write')
             self._failed(e)
 
@@ -448,6 +461,7 @@ class _WriteTransaction:
             self.conn.begin()
             if not self.durable and self.conn.dialect.name == "postgresql":
                 self.conn.execute(text("SET LOCAL synchronous_commit TO OFF"))
+                self.conn.execute(text(f"SET LOCAL lock_timeout = {round(1000 * self.store.bucket_wait)}"))
         except Exception as e:  # noqa: BLE001 (any driver's error: _failed re-raises all but 'cannot write')
             self.conn.close()
             self._failed(e)
@@ -492,7 +506,7 @@ def _sqlite_settings(engine: Engine) -> None:
     def on_connect(dbapi_connection, _record):
         dbapi_connection.isolation_level = None  # we say when transactions begin (below)
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute(f"PRAGMA busy_timeout={round(1000 * WRITE_WAIT)}")
         for attempt in range(100):  # the switch to WAL (kept in the file) can be refused at once while another
             try:                    # process makes the same new file: then it is tried again shortly
                 cursor.execute("PRAGMA journal_mode=WAL")
@@ -507,9 +521,12 @@ def _sqlite_settings(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def on_begin(conn):
-        write = conn.get_execution_options().get("companion_write")
+        options = conn.get_execution_options()
+        write = options.get("companion_write")
         if write:  # (synchronous is the connection's, so every write says which it wants)
             conn.exec_driver_sql("PRAGMA synchronous=FULL" if write == "durable" else "PRAGMA synchronous=NORMAL")
+        # (and so is the wait for a lock: a write limit's take waits less than anything else)
+        conn.exec_driver_sql(f"PRAGMA busy_timeout={round(1000 * options.get('companion_wait', WRITE_WAIT))}")
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
