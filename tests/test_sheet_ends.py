@@ -368,3 +368,29 @@ def test_the_conflict_page_says_back_what_the_phone_sent(tmp_path, lang, said):
     assert text["data-theirs"].endswith("Ana 50 · Bo 30") and text["data-mine"].endswith("Ana 10 · Bo 30 · typo")
     assert "Keep mine" not in page and "Mantener" not in page
     assert client.get(f"/api/v1/sheets/{token}").get_json()["version"] == 3  # two adds and the finish
+
+
+def test_a_phones_own_sheet_keeps_the_same_end(tmp_path):
+    """The static site's phone keeps its sheet itself, by the same checks (`Replay.check`, `Replay.settle`): no round
+    after the end, a correction that leaves the game over keeps it finished, one that would reopen it is refused."""
+    from companion.web.site import browser
+
+    path = game_file(tmp_path, "  rounds: 2")
+    with library.using(library.Library([path])):
+        kept = browser.sheet_new({"sheet": {"game": "probe", "players": PLAYERS}})
+
+        def change(action, data, target=None):
+            return browser.sheet_change({"sheet": kept["sheet"], "log": kept["log"], "action": action,
+                                         "target": target, "data": data})
+
+        for _ in range(2):
+            kept = change("add", points(1, 2))
+        assert [r["action"] for r in kept["log"]] == ["add", "add", "finish"]
+        with pytest.raises(sheets.Conflict) as refused:
+            change("add", points(1, 2))
+        assert refused.value.kind == "over"
+        kept = change("edit", {**points(3, 2), "base": 2}, target=2)
+        assert kept["state"]["finished"] and kept["state"]["totals"] == {"Ana": 4, "Bo": 4}
+        with pytest.raises(sheets.Conflict) as refused:
+            change("undo", {"base": 4}, target=2)
+        assert refused.value.kind == "not_over"
