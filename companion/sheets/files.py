@@ -13,7 +13,7 @@ from typing import Any
 from .. import service
 from ..core.schema import INVALID, Enum, InputError, Int, ListOf, Problem, Record, Str, Text, problem, whole_number
 from ..games.base import NAME, checked
-from ..scoring import MAX_STEPS, one_budget
+from ..scoring import one_budget
 from .model import (
     ACTIONS,
     CLIENT_ID,
@@ -46,10 +46,11 @@ class Moment(Str):
         return value
 
 
-# Steps of scoring an import may spend on all its rounds together (`scoring.one_budget`): a sheet of a light game
-# (a few hundred steps a round) imports whole, 2,000 changes; a heavy game's (near one table's MAX_STEPS a round)
-# imports some dozens of rounds, and a longer one is refused in about a second, not re-scored for minutes.
-IMPORT_STEPS = 25 * MAX_STEPS
+# Steps of scoring an import may spend on all its rounds together (`scoring.one_budget`), 25 tables' worth (a table
+# alone may spend 200,000): a sheet of a light game (a few hundred steps a round) imports whole, 2,000 changes; a
+# heavy game's (near a table's budget a round) imports some dozens of rounds, and a longer one is refused in about a
+# second, not re-scored for minutes.
+IMPORT_STEPS = 5_000_000
 
 _RECORD = Record({"seq": Int(1, MAX_LOG), "action": Enum(ACTIONS, "action"), "target": Int(1, MAX_LOG),
                   "body": Record({}), "at": Moment(),
