@@ -82,7 +82,7 @@ def test_three_rounds_then_the_sheet_is_finished_with_the_rules_winner(tmp_path,
     # round 3 is the last: Bo's bonus counts (when: last); Ana 2 + 3, Bo 5 + 3 + 9
     assert third["totals"] == {"Ana": 23, "Bo": 33} and third["finished"] and third["winners"] == ["Bo"]
     assert [e["body"]["request"]["round"] for e in third["entries"]] == [1, 2, 3]
-    assert after == "finished"  # a fourth round is refused: the game is over
+    assert after == "over"  # a fourth round is refused: the game is over by its rules
     assert summary["finished"] and summary["winners"] == ["Bo"]  # the list of sheets, from kept totals alone
 
 

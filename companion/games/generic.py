@@ -124,8 +124,7 @@ def sheet_end(card_set, played: int, last: Mapping | None, totals: Mapping[str, 
         out["rounds"] = scoring.rounds
         over = played >= scoring.rounds
     else:
-        counters = [{c.key: c.default for c in scoring.counters} for _ in names]
-        targets = scoring.target_of([[] for _ in names], counters, max(played, 1))
+        targets = _targets(scoring, len(names), max(played, 1))
         out["target"] = max(targets)
         over = played > 0 and any(totals[n] >= t for n, t in zip(names, targets, strict=True))
     breaks = _last_breaks(card_set, scoring, last, names) if over and scoring.ties and last else None
@@ -133,6 +132,21 @@ def sheet_end(card_set, played: int, last: Mapping | None, totals: Mapping[str, 
     out.update(over=over, fewest_wins=scoring.fewest_wins, leaders=best if played else [],
                winners=best if over else [])
     return out
+
+
+def _targets(scoring: Scoring, players: int, round_: int) -> list[int]:
+    """Each player's target on a sheet of `players` in round `round_`; InputError (a 400) naming the rule when the
+    file's formula cannot be computed for this table (validate tries the fewest and the most players only)."""
+    counters = [{c.key: c.default for c in scoring.counters} for _ in range(players)]
+    try:
+        return scoring.target_of([[] for _ in range(players)], counters, round_)
+    except FormulaError as e:
+        why = str(e)
+    except (RecursionError, MemoryError):
+        why = "too deep or too large"
+    raise InputError([problem(("scoring", "rounds", "target"), "the game's target cannot be computed for "
+                                                               "%(players)s players in round %(round)s: %(why)s",
+                              players=players, round=round_, why=why)])
 
 
 def _last_breaks(card_set, scoring: Scoring, body: Mapping, names: list[str]) -> list[tuple]:

@@ -23,7 +23,9 @@ from .model import (
     NotFound,
     Replay,
     add_points,
+    changed_entry,
     check_change,
+    check_end,
     checked_change,
     default_seats,
     entry_body,
@@ -34,11 +36,11 @@ from .model import (
     new_sheet,
     next_round,
     now,
-    over_unfinished,
     replayed,
     seat_choices,
     seat_points,
     standing,
+    tally,
     with_round,
 )
 
@@ -51,7 +53,7 @@ _STORED = {  # what needs SQLAlchemy: the store and the service over it
 __getattr__ = lazy(__name__, _STORED)
 
 __all__ = ["ACTIONS", "CLIENT_ID", "CSV_HEAD", "FORMAT", "MAX_LOG", "MAX_PLAYERS", "NEW_SHEET", "POINTS", "TARGETED",
-           "WITH_BODY", "Conflict", "Moment", "NotFound", "Replay", "add_points", "check_change", "checked_change",
-           "default_seats", "entry_body", "entry_view", "export_csv", "export_json", "fold", "game_end",
-           "import_csv", "import_json", "new_record", "new_sheet", "next_round", "now", "over_unfinished",
-           "replayed", "seat_choices", "seat_points", "standing", "with_round", *_STORED]
+           "WITH_BODY", "Conflict", "Moment", "NotFound", "Replay", "add_points", "changed_entry", "check_change",
+           "check_end", "checked_change", "default_seats", "entry_body", "entry_view", "export_csv", "export_json",
+           "fold", "game_end", "import_csv", "import_json", "new_record", "new_sheet", "next_round", "now",
+           "replayed", "seat_choices", "seat_points", "standing", "tally", "with_round", *_STORED]

@@ -13,6 +13,7 @@ from typing import Any
 from .. import service
 from ..core.schema import INVALID, Enum, InputError, Int, ListOf, Problem, Record, Str, Text, problem, whole_number
 from ..games.base import NAME, checked
+from ..scoring import one_budget
 from .model import (
     ACTIONS,
     CLIENT_ID,
@@ -45,6 +46,12 @@ class Moment(Str):
         return value
 
 
+# Steps of scoring an import may spend on all its rounds together (`scoring.one_budget`), 25 tables' worth (a table
+# alone may spend 200,000): a sheet of a light game (a few hundred steps a round) imports whole, 2,000 changes; a
+# heavy game's (near a table's budget a round) imports some dozens of rounds, and a longer one is refused in about a
+# second, not re-scored for minutes.
+IMPORT_STEPS = 5_000_000
+
 _RECORD = Record({"seq": Int(1, MAX_LOG), "action": Enum(ACTIONS, "action"), "target": Int(1, MAX_LOG),
                   "body": Record({}), "at": Moment(),
                   "client_id": CLIENT_ID}, required=("seq", "action", "at"))
@@ -76,36 +83,67 @@ def import_json(data: Any) -> tuple[dict, list[dict]]:
     if not isinstance(log_data, list) or len(log_data) > MAX_LOG:
         raise InputError([problem(("log",), "must be a list of at most %(most)s changes", most=MAX_LOG)])
     log: list[dict] = []
-    replay = Replay()  # the sheet as it is before each change
+    replay = Replay(sheet)  # the sheet as it is before each change, with where its game stands by its rules
     seen_clients: set[str] = set()
-    for i, raw in enumerate(log_data):
-        path = ("log", i)
-        try:
-            record = dict(checked(_RECORD, {k: v for k, v in raw.items() if k != "body"} if isinstance(raw, Mapping)
-                                  else raw))
-            if record["seq"] != i + 1:
-                raise InputError([problem(("seq",), "must be %(n)s (changes are numbered in order), got %(got)s",
-                                          n=i + 1, got=record["seq"])])
-            action = record["action"]
-            if (action in TARGETED) != ("target" in record):
-                raise InputError([problem(("target",), "names the entry an edit, undo or restore changes, and only "
-                                                       "those")])
-            if (action in WITH_BODY) != ("body" in raw):
-                raise InputError([problem(("body",), "is what an add or edit records, and only those")])
-            if record.get("client_id") in seen_clients:
-                raise InputError([problem(("client_id",), "appears twice")])
-            replay.check(action, record.get("target"), None)
-            if action in WITH_BODY:
-                record["body"] = entry_body(sheet["game"], sheet["players"], _body_input(raw["body"]))
-        except InputError as e:
-            raise InputError([p.under(*path) for p in e.problems]) from None
-        except (Conflict, NotFound) as e:
-            raise InputError([Problem(path, str(e))]) from None
-        if record.get("client_id"):
-            seen_clients.add(record["client_id"])
-        log.append(record)
-        replay.apply(record)
+    with one_budget(IMPORT_STEPS):  # the whole file's re-scoring is bounded as one table's is
+        for i, raw in enumerate(log_data):
+            path = ("log", i)
+            try:
+                record = _checked_record(raw, i, seen_clients)
+                replay.check(record["action"], record.get("target"), None)
+                if record["action"] in WITH_BODY:
+                    record["body"] = _scored_body(sheet, raw["body"])
+                replay.settle(record, finishes=False)  # (a log over by its rules but unfinished is kept as written)
+            except InputError as e:
+                raise InputError([p.under(*path) for p in e.problems]) from None
+            except (Conflict, NotFound) as e:
+                raise InputError([_refused(path, e, replay)]) from None
+            if record.get("client_id"):
+                seen_clients.add(record["client_id"])
+            log.append(record)
     return sheet, log
+
+
+def _checked_record(raw: Any, i: int, seen_clients: set[str]) -> dict:
+    """One change of an export as a log record (its body not yet read): numbered in order, a target where it needs
+    one, a body where it has one, a client_id not used before."""
+    record = dict(checked(_RECORD, {k: v for k, v in raw.items() if k != "body"} if isinstance(raw, Mapping) else raw))
+    if record["seq"] != i + 1:
+        raise InputError([problem(("seq",), "must be %(n)s (changes are numbered in order), got %(got)s",
+                                  n=i + 1, got=record["seq"])])
+    action = record["action"]
+    if (action in TARGETED) != ("target" in record):
+        raise InputError([problem(("target",), "names the entry an edit, undo or restore changes, and only those")])
+    if (action in WITH_BODY) != ("body" in raw):
+        raise InputError([problem(("body",), "is what an add or edit records, and only those")])
+    if record.get("client_id") in seen_clients:
+        raise InputError([problem(("client_id",), "appears twice")])
+    return record
+
+
+def _scored_body(sheet: Mapping, body: Any) -> dict:
+    """An exported body checked as an entry again (a scored one is scored again, from the import's shared budget of
+    steps). A body refused only because that budget is spent (it scores on its own: at most one table's work more)
+    is a problem of the whole import, said at the entry it ran out on."""
+    try:
+        return entry_body(sheet["game"], sheet["players"], _body_input(body))
+    except InputError as refused:
+        try:
+            with one_budget():  # this table alone, as a request of its own would score it
+                entry_body(sheet["game"], sheet["players"], _body_input(body))
+        except InputError:
+            raise refused from None  # wrong in itself
+    raise InputError([problem((), "the import stops here: scoring its rounds again needs more than %(steps)s steps in "
+                                  "all (a long sheet of a heavy game); import it in parts, or with its rounds as "
+                                  "points", steps=f"{IMPORT_STEPS:,}")])
+
+
+def _refused(path: tuple, e: Conflict | NotFound, replay: Replay) -> Problem:
+    """A change of an export that the sheet as replayed so far refuses (the store's own check, `check_change`)."""
+    if isinstance(e, Conflict) and e.kind == "over":
+        return problem(path, "is a round after the game's end: the game ended after round %(round)s, and no round is "
+                             "added after it", round=replay.active)
+    return Problem(path, str(e))
 
 
 def _body_input(body: Any) -> Any:

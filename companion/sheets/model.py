@@ -57,7 +57,8 @@ class NotFound(LookupError):
 
 
 def new_sheet(data: Any) -> dict:
-    """A checked `{"game", "title", "players"}`; player names must differ."""
+    """A checked `{"game", "title", "players"}`; player names must differ, and the game's end (its target) must be
+    computable for this many players (a designer's formula that is not is a 400 naming its rule)."""
     sheet = dict(checked(NEW_SHEET, data))
     known = library.current().all()
     if sheet["game"] not in known:  # any known game: with rules of its own, or data-only (points typed in)
@@ -75,6 +76,7 @@ def new_sheet(data: Any) -> dict:
                      game=sheet["game"], fewest=fewest, most=most)
     if problems:
         raise InputError(problems)
+    game_end(sheet["game"], 0, None, dict.fromkeys(players, 0))  # its end for these players (InputError if none)
     return {"game": sheet["game"], "title": sheet.get("title", "").strip(), "players": players}
 
 
@@ -228,13 +230,18 @@ def _what(game: str) -> Word:
 
 
 class Replay:
-    """A log applied one change at a time: the entries by number, whether the sheet is finished, its version.
-    `fold` runs one over a whole log; an import checks each change against the replay of those before it."""
+    """A log applied one change at a time: the entries by number, whether the sheet is finished, its version, and
+    (given the sheet) its running totals and how many entries count, for where its game stands by its rules. `fold`
+    runs one over a whole log; an import and a phone's own sheet check each change against the replay of those
+    before it (`check`, then `settle`), by the same rules as the store's write (`check_change`, `check_end`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, sheet: Mapping | None = None) -> None:
         self.entries: dict[int, dict] = {}
         self.finished = False
         self.version = 0
+        self.sheet = sheet
+        self.totals = dict.fromkeys(sheet["players"], 0) if sheet else {}
+        self.active = 0
 
     def apply(self, record: Mapping) -> None:
         """Apply one log record (an add; an edit, undo or restore; finish or reopen); its `seq` becomes the version."""
@@ -243,19 +250,58 @@ class Replay:
         if action == "add":
             self.entries[self.version] = {"seq": self.version, "rev": self.version, "at": record["at"],
                                           "body": record["body"], "active": True, "changes": 0}
+            self.totals, self.active = tally(self.totals, self.active, None, self.entries[self.version])
         elif action in TARGETED and target in self.entries:
             entry = self.entries[target]
+            before = dict(entry)
             entry["rev"], entry["changes"] = self.version, entry["changes"] + 1
             if action == "edit":
                 entry["body"] = record["body"]
             entry["active"] = action != "undo"
+            self.totals, self.active = tally(self.totals, self.active, before, entry)
         elif action in ("finish", "reopen"):
             self.finished = action == "finish"
 
+    def state(self) -> dict:
+        """The sheet as `check_change` reads it: version, finished, entries and where the game stands (`end`)."""
+        end = game_end(self.sheet["game"], self.active, None, self.totals) if self.sheet else None
+        return {"version": self.version, "finished": self.finished, "entries": self.entries.values(), "end": end}
+
     def check(self, action: str, target: int | None, base: int | None) -> None:
         """Refuse a change that does not fit the state replayed so far (`check_change`)."""
-        check_change({"version": self.version, "finished": self.finished, "entries": self.entries.values()},
-                     action, target, base)
+        check_change(self.state(), action, target, base)
+
+    def settle(self, record: Mapping, finishes: bool = True) -> bool:
+        """Apply a change already checked (`check`), after refusing it if what it leaves does not fit the game's end
+        (`check_end`); True when the game is now over by its rules and the sheet not finished: a `finish` follows
+        it (written by the caller if it `finishes`: a phone's own sheet, not an import, which keeps its log as
+        written)."""
+        state = self.state()
+        before = dict(self.entries[record["target"]]) if record.get("target") in self.entries else None
+        totals, active = tally(self.totals, self.active, before, changed_entry(before, record))
+        end = game_end(self.sheet["game"], active, None, totals) if self.sheet else None
+        follows = check_end(state, record["action"], end, before, finishes)
+        self.apply(record)
+        return follows
+
+
+def changed_entry(before: Mapping | None, record: Mapping) -> dict | None:
+    """The entry a change leaves (an add's new entry; an edit's, undo's or restore's entry `before` as changed),
+    None for a change that names no entry."""
+    replay = Replay()
+    if before is not None:
+        replay.entries[before["seq"]] = dict(before)
+    replay.apply(record)
+    return replay.entries.get(record.get("target", record["seq"]))
+
+
+def tally(totals: Mapping[str, int], active: int, before: Mapping | None, after: Mapping | None) -> tuple[dict, int]:
+    """Running totals and the number of entries counting after one entry changed from `before` to `after` (either
+    None: an entry added, or a change that names none): its points as they were out, as they are now in."""
+    totals = dict(totals)
+    add_points(totals, before, -1)
+    add_points(totals, after, +1)
+    return totals, active - bool(before and before["active"]) + bool(after and after["active"])
 
 
 def fold(sheet: Mapping, log: Iterable[Mapping]) -> dict:
@@ -324,22 +370,24 @@ def with_round(sheet: Mapping, state: Mapping | None, data: Any) -> Any:
     return {**data, "request": {**data["request"], "round": round_}}
 
 
-def over_unfinished(state: Mapping) -> bool:
-    """The game is over by its rules (its last round, or a target reached) and the sheet not yet finished: the
-    change that made it so is followed by a `finish`."""
-    end = state.get("end")
-    return bool(end and end["over"] and not state["finished"])
-
-
 def check_change(state: Mapping, action: str, target: int | None, base: int | None) -> None:
-    """Refuse a change that no longer fits the sheet: NotFound, or Conflict (409) with what changed.
+    """Refuse a change that no longer fits the sheet: NotFound, or Conflict (409) with what changed. Called inside
+    the write's own transaction (`Store.append`), and on each change of an import or of a phone's own sheet.
 
-    Adding never conflicts (two phones adding rounds at once both keep theirs) unless the sheet is finished.
-    Editing, undoing or restoring an entry must name the revision of it the phone saw (`base`).
+    `state`: the sheet's `version`, whether it is `finished`, the entry a change names as it is now (`entries`), and
+    where its game stands by its rules (`end`: `game_end` of the entries counting; None for a game without one).
+    Adding never conflicts (two phones adding rounds at once both keep theirs) unless the sheet is finished or its
+    game is over by its rules: no round is added after the game's end. Editing, undoing or restoring an entry must
+    name the revision of it the phone saw (`base`); on a finished sheet of a game with an end, it is a correction
+    that `check_end` lets through if the game stays over.
     """
+    end = state.get("end")
     if state["version"] >= MAX_LOG:
         raise Conflict("full", f"this sheet holds its most changes ({MAX_LOG}); start a new sheet")
-    if action in ("add", *TARGETED) and state["finished"]:
+    if action == "add" and end and end["over"]:
+        raise Conflict("over", f"the game ended after round {end['played']} ({_why_over(end)}): no round is added "
+                               "after the game's end; edit or undo a round to change it")
+    if state["finished"] and (action == "add" or (action in TARGETED and not end)):
         raise Conflict("finished", "the sheet is finished; reopen it to change it")
     if action == "finish" and state["finished"]:
         raise Conflict("already_finished", "the sheet is already finished")
@@ -356,3 +404,30 @@ def check_change(state: Mapping, action: str, target: int | None, base: int | No
         raise Conflict("not_undone", f"entry {target} is not undone", entry)
     if action in ("edit", "undo") and not entry["active"]:
         raise Conflict("undone", f"entry {target} was undone", entry)
+
+
+def check_end(state: Mapping, action: str, end: Mapping | None, entry: Mapping | None = None,
+              finishes: bool = True) -> bool:
+    """What a change checked by `check_change` leaves, in the same transaction: `end` is where the game stands by
+    its rules after it (`entry`: the entry the change names, as it was). A correction of a finished sheet (an edit,
+    undo or restore) is refused if its game would no longer be over (fewer rounds, nobody at the target: reopen the
+    sheet first); one that leaves it over is made, and the sheet stays finished. True when an add or a correction
+    leaves the game over and the sheet not finished: a `finish` follows it in the same write (if the writer
+    `finishes`, Conflict "full" when the log has no room left for it)."""
+    over = bool(end and end["over"])
+    if action in TARGETED and state["finished"] and not over:
+        raise Conflict("not_over", "the sheet is finished, and this change would leave its game no longer over by "
+                                   "its rules; reopen the sheet to make it", entry)
+    follows = action in ("add", *TARGETED) and over and not state["finished"]
+    if follows and finishes and state["version"] + 2 > MAX_LOG:
+        raise Conflict("full", f"this change ends the game and the sheet has no room left for its finish "
+                               f"({MAX_LOG} changes); start a new sheet")
+    return follows
+
+
+def _why_over(end: Mapping) -> str:
+    if end.get("rounds"):
+        return f"it is played in {end['rounds']} rounds"
+    if end.get("target") is not None:
+        return f"a total reached the target of {end['target']}"
+    return "by its rules"

@@ -48,25 +48,19 @@ def change(store: Store, sheet_id: int, action: str, data: Any, target: int | No
            meta: Mapping | None = None) -> Written:
     """One change from its fields (`client_id` to make a retry harmless; `base` = the entry's revision seen, for an
     edit, undo or restore; the entry's own fields for an add or edit; `meta` if the caller already read it).
-    InputError, Conflict or NotFound."""
+    Where the game stands by its rules (no round after its end, finished when it is over) is decided by the store,
+    in the write's own transaction. InputError, Conflict or NotFound."""
     if action in sheets.WITH_BODY and meta is None:
         meta = store.meta(sheet_id)
-    ends = action in ("add", "edit", "undo", "restore") and _has_end(store, sheet_id, meta)
-    if ends and action == "add":  # (the kept totals say where the game stands: no log is read)
+    if action == "add" and _has_end(meta):  # a game of rounds: the request's round (the kept totals say it)
         data = sheets.with_round(meta, store.summaries([sheet_id])[sheet_id], data)
     body, base, client_id = sheets.checked_change(meta, action, data)
-    written = store.append(sheet_id, action, target=target, body=body, base=base, client_id=client_id)
-    if ends and not written.replayed and sheets.over_unfinished(store.summaries([sheet_id])[sheet_id]):
-        try:  # the game is over by its rules: the sheet is finished (reopen it to change the last round)
-            store.append(sheet_id, "finish")
-        except sheets.Conflict:
-            pass  # another phone finished it meanwhile
-    return written
+    return store.append(sheet_id, action, target=target, body=body, base=base, client_id=client_id)
 
 
-def _has_end(store: Store, sheet_id: int, meta: Mapping | None) -> bool:
-    game = (meta or store.meta(sheet_id))["game"]
-    return sheets.game_end(game, 0, None, {"-": 0}) is not None
+def _has_end(meta: Mapping) -> bool:
+    """Whether the sheet's game says how its sheet ends, asked with the sheet's own players."""
+    return sheets.game_end(meta["game"], 0, None, dict.fromkeys(meta["players"], 0)) is not None
 
 
 # --- Backup and restore ----------------------------------------------------------------------------------------

@@ -140,6 +140,8 @@ class CannotWrite(Exception):
 
 
 TROUBLE_SECONDS = 60  # how long a failed write is remembered (for /healthz) when no write has succeeded since
+BUCKET_WAIT = 2.0  # seconds a write limit's take waits for a locked database (a sheet's write waits 30 s)
+WRITE_WAIT = 30.0
 
 
 def _cannot_write(error: BaseException) -> bool:
@@ -163,6 +165,7 @@ class Store:
         # instead of failing the request that drew it.
         self.engine: Engine = create_engine(url, future=True, pool_pre_ping=True)
         self._trouble: tuple[float, str] | None = None  # (when, why) the last write failed, if none succeeded since
+        self.bucket_wait = BUCKET_WAIT
         if self.engine.dialect.name == "sqlite":
             _sqlite_settings(self.engine)
         self._create_tables()
@@ -333,6 +336,14 @@ class Store:
         write transaction that holds the row (SQLite's write lock, PostgreSQL's row lock): 0 if it may pass, else
         the seconds until it could. `now` is the server's clock: a clock behind the stored one refills nothing, so
         servers whose clocks disagree never add up to more than the budget."""
+        return self.take_bucket(kind, address, most, period, now)[0]
+
+    def take_bucket(self, kind: str, address: str, most: int, period: float, now: float,
+                    owed: int = 0) -> tuple[float, float]:
+        """`take_token`, also giving the tokens left in the bucket after it (what a server's own bucket starts from
+        while the database cannot keep them). `owed`: takes a server let pass on its own while the database could
+        not keep the bucket, taken from it first. Waits at most `bucket_wait` seconds for the bucket's lock: a limit
+        must not hold a request while the database is locked (CannotWrite, or the driver's error, after it)."""
         rate = most / period
         here = (RATE_BUCKETS.c.kind == kind) & (RATE_BUCKETS.c.address == address)
         with self._write(durable=False) as conn:  # a new bucket is full; one there is held, as it is, till commit
@@ -340,11 +351,11 @@ class Store:
             row = conn.execute(new.on_conflict_do_update(index_elements=["kind", "address"],
                                                          set_={"tokens": RATE_BUCKETS.c.tokens})
                                .returning(RATE_BUCKETS.c.tokens, RATE_BUCKETS.c.updated)).one()
-            tokens = min(most, row.tokens + max(0.0, now - row.updated) * rate)
+            tokens = min(most, row.tokens + max(0.0, now - row.updated) * rate) - owed
             wait = 0.0 if tokens >= 1 else (1 - tokens) / rate
-            conn.execute(update(RATE_BUCKETS).where(here).values(
-                tokens=tokens - 1 if tokens >= 1 else tokens, updated=max(now, row.updated)))
-        return wait
+            left = tokens - 1 if tokens >= 1 else tokens
+            conn.execute(update(RATE_BUCKETS).where(here).values(tokens=left, updated=max(now, row.updated)))
+        return wait, left
 
     def forget_full_buckets(self, kind: str, period: float, now: float) -> None:
         """Delete the `kind` buckets unused for a whole period: full again, as a bucket with no row."""
@@ -358,7 +369,14 @@ class Store:
                base: int | None = None, client_id: str | None = None) -> Written:
         """Add one change, checked against the sheet as it is inside the transaction; committed on return.
 
-        Raises sheets.Conflict or sheets.NotFound; a client_id already written returns that change (replayed).
+        Where the game stands by its rules is decided here too, from the totals kept in the same transaction: an add
+        after the game's end is refused (Conflict "over"), a change that leaves the game over is followed by the
+        sheet's `finish` in the same write, and a correction of a finished sheet is made only if its game stays
+        over (`sheets.check_change`, `sheets.check_end`). So writers racing one another (two phones, two servers)
+        cannot pass the end: each one's write sees the one before it.
+
+        Raises sheets.Conflict or sheets.NotFound, or InputError if the game's own end cannot be computed for this
+        sheet (nothing is written then); a client_id already written returns that change (replayed).
         """
         with self._write() as conn:
             stamp = sheets.now()  # the change's time is the sheet's last update
@@ -370,43 +388,46 @@ class Store:
                 if earlier is not None:
                     conn.rollback()
                     return Written(sheets.replayed(_record(earlier), action, target, body), replayed=True)
-            state = self._state_for(conn, sheet_id, version - 1, target)
+            entry_change = action in ("add", *sheets.TARGETED)
+            state = self._state_for(conn, sheet_id, version - 1, target, with_end=entry_change)
             sheets.check_change(state, action, target, base)
             record = sheets.new_record(version, action, stamp, target, body, client_id)
             conn.execute(insert(CHANGES).values(_row(sheet_id, record)))
-            self._keep_totals(conn, sheet_id, state["entries"][0] if state["entries"] else None, record)
-            if action in ("finish", "reopen"):
-                conn.execute(update(SHEETS).where(SHEETS.c.id == sheet_id).values(finished=action == "finish"))
+            finished = {"finish": True, "reopen": False}.get(action, state["finished"])
+            if entry_change:  # points move: the kept totals, then where the game stands after them
+                before = state["entries"][0] if state["entries"] else None
+                totals, active = sheets.tally(state["totals"], state["active"], before,
+                                              sheets.changed_entry(before, record))
+                conn.execute(update(TOTALS).where(TOTALS.c.sheet_id == sheet_id).values(
+                    totals=json.dumps(totals, ensure_ascii=False), active=active))
+                end = sheets.game_end(state["game"], active, None, totals) if state["end"] is not None else None
+                if sheets.check_end(state, action, end, before):  # over by the game's rules: finished in this write
+                    finish = sheets.new_record(version + 1, "finish", stamp)
+                    conn.execute(insert(CHANGES).values(_row(sheet_id, finish)))
+                    conn.execute(update(SHEETS).where(SHEETS.c.id == sheet_id).values(version=version + 1))
+                    finished = True
+            if finished != state["finished"]:
+                conn.execute(update(SHEETS).where(SHEETS.c.id == sheet_id).values(finished=finished))
         return Written(record, replayed=False)
 
-    def _state_for(self, conn: Connection, sheet_id: int, version: int, target: int | None) -> dict:
-        """What `sheets.check_change` needs, read without the whole log: the sheet's version and whether it is
-        finished, and the one entry a change names as it is now (its add, then its latest change)."""
-        finished = conn.execute(select(SHEETS.c.finished).where(SHEETS.c.id == sheet_id)).scalar_one()
-        state = {"version": version, "finished": finished, "entries": []}
+    def _state_for(self, conn: Connection, sheet_id: int, version: int, target: int | None,
+                   with_end: bool = False) -> dict:
+        """What `sheets.check_change` needs, read without the whole log: the sheet's version, whether it is finished,
+        the one entry a change names as it is now (its add, then its latest change), and where its game stands by
+        its rules (`end`, from the kept totals, if `with_end`); also its game, and the totals and the number of
+        entries counting before it."""
+        row = conn.execute(select(SHEETS.c.finished, SHEETS.c.game, SHEETS.c.players, TOTALS.c.totals,
+                                  TOTALS.c.active).join(TOTALS, TOTALS.c.sheet_id == SHEETS.c.id)
+                           .where(SHEETS.c.id == sheet_id)).one()
+        totals = {**dict.fromkeys(json.loads(row.players), 0), **json.loads(row.totals)}
+        state = {"version": version, "finished": row.finished, "entries": [], "game": row.game, "totals": totals,
+                 "active": row.active, "end": sheets.game_end(row.game, row.active, None, totals) if with_end else None}
         if target is not None:
             rows = conn.execute(select(CHANGES).where((CHANGES.c.sheet_id == sheet_id) & (
                 ((CHANGES.c.seq == target) & (CHANGES.c.action == "add")) | (CHANGES.c.target == target))
             ).order_by(CHANGES.c.seq)).all()
             state["entries"] = sheets.fold({"game": "", "players": []}, [_record(r) for r in rows])["entries"]
         return state
-
-    def _keep_totals(self, conn: Connection, sheet_id: int, before: dict | None, record: dict) -> None:
-        """The running totals after one change: the changed entry's points as they were out, as they are now in."""
-        if before is None and record["action"] != "add":
-            return  # finish, reopen: no points move
-        replay = sheets.Replay()
-        if before is not None:
-            replay.entries[before["seq"]] = dict(before)
-        replay.apply(record)
-        after = replay.entries.get(record.get("target", record["seq"]))
-        row = conn.execute(select(TOTALS).where(TOTALS.c.sheet_id == sheet_id)).one()
-        totals = json.loads(row.totals)
-        sheets.add_points(totals, before, -1)
-        sheets.add_points(totals, after, +1)
-        active = row.active - bool(before and before["active"]) + bool(after and after["active"])
-        conn.execute(update(TOTALS).where(TOTALS.c.sheet_id == sheet_id).values(
-            totals=json.dumps(totals, ensure_ascii=False), active=active))
 
     def _write(self, durable: bool = True):
         """A write transaction; on SQLite it takes the write lock at once (BEGIN IMMEDIATE), so it never deadlocks.
@@ -421,7 +442,9 @@ class _WriteTransaction:
     def __init__(self, store: Store, durable: bool = True):
         self.store, self.durable = store, durable
         try:
-            self.conn = store.engine.connect().execution_options(companion_write="durable" if durable else "light")
+            self.conn = store.engine.connect().execution_options(
+                companion_write="durable" if durable else "light",
+                companion_wait=WRITE_WAIT if durable else store.bucket_wait)
         except Exception as e:  # noqa: BLE001 (any driver's error: _failed re-raises all but 'cannot write')
             self._failed(e)
 
@@ -438,6 +461,7 @@ class _WriteTransaction:
             self.conn.begin()
             if not self.durable and self.conn.dialect.name == "postgresql":
                 self.conn.execute(text("SET LOCAL synchronous_commit TO OFF"))
+                self.conn.execute(text(f"SET LOCAL lock_timeout = {round(1000 * self.store.bucket_wait)}"))
         except Exception as e:  # noqa: BLE001 (any driver's error: _failed re-raises all but 'cannot write')
             self.conn.close()
             self._failed(e)
@@ -482,7 +506,7 @@ def _sqlite_settings(engine: Engine) -> None:
     def on_connect(dbapi_connection, _record):
         dbapi_connection.isolation_level = None  # we say when transactions begin (below)
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute(f"PRAGMA busy_timeout={round(1000 * WRITE_WAIT)}")
         for attempt in range(100):  # the switch to WAL (kept in the file) can be refused at once while another
             try:                    # process makes the same new file: then it is tried again shortly
                 cursor.execute("PRAGMA journal_mode=WAL")
@@ -497,9 +521,12 @@ def _sqlite_settings(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def on_begin(conn):
-        write = conn.get_execution_options().get("companion_write")
+        options = conn.get_execution_options()
+        write = options.get("companion_write")
         if write:  # (synchronous is the connection's, so every write says which it wants)
             conn.exec_driver_sql("PRAGMA synchronous=FULL" if write == "durable" else "PRAGMA synchronous=NORMAL")
+        # (and so is the wait for a lock: a write limit's take waits less than anything else)
+        conn.exec_driver_sql(f"PRAGMA busy_timeout={round(1000 * options.get('companion_wait', WRITE_WAIT))}")
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 

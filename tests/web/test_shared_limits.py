@@ -4,6 +4,7 @@ database that cannot keep them falls back to the server's own buckets instead of
 import logging
 import threading
 import time
+from contextlib import contextmanager
 
 import sqlalchemy
 
@@ -136,3 +137,73 @@ def test_servers_whose_clocks_disagree_never_refill_more_than_the_budget(databas
         assert kept == ["photos"]
     finally:
         store.close()
+
+
+@contextmanager
+def locked(store):
+    """The database locked by another client for as long as the block lasts: SQLite's write lock (every write
+    waits), PostgreSQL's lock on the buckets' table (sheets stay writable). The store's connections give up on a
+    lock after 0.2 s (`bucket_wait`, and for a server without it, the connection's own setting)."""
+    store.bucket_wait = 0.2
+    sqlite = store.engine.dialect.name == "sqlite"
+
+    def short(dbapi, _record):
+        cursor = dbapi.cursor()
+        cursor.execute("PRAGMA busy_timeout=200" if sqlite else "SET lock_timeout = 200")
+        cursor.close()
+        if not sqlite:
+            dbapi.commit()
+
+    sqlalchemy.event.listen(store.engine, "connect", short)
+    store.engine.dispose()
+    other = sqlalchemy.create_engine(store.url)
+    conn = other.connect()
+    try:
+        if sqlite:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            conn.execute(sqlalchemy.text("LOCK TABLE rate_buckets IN ACCESS EXCLUSIVE MODE"))
+        yield
+    finally:
+        conn.rollback()
+        conn.close()
+        other.dispose()
+
+
+def test_a_locked_database_gives_no_client_a_new_budget(database):
+    """Budget five, five written; then the database is locked: the server's own buckets stand in from the state the
+    database gave (empty), not full, so the next five are 429 at once (they passed: ten writes against five), and
+    nothing more is written once the lock is gone."""
+    app = server(database, "changes=5/10m")
+    client = phone(app)
+    token = new_sheet(client)
+    with app.app_context():
+        store = instance.store()
+    assert [add(client, token) for _ in range(5)] == [201] * 5
+    statuses = []
+    with locked(store):
+        worker = threading.Thread(target=lambda: statuses.extend(add(client, token) for _ in range(5)), daemon=True)
+        worker.start()
+        worker.join(timeout=20)
+        assert not worker.is_alive(), "a limited write waited for the lock"
+    assert statuses == [429] * 5, statuses
+    assert add(client, token) == 429
+    assert written(client, token) == 5
+
+
+def test_what_the_servers_own_buckets_let_pass_is_taken_from_the_database_after(database):
+    """Three of five spent; while the database cannot keep the buckets, two more pass (the two it had left) and a
+    third does not; when it answers again, the two are taken from its bucket: five in all, then none."""
+    app = server(database, "changes=5/10m")
+    limiter = app.extensions["companion.limiter"]
+    with app.app_context():
+        store = instance.store()
+        takes = [limiter.take("changes", SCRIPT) for _ in range(3)]
+        with locked(store):
+            takes += [limiter.take("changes", SCRIPT) for _ in range(3)]
+        takes += [limiter.take("changes", SCRIPT) for _ in range(2)]
+    passed = [wait == 0 for wait in takes]
+    assert passed == [True] * 5 + [False] * 3, takes
+    with store.engine.connect() as conn:
+        left = conn.execute(sqlalchemy.select(storage.RATE_BUCKETS.c.tokens)).scalar_one()
+    assert left < 0.1  # the two that passed on their own are counted there too

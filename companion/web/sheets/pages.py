@@ -25,6 +25,9 @@ CONFLICTS = {  # what a 409 means, said on the page (the API's message is in Eng
     "undone": _l("This entry was undone on another phone."),
     "not_undone": _l("This entry was already restored on another phone."),
     "finished": _l("The game was finished on another phone; reopen the sheet to change it."),
+    "over": _l("The game is over by its rules: no round is added after its end. Edit or undo a round to change it."),
+    "not_over": _l("The sheet is finished, and this change would leave its game no longer over by its rules. Reopen "
+                   "the sheet first to make it."),
     "already_finished": _l("The game was already finished on another phone."),
     "not_finished": _l("The sheet was already reopened on another phone."),
     "full": _l("This sheet holds the most changes a sheet can hold; start a new sheet."),
@@ -160,8 +163,8 @@ def _change(token: str, action: str, target: int | None = None, edit_form: bool 
         if _wants_json():
             return errors.conflict_json(e, CONFLICTS[e.kind])
         return _render(token, access, "sheets/conflict.html", 409, message=CONFLICTS[e.kind], action=action,
-                       target=target, theirs=sheets.entry_view(e.entry) if e.entry else None, mine=request.form,
-                       heading=HEADINGS.get(e.kind))
+                       kind=e.kind, target=target, theirs=sheets.entry_view(e.entry) if e.entry else None,
+                       mine=request.form, heading=HEADINGS.get(e.kind))
     except sheets.NotFound:
         abort(404)
     if _wants_json():

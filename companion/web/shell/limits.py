@@ -23,9 +23,12 @@ The buckets live in the saved-sheet database (storage.RATE_BUCKETS, issue 37), a
 budget per address, and a restart refills nothing. Each take is one small write transaction holding the bucket's
 row, committed without waiting for the disk (a crash may lose the last takes, never a sheet's write): about 1 ms
 on SQLite beside a change's 13 ms. Rows unused for a refill period are full again and swept. When the database cannot
-keep a bucket (down, full, read-only), the server's own buckets (`Limiter`) stand in, with a log line: not a 500,
-and not a 503 either, which would refuse the photos that need no database; a write then meets the database's own
-503 as before.
+keep a bucket (down, full, read-only, locked: a take waits for it at most `storage.BUCKET_WAIT`, 2 s), the
+server's own buckets (`Limiter`) stand in, with a log line: not a 500, and not a 503 either, which would refuse the
+photos that need no database; a write then meets the database's own 503 as before. They stand in from the last
+state the database gave for each client, not full (a client that spent its budget was given a whole new one while
+the database was locked: ten writes against a budget of five), and what they let pass is taken from the
+database's bucket once it answers again.
 
 Behind a proxy every request comes from the proxy's address: `COMPANION_TRUST_PROXY=<hops>` (1 for one proxy)
 reads the client's address from the last <hops> entries of `X-Forwarded-For` (werkzeug's ProxyFix); unset or 0,
@@ -134,19 +137,35 @@ class Limiter:
             tokens, when = self._buckets.pop((kind, client), (most, now))
             tokens = min(most, tokens + (now - when) * rate)
             wait = 0.0 if tokens >= 1 else (1 - tokens) / rate
-            self._buckets[(kind, client)] = (tokens - 1 if tokens >= 1 else tokens, now)
-            while len(self._buckets) > MOST_CLIENTS:
-                del self._buckets[next(iter(self._buckets))]
+            self._keep(kind, client, tokens - 1 if tokens >= 1 else tokens, now)
         return wait
+
+    def put(self, kind: str, client: str, tokens: float) -> None:
+        """Set the client's bucket to `tokens` now (what the database's bucket holds after a take)."""
+        with self._lock:
+            self._buckets.pop((kind, client), None)
+            self._keep(kind, client, tokens, self.clock())
+
+    def _keep(self, kind: str, client: str, tokens: float, now: float) -> None:
+        self._buckets[(kind, client)] = (tokens, now)
+        while len(self._buckets) > MOST_CLIENTS:
+            del self._buckets[next(iter(self._buckets))]
 
 
 class SharedLimiter:
     """Token buckets per (budget, client) in the database (`store()` gives it), shared by every server on it; the
-    in-process Limiter stands in while the database cannot keep them (logged once a minute at most)."""
+    in-process Limiter stands in while the database cannot keep them (logged once a minute at most).
+
+    The stand-in starts from the last state the database gave for each client (every take's answer is copied into
+    it), not full: a client that spent its budget is not given another one because the database is locked, down or
+    full. (A client this server has not seen since it started starts full there: nothing else can tell.) What the
+    stand-in let pass is owed to the database's bucket, and taken from it with the next take that reaches it."""
 
     def __init__(self, budgets: dict[str, tuple[int, float]], store, clock=time.time):
         self.budgets, self.store, self.clock = budgets, store, clock
         self.fallback = Limiter(budgets)
+        self._owed: dict[tuple[str, str], int] = {}  # takes the stand-in let pass, not yet in the database
+        self._owed_lock = threading.Lock()
         self._takes = 0
         self._logged = -math.inf
 
@@ -156,21 +175,36 @@ class SharedLimiter:
             return 0.0
         most, period = self.budgets[kind]
         now = self.clock()
+        with self._owed_lock:  # (taken now, given back if the database does not answer)
+            owed = self._owed.pop((kind, client), 0)
         try:
             store = self.store()
-            wait = store.take_token(kind, client, most, period, now)
-            self._takes += 1
-            if self._takes % FORGET_EVERY == 0:
-                store.forget_full_buckets(kind, period, now)
-            return wait
+            wait, left = store.take_bucket(kind, client, most, period, now, owed)
         except Exception as e:  # noqa: BLE001 (whatever the driver raises, the limit still holds, in-process)
-            if time.monotonic() - self._logged >= SHARED_TROUBLE_LOG:
-                self._logged = time.monotonic()
-                reason = str(getattr(e, "orig", None) or e).strip().splitlines()
-                current_app.logger.warning(
-                    "the write limits cannot be kept in the database's rate_buckets (%s): this server's own buckets "
-                    "count instead until it can", reason[0] if reason else type(e).__name__)
-            return self.fallback.take(kind, client)
+            self._log(e)
+            wait = self.fallback.take(kind, client)
+            with self._owed_lock:
+                owed += self._owed.pop((kind, client), 0) + (not wait)
+                if owed and len(self._owed) < MOST_CLIENTS:
+                    self._owed[(kind, client)] = owed
+            return wait
+        self.fallback.put(kind, client, left)
+        self._takes += 1
+        if self._takes % FORGET_EVERY == 0:
+            try:
+                store.forget_full_buckets(kind, period, now)
+            except Exception as e:  # noqa: BLE001 (a sweep can wait for the next one)
+                self._log(e)
+        return wait
+
+    def _log(self, error: BaseException) -> None:
+        if time.monotonic() - self._logged >= SHARED_TROUBLE_LOG:
+            self._logged = time.monotonic()
+            reason = str(getattr(error, "orig", None) or error).strip().splitlines()
+            current_app.logger.warning(
+                "the write limits cannot be kept in the database's rate_buckets (%s): this server's own buckets "
+                "count instead, from the database's last state, until it can",
+                reason[0] if reason else type(error).__name__)
 
 
 def client_address(address: str | None) -> str:

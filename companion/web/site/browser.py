@@ -57,13 +57,14 @@ def sheet_change(args: dict) -> dict:
     if earlier is not None:  # sent twice (a double tap): kept once; another change under its client_id is refused
         sheets.replayed(earlier, action, target, body)  # as on the server
         return _state(sheet, log)
-    replay = sheets.Replay()
+    replay = sheets.Replay(sheet)
     for record in log:
         replay.apply(record)
     replay.check(action, target, base)
     record = sheets.new_record(len(log) + 1, action, sheets.now(), target, body, client_id)
+    finish = replay.settle(record)  # where the game stands by its rules, as the server's store decides it
     sheet, log = {**sheet, "updated": record["at"]}, [*log, record]
-    if sheets.over_unfinished(sheets.fold(sheet, log)):  # over by the game's rules: finished, as on the server
+    if finish:  # over by the game's rules: finished, as on the server
         log.append(sheets.new_record(len(log) + 1, "finish", record["at"]))
     return _state(sheet, log)
 
