@@ -161,3 +161,46 @@ def test_an_svg_with_text_is_warned_about(capsys, folder):
     path, (line,) = game(folder, "art/words.svg")
     code, _out, err = validate(capsys, path)
     assert code == 0 and f"{path}:{line}: TY-0: art: warning: 'art/words.svg' has <text>" in err
+
+
+HARVEST = os.path.join(os.path.dirname(__file__), "..", "docs", "example-game")
+
+
+@pytest.fixture
+def harvest(tmp_path):
+    """docs/example-game/cosecha.yaml in a folder of its own, with its art and fonts, and two art elements more in
+    its layouts: one a `{suit}` picks (art/plum.svg removed), one a fixed file that is not there."""
+    import shutil
+
+    for part in ("art", "fonts"):
+        shutil.copytree(os.path.join(HARVEST, part), tmp_path / part)
+    os.remove(tmp_path / "art" / "plum.svg")
+    text = open(os.path.join(HARVEST, "cosecha.yaml"), encoding="utf-8").read()
+    text = text.replace("art: art/plum.svg}", "}")  # (the plum cards' own art too)
+    text = text.replace("    art:    {art: true, at: [13.5, 16, 36.5, 36.5]}\n",
+                        "    art:    {art: true, at: [13.5, 16, 36.5, 36.5]}\n"
+                        "    badge: {art: \"art/{suit}.svg\", at: [2, 30, 8, 8]}\n", 1)
+    text = text.replace("    art: {art: true, at: [6, 15, 36, 27]}\n",
+                        "    art: {art: true, at: [6, 15, 36, 27]}\n"
+                        "    stamp: {art: art/stamp.svg, at: [50, 2, 8, 8]}\n", 1)
+    path = tmp_path / "cosecha.yaml"
+    path.write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    return path, lines.index('    badge: {art: "art/{suit}.svg", at: [2, 30, 8, 8]}') + 1, \
+        lines.index("    stamp: {art: art/stamp.svg, at: [50, 2, 8, 8]}") + 1
+
+
+def test_every_art_file_a_layout_names_is_checked_for_every_card_drawn_with_it(harvest, capsys, tmp_path):
+    """Validate said ok and the build stopped with a traceback naming no file: each file a layout's art element
+    names (`{suit}` filled for each card) is read as the component's own art is, and one that is not there is an
+    error at the element's line naming the cards that need it; the build says the same before writing anything."""
+    path, badge, stamp = harvest
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"cosecha.yaml:{badge}: fruit: badge: art: 'art/plum.svg' no such file (drawn on HV-PLUM-" in err, err
+    assert f"cosecha.yaml:{stamp}: " in err and "stamp: art: 'art/stamp.svg' no such file (drawn on " in err, err
+    assert "art/apple.svg" not in err  # the suits whose pictures are there
+    assert main(["build", str(path), "--out", str(tmp_path / "out")]) == 2
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err and "'art/plum.svg' no such file" in out.err
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").glob("*.pdf"))

@@ -54,41 +54,85 @@ def check_art(card_set: CardSet) -> tuple[list[str], list[str]]:
     named += [(term.art, card_set.path, f"-: look.terms.{name}.art", "poker", None)
               for name, term in card_set.look.terms.items()
               if term.art is not None]  # an icon's picture: checked against a poker card's window
+    checked: dict = {}  # a file → (its problem or None, what was read of it): read once however many cards name it
     for art, source, label, size, box in named:
         where = f"{source}:{art.line}: {label}"
-        given = repr(art.given)
         trim = SIZES[size]
         window = art_window_mm(*trim)
         if box is not None:  # drawn by its layout's art element, in the box its designer gave it
             window = max(box)
         if window is None:
-            errors.append(f"{where}: a {size} ({trim[0]:g} mm) prints no art; remove {given}")
+            errors.append(f"{where}: a {size} ({trim[0]:g} mm) prints no art; remove {art.given!r}")
             continue
-        if leads_outside(art.path, folder):
-            errors.append(f"{where}: {given} leads outside the data file's folder (through a link); an art file "
-                          f"must be in that folder or below it")
-            continue
-        try:
-            info = art_files.inspect(art.path)
-        except art_files.ArtError as e:
-            errors.append(f"{where}: {given} {e}")
-            continue
-        ratio = info.width / info.height
-        if box is None and not 1 / ASPECT_TOLERANCE <= ratio <= ASPECT_TOLERANCE:
-            bands = "above and below it" if ratio > 1 else "beside it"
-            warnings.append(f"{where}: warning: {given} is {info.size} ({ratio:.2f}:1) but the "
-                            f"art window is square ({window:.1f} × {window:.1f} mm on a {size}): it is fitted "
-                            f"whole, with empty bands {bands}")
-        if info.text:
-            warnings.append(f"{where}: warning: {given} has <text>, which prints in a font the PDF does not embed; "
-                            f"convert the text to paths in your drawing program")
-        shrink = art_files.scaled_pixels(info, window / 25.4 * 72)
-        if shrink:
-            dpi = max(info.width, info.height) / (window / 25.4)
-            warnings.append(f"{where}: warning: {given} is {info.size}, {dpi:.0f} DPI in the "
-                            f"{window:.1f} mm art window of a {size}: the build scales it down once to "
-                            f"{shrink[0]} × {shrink[1]} px ({ART_DPI} DPI)")
+        _check_art_file(art.path, repr(art.given), where, window, size, box is None, folder, checked, errors,
+                        warnings)
+    errors += _layout_art_errors(card_set, folder, checked)
     return errors, warnings
+
+
+def _check_art_file(path: str, given: str, where: str, window: float, size: str, square: bool, folder: str,
+                    checked: dict, errors: list[str], warnings: list[str]) -> None:
+    """One art file where it is drawn (`window` mm at most): errors (outside the folder, unreadable) and warnings
+    (its shape against a square window, text, more pixels than the print needs)."""
+    problem, info = _art_problem(path, folder, checked)
+    if problem is not None:
+        errors.append(f"{where}: {given} {problem}")
+        return
+    ratio = info.width / info.height
+    if square and not 1 / ASPECT_TOLERANCE <= ratio <= ASPECT_TOLERANCE:
+        bands = "above and below it" if ratio > 1 else "beside it"
+        warnings.append(f"{where}: warning: {given} is {info.size} ({ratio:.2f}:1) but the art window is square "
+                        f"({window:.1f} × {window:.1f} mm on a {size}): it is fitted whole, with empty bands {bands}")
+    if info.text:
+        warnings.append(f"{where}: warning: {given} has <text>, which prints in a font the PDF does not embed; "
+                        f"convert the text to paths in your drawing program")
+    shrink = art_files.scaled_pixels(info, window / 25.4 * 72)
+    if shrink:
+        dpi = max(info.width, info.height) / (window / 25.4)
+        warnings.append(f"{where}: warning: {given} is {info.size}, {dpi:.0f} DPI in the {window:.1f} mm art window "
+                        f"of a {size}: the build scales it down once to {shrink[0]} × {shrink[1]} px ({ART_DPI} DPI)")
+
+
+def _art_problem(path: str, folder: str, checked: dict) -> tuple[str | None, object]:
+    """Why an art file cannot be drawn (outside the data file's folder, missing, unreadable), or None and what
+    `art.inspect` read of it; each file read once (`checked`)."""
+    if path not in checked:
+        if leads_outside(path, folder):
+            checked[path] = ("leads outside the data file's folder (through a link); an art file must be in that "
+                             "folder or below it", None)
+        else:
+            try:
+                checked[path] = (None, art_files.inspect(path))
+            except art_files.ArtError as e:
+                checked[path] = (str(e), None)
+    return checked[path]
+
+
+def _layout_art_errors(card_set: CardSet, folder: str, checked: dict) -> list[str]:
+    """The art files a layout's art elements name (`art: art/leaf.svg`, `art: "art/{suit}.svg"`), filled in for
+    every component drawn with them in every language, each file read once: an error for each file that would stop
+    the build, at the element's line, naming the first components that need it."""
+    needs: dict[tuple[str, str], list[str]] = {}  # (where, file) → the components drawn with it
+    for c in card_set.components:
+        for e in _elements(card_set, c) or ():
+            if e.kind != "art" or not isinstance(e.props["art"], str):
+                continue
+            for lang in card_set.languages:
+                shown = faces.shown(c, card_set, lang)
+                try:
+                    path = layout.art_file(e, shown) if layout.is_drawn(e, shown) else None
+                except Missing:
+                    continue
+                ids = needs.setdefault((_where(card_set, c, e), path), []) if path else []
+                if path and c.id not in ids:
+                    ids.append(c.id)
+    errors = []
+    for (where, path), ids in needs.items():
+        problem, _ = _art_problem(path, folder, checked)
+        if problem is not None:
+            named = ", ".join(ids[:3]) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
+            errors.append(f"{where}: art: {os.path.relpath(path, folder)!r} {problem} (drawn on {named})")
+    return errors
 
 
 def _art_box(card_set: CardSet, c: Component) -> tuple[float, float] | None:

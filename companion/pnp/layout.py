@@ -158,10 +158,7 @@ def draw(c, elements: tuple[Element, ...], shown: Shown, x: float, y: float, w: 
     """Every element of a layout in order; an element whose fields the component lacks is not drawn."""
     for element in elements:
         try:
-            if "when" in element.props and not _truthy(fill(element.props["when"], shown.values, shown.lang,
-                                                            shown.design)):
-                continue
-            if "unless" in element.props and _unless(element.props["unless"], shown):
+            if not is_drawn(element, shown):
                 continue
             KINDS[element.kind](c, element, shown, points(element.box, x, y, h), (x, y, w, h), bleed)
             if element.props.get("corners") == 2:
@@ -173,6 +170,14 @@ def draw(c, elements: tuple[Element, ...], shown: Shown, x: float, y: float, w: 
                 c.restoreState()
         except Missing:
             continue
+
+
+def is_drawn(element: Element, shown: Shown) -> bool:
+    """Whether an element is drawn for this component: its `when:` holds and its `unless:` does not (Missing where
+    a field they name is not there and the element needs it)."""
+    if "when" in element.props and not _truthy(fill(element.props["when"], shown.values, shown.lang, shown.design)):
+        return False
+    return not ("unless" in element.props and _unless(element.props["unless"], shown))
 
 
 def _truthy(text: str) -> bool:
