@@ -32,7 +32,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     failed = False
     for name in files:
-        card_set, errors = validate_file(name)
+        card_set, errors = validate_file(name, args.card_size)
         for line in errors:
             print(line, file=sys.stderr)
         if card_set:
@@ -331,6 +331,8 @@ def _validate_command(sub) -> None:
     """`companion validate [FILE...]`: check card data files."""
     p = sub.add_parser("validate", help="check card data files (default: every shipped file)")
     p.add_argument("files", nargs="*", metavar="FILE")
+    p.add_argument("--card-size", choices=("poker", "bridge", "mini"),
+                   help="also check the cards as a build at this size prints them (their codes' modules)")
     p.set_defaults(func=cmd_validate)
 
 

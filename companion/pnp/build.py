@@ -73,7 +73,7 @@ def _checked_games(game_ids: list[str], settings: BuildSettings, warn: Callable[
         raise cards.DataError(art_errors)
     if warn is not None and settings.qr != "none":
         for card_set in card_sets:
-            for line in small_codes(card_set, settings.base_url):
+            for line in small_codes(card_set, settings.base_url, settings.card_size):
                 warn(line)
     return card_sets
 

@@ -24,9 +24,10 @@ QR_MIN_MODULE_MM = 0.65  # below this the project's camera simulation reads fewe
 SAMPLE_BASE = "http://192.168.1.20:5000"  # a LAN address as `make run` prints it: what a code must hold
 
 
-def validate_file(path) -> tuple[CardSet | None, list[str]]:
+def validate_file(path, card_size: str | None = None) -> tuple[CardSet | None, list[str]]:
     """What `companion validate` says of one data file: its data (`cards.check_file`), its art (`check_art`), then
-    its fonts and layouts (`check_design`). Errors stop it; warnings come with the card set."""
+    its fonts and layouts (`check_design`); with `card_size`, the codes as a build at that size prints them too.
+    Errors stop it; warnings come with the card set."""
     card_set, errors = cards.check_file(path)
     if card_set is None:
         return None, errors
@@ -35,7 +36,11 @@ def validate_file(path) -> tuple[CardSet | None, list[str]]:
         return None, errors
     card_set = replace(card_set, warnings=(*card_set.warnings, *more))
     errors, more = check_design(card_set)
-    return (None, errors) if errors else (replace(card_set, warnings=(*card_set.warnings, *more)), [])
+    if errors:
+        return None, errors
+    if card_size and (card_set.design.layouts or card_set.design.defaults):  # (its own sizes: check_design's)
+        more += [line for line in small_codes(card_set, SAMPLE_BASE, card_size) if ", printed as a" in line]
+    return replace(card_set, warnings=(*card_set.warnings, *more)), []
 
 
 ASPECT_TOLERANCE = 1.1  # an art file this much wider or taller than its square window is warned about
@@ -490,16 +495,17 @@ def _version(card_set: CardSet, base_url: str) -> int:
 QR_READ_BANDS = ((0.6, "94–99 %", "0.6–0.65 mm"), (0.5, "59–94 %", "0.5–0.6 mm"), (0.0, "under 59 %", "under 0.5 mm"))
 
 
-def _small_code(e, url: str, version: int, card_id: str) -> str | None:
+def _small_code(e, url: str, version: int, card_id: str, scale: float = 1.0) -> str | None:
     """What a code element's box costs for this address (its modules, the share of codes the camera simulation
-    reads at that size, the box that reads 99 %), or None when its modules are large enough."""
+    reads at that size, the box that reads 99 %), or None when its modules are large enough. `scale`: the face
+    printed at another card size, scaled whole (a layout of the file's own at `--card-size`)."""
     from . import draw
 
     modules = _modules(version)
-    module = layout.qr_module(e, modules) / MM
+    module = layout.qr_module(e, modules) / MM * scale
     if module >= QR_MIN_MODULE_MM - 1e-6:
         return None
-    need = math.ceil((modules + 2 * draw.QR_QUIET) * QR_MIN_MODULE_MM * 10) / 10
+    need = math.ceil((modules + 2 * draw.QR_QUIET) * QR_MIN_MODULE_MM * 10 / scale) / 10
     rate, sizes = next((rate, sizes) for lo, rate, sizes in QR_READ_BANDS if module >= lo - 1e-6)
     return (f"a code in this box has modules of {module:.2f} mm ({card_id}): the camera simulation "
             f"(benchmarks/bench_qr.py) reads {rate} of codes with modules of {sizes}, against 99.5 % at "
@@ -527,22 +533,30 @@ def _hidden_code(e, width: float, version: int) -> str | None:
             f"the left edge")
 
 
-def small_codes(card_set: CardSet, base_url: str) -> list[str]:
-    """Warnings for a build at `base_url` whose longer addresses make a layout's codes smaller than validate
-    checked them at (a long site address: a larger QR version in the same box), one per element."""
+def small_codes(card_set: CardSet, base_url: str, card_size: str | None = None) -> list[str]:
+    """Warnings for a build at `base_url` (and `card_size`, for cards and reference cards) whose codes come out
+    smaller than a phone reads well: a long site address (a larger QR version in the same box), a smaller card (a
+    file's own layout scaled down whole, or the default layout of that size). One per element and size."""
     from .document import card_url
+    from .geometry import CARD_KINDS
 
     version = _version(card_set, base_url)
     found: dict[str, str] = {}
     for c in card_set.components:
         if c.kind in ("back", "token"):
             continue
-        for e in faces.front_layout(c, card_set) or ():
-            where = f"{card_set.path}:{e.line}: {_layout_name(card_set, e)}: {e.name}"
+        size = card_size if card_size and c.kind in CARD_KINDS else c.size
+        scale = 1.0
+        if card_set.design.layouts and size != c.size:  # scaled whole to fit (faces._designed)
+            scale = min(SIZES[size][0] / SIZES[c.size][0], SIZES[size][1] / SIZES[c.size][1])
+        for e in faces.front_layout(c, card_set, size) or ():
+            where = _where(card_set, c, e) if card_set.design.layouts else \
+                f"{card_set.path}:{e.line or c.line}: {c.id}: {e.name} (in the default {size} layout)"
             if e.kind == "qr" and where not in found:
-                problem = _small_code(e, card_url(base_url, c.id), version, c.id)
+                problem = _small_code(e, card_url(base_url, c.id), version, c.id, scale)
                 if problem:
-                    found[where] = f"{where}: warning: at {base_url} {problem}"
+                    at = f"at {base_url}" + (f", printed as a {size} card:" if size != c.size else "")
+                    found[where] = f"{where}: warning: {at} {problem}"
     return list(found.values())
 
 

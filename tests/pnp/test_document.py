@@ -12,6 +12,7 @@ import zxingcpp
 
 from companion import cards, library
 from companion.cli import main
+from companion.core.resources import cards_dir
 from companion.pnp import draw
 from companion.pnp.build import build
 from companion.pnp.document import BACK_BLEED, BuildSettings, card_url, qr_version
@@ -410,3 +411,30 @@ def test_png_export_on_several_cores_writes_the_same_files_as_on_one(tmp_path, m
         made[workers] = digest(folder)
         assert len(files) == len({c.id for c in card_set.components})
     assert made[1] == made[2]
+
+
+def test_a_build_at_a_smaller_card_size_warns_of_the_codes_it_shrinks_and_they_are_that_small(tmp_path, capsys):
+    """`build --card-size mini` printed codes of 0.46 mm modules without a word: now it says so, the warned module
+    size is the printed one (measured on the page), and `validate --card-size mini` says the same first."""
+    lan = "http://192.168.1.20:5000"
+    nobles = str(cards_dir() / "nobles.yaml")
+    assert main(["validate", nobles, "--card-size", "mini"]) == 0
+    said = capsys.readouterr().err
+    assert re.search(r"nobles\.yaml:\d+: number: code: warning: at http://192\.168\.1\.20:5000, printed as a mini "
+                     r"card: a code in this box has modules of 0\.4\d mm \(NB-", said), said
+    assert main(["validate", nobles]) == 0 and "warning" not in capsys.readouterr().err
+    assert main(["build", "nobles", "--card-size", "mini", "--base-url", lan, "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    warned = float(re.search(r"number: code: warning: at [^ ]+, printed as a mini card: a code in this box has "
+                             r"modules of (0\.\d\d) mm", err).group(1))
+    _, ps = pages(tmp_path / "nobles.pdf")
+    dpi = 600
+    version = qr_version(library.load_game("nobles"), BuildSettings(base_url=lan))
+    for page in ps[1:]:
+        found = zxingcpp.read_barcodes(page.render(scale=dpi / 72).to_pil())
+        if found:
+            r = found[0]
+            module = (r.position.top_right.x - r.position.top_left.x) / dpi * 25.4 / (17 + 4 * version)
+            assert abs(module - warned) <= 0.02, (module, warned)
+            return
+    raise AssertionError("no code read on the mini pages")
