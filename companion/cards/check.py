@@ -72,8 +72,8 @@ def _checked(doc: Mapping, lines: Mapping[Path, int], filename: str) -> tuple[Ca
     check.rule_cards(header, components)
     if design.layouts:
         check.component_layouts(design, components, types, look, header["game"])
-    check.setup(header, components)
     scoring = check.scoring(header, types, sets, components)
+    setup = check.setup(header, components, scoring)
     if check.errors:
         return None, check.errors
     check.warnings += rules_game_warnings(filename, check.line, header, components, design)
@@ -85,7 +85,7 @@ def _checked(doc: Mapping, lines: Mapping[Path, int], filename: str) -> tuple[Ca
         labels=header.get("labels", MappingProxyType({})), notes=tuple(header.get("notes", ())),
         rules=tuple(header.get("rules", ())), components=tuple(components), look=look,
         needs=tuple(header.get("needs", ())),
-        setup=header.get("setup", MappingProxyType({})), design=design, sources=tuple(sources),
+        setup=setup, design=design, sources=tuple(sources),
         warnings=tuple(check.warnings), scoring=scoring, author=header.get("author", ""),
     ), []
 
@@ -269,21 +269,38 @@ class _FileCheck:
                                f"rules module (companion/games/); scoring: is for a game of data alone")
             return None
         scoring, problems, warnings = data_scoring.check_section(section, types, sets, components,
-                                                                 tuple(header["players"]))
+                                                                 tuple(header["players"]),
+                                                                 (header.get("setup") or {}).get("hand_size"))
         for p in problems:
             self.errors.append(f"{self.filename}:{self.line(p.path)}: {fmt_path(p.path)}: {p.message}")
         for p in warnings:
             self.warnings.append(f"{self.filename}:{self.line(p.path)}: {fmt_path(p.path)}: {p.message}")
         return scoring
 
-    def setup(self, header: Mapping, components: list[Component]) -> None:
-        """A setup that deals more cards to the most players than the deck holds."""
-        plan = header.get("setup", {})
-        dealt = plan.get("hand_size", 0) * header["players"][1] + plan.get("market", 0)
+    def setup(self, header: Mapping, components: list[Component], scoring) -> Mapping:
+        """The setup as the deal reads it (its hand size one formula of players and round: `scoring.deal`), and a
+        problem for a hand size that is no whole number of cards, or a deal of more cards than the deck holds, at
+        any player count the file allows and any round its game may reach."""
+        plan = dict(header.get("setup") or {})
+        if "hand_size" not in plan:
+            return MappingProxyType(plan)
+        players = tuple(header["players"])
+        rounds = scoring.rounds if scoring is not None else 1
+        problems: list[Problem] = []
+        plan["hand_size"] = formula = data_scoring.compile_hand_size(plan["hand_size"], players, rounds, problems)
+        for p in problems:
+            self.report(p)
         cards_in_deck = sum(c.qty for c in components if c.kind == "card")
-        if dealt > cards_in_deck:
-            self.report(Problem(("setup",), f"{header['players'][1]} players need {dealt} cards; the deck has "
-                                            f"{cards_in_deck}"))
+        reads_round = formula is not None and "round" in formula.text
+        for n in range(players[0], players[1] + 1) if formula is not None else ():
+            for round_ in range(1, (rounds if reads_round else 1) + 1):
+                dealt = data_scoring.dealt(formula, n, round_) * n + plan.get("market", 0)
+                if dealt > cards_in_deck:
+                    when = f" in round {round_}" if reads_round else ""
+                    self.report(Problem(("setup",), f"{n} players need {dealt} cards{when}; the deck has "
+                                                    f"{cards_in_deck}"))
+                    return MappingProxyType(plan)
+        return MappingProxyType(plan)
 
 
 def check_file(path: str | FsPath) -> tuple[CardSet | None, list[str]]:

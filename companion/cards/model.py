@@ -83,7 +83,7 @@ HEADER = Record(
                                required=("id", "title", "text"))),
         "look": LOOK,  # accent colour, back emblem, and the shape and colour of each term
         # how a data-only game is dealt (a game with rules deals by its own code)
-        "setup": Record({"hand_size": Int(1, 60), "market": Int(1, 60),
+        "setup": Record({"hand_size": data_scoring.HandSize(), "market": Int(1, 60),
                          "steps": ListOf(TextsField(max_len=300), 1, 12)}),
         **layouts.SECTIONS,  # fields, colours, fonts, layouts, back: faces as data (companion/layouts/)
         "rows": ROWS,  # spreadsheets beside the file, one component a row

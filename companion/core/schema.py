@@ -115,6 +115,8 @@ def _said(param: Any, lang: str, term: Callable[[str], str]) -> Any:
         return _(str(param), lang)
     if isinstance(param, (Value, Either)):
         return param.say(lang)
+    if isinstance(param, Texts):  # a designer's own words, in the file's languages
+        return param.get(lang)
     return param
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import replace
 from functools import cache
 from random import Random
@@ -15,7 +16,7 @@ from ..core.i18n import N_
 from ..core.rng import randbelow, shuffled
 from ..core.schema import INVALID, Enum, Field, InputError, Int, ListOf, MapOf, Problems, Record, Value, Word, problem
 from ..look import Face, Icon
-from ..scoring import DEFAULT, HELD_KINDS, FormulaError, Scoring, card_fields
+from ..scoring import DEFAULT, HELD_KINDS, FormulaError, Scoring, card_fields, dealt, one_budget
 from .base import NAME, check_unique_names, checked
 from .descriptor import Entry, Game
 
@@ -67,48 +68,137 @@ class Held(Field):
         return problems.add(path, "must be a list of component ids or {id: copies}, got %(got)s", got=Value(value))
 
 
-def request_field(card_set, scoring: Scoring) -> Record:
-    """The check of a score request for this game: its round, and each player's name, cards and counters."""
+def request_field(card_set, scoring: Scoring, earlier: bool = True) -> Record:
+    """The check of a score request for this game: its round, each player's name, cards and counters, and the
+    game's earlier rounds (`earlier`: a request a round, from the first)."""
     counters = Record({c.key: Int(c.low, c.high) for c in scoring.counters})
     player = Record({"name": NAME, "cards": Held(holdable(card_set)), "counters": counters}, required=("name",))
-    return Record({"round": Int(1, scoring.rounds), "players": ListOf(player, *card_set.players)},
-                  required=("players",))
+    fields = {"round": Int(1, scoring.rounds), "players": ListOf(player, *card_set.players)}
+    if earlier:
+        fields["earlier"] = ListOf(request_field(card_set, scoring, earlier=False), 0, scoring.rounds - 1)
+    return Record(fields, required=("players",))
 
 
 def score(request: Any, card_set) -> dict:
-    """Each player's points for the round (`round`, 1 by default) and the points of every rule, by the game's
-    scoring (companion/scoring/__init__.py); the winners of this request: the best points, then the tie-breakers."""
+    """Each player's points for the round (`round`, 1 by default; its `earlier` rounds before it, which before() and
+    game() read) and the points of every rule, by the game's scoring (companion/scoring/); each player's `game`
+    total; whether the game is `over` by its rules; the winners: of the whole game once it is over, else of this
+    round's points, then the tie-breakers."""
     scoring = scoring_of(card_set)
     if scoring is None:
         raise InputError([problem((), "this game's components declare no value to score by; keep score with points "
                                       "typed on a sheet")])
-    hands, counters, round_, names = _table_of(card_set, scoring, request)
+    rounds = _rounds_of(card_set, scoring, request)
+    hands, counters, round_, names = rounds[-1]
+    with _formula_errors():
+        with one_budget(GAME_STEPS):
+            played = scoring.play(rounds)
+            _refuse_failed_checks(scoring, rounds, played)
+            history = played[-1]["history"]
+            breaks = scoring.tie_breaks(hands, counters, round_, [history[n] for n in names]) if scoring.ties \
+                else None
+            totals = dict.fromkeys(names, 0)
+            for (_, _, _, seated), past in zip(rounds, played, strict=True):
+                for n, result in zip(seated, past["players"], strict=True):
+                    totals[n] += result["points"]
+            over = game_over(scoring, rounds[-1], [totals[n] for n in names], played)
+    scored = played[-1]["players"]
+    players = [{"name": name, **s, "game": totals[name], "cards": {card["id"]: n for card, n in hands[i]},
+                **({"counters": counters[i]} if scoring.counters else {})}
+               for i, (name, s) in enumerate(zip(names, scored, strict=True))]
+    by = [totals[n] for n in names] if over else [p["points"] for p in players]
+    return {"round": round_, "last": scoring.last_round(round_, len(names)), "over": over, "players": players,
+            "winners": scoring.winners(names, by, breaks)}
+
+
+GAME_STEPS = 2_000_000  # the work of one request over all its rounds (each table is also held to its own budget)
+
+
+@contextmanager
+def _formula_errors() -> Iterator[None]:
+    """A formula that fails at a table (validate proved the file: one that reached here without it, or a flaw)
+    as a 400 naming it, never a 500."""
     try:
-        scored = scoring.score(hands, counters, round_)
-        breaks = scoring.tie_breaks(hands, counters, round_) if scoring.ties else None
-    except FormulaError as e:  # validate proved the file; a file that reached here without it (or a flaw)
+        yield
+    except FormulaError as e:
         raise InputError([problem(("players",), "the game's scoring cannot score these hands: %(why)s",
                                   why=f"{e.place}: {e}" if e.place else str(e))]) from None
     except (RecursionError, MemoryError):
         raise InputError([problem(("players",), "the game's scoring cannot score these hands: %(why)s",
                                   why="too deep or too large")]) from None
-    players = [{"name": name, **s, "cards": {card["id"]: n for card, n in hands[i]},
-                **({"counters": counters[i]} if scoring.counters else {})}
-               for i, (name, s) in enumerate(zip(names, scored, strict=True))]
-    return {"round": round_, "last": scoring.last_round(round_), "players": players,
-            "winners": scoring.winners(names, [p["points"] for p in players], breaks)}
 
 
-def _table_of(card_set, scoring: Scoring, request: Any) -> tuple[list, list, int, list[str]]:
-    """A checked request as the scoring reads it: the hands, the counters, the round and the names."""
+def game_over(scoring: Scoring, last: tuple, totals: list[int], played: list[dict]) -> bool:
+    """Whether the game ends after this round: its last numbered round, or a total reaching the target (with a
+    `max` of rounds, whichever comes first)."""
+    hands, counters, round_, names = last
+    if scoring.target is None:
+        return round_ >= scoring.rounds_for(len(names))
+    if scoring.limited and round_ >= scoring.rounds:
+        return True
+    before = played[-2]["history"] if len(played) > 1 else {}
+    targets = scoring.target_of(hands, counters, round_, [before.get(n, {}) for n in names])
+    return any(t >= target for t, target in zip(totals, targets, strict=True))
+
+
+def _refuse_failed_checks(scoring: Scoring, rounds: list, played: list[dict]) -> None:
+    """A table that fails one of the file's checks is refused with its message (`checks[i]`; an earlier round's
+    under `earlier[k]`)."""
+    problems = Problems()
+    for k, (hands, counters, round_, names) in enumerate(rounds):
+        if not scoring.checks:
+            break
+        before = played[k - 1]["history"] if k else {}
+        table = scoring.table(hands, counters, round_, [before.get(n, {}) for n in names])
+        prefix = () if k == len(rounds) - 1 else ("earlier", k)
+        for i in scoring.failed_checks(table):
+            problems.add((*prefix, "checks", i), "the table does not hold: %(message)s",
+                         message=scoring.checks[i].message)
+    if problems:
+        raise InputError(problems)
+
+
+def _rounds_of(card_set, scoring: Scoring, request: Any) -> list[tuple[list, list, int, list[str]]]:
+    """A checked request as the scoring reads it: each round (the earlier ones, then this one) as its hands,
+    counters, round and the players' names, the same players in every round."""
     req = checked(request_field(card_set, scoring), request)
-    check_unique_names(req["players"])
-    _check_copies(req["players"], card_set.copies())
+    earlier = req.get("earlier", [])
+    problems = Problems()
+    if earlier and "round" in req and req["round"] != len(earlier) + 1:
+        problems.add(("round",), "is %(got)s, but %(n)s earlier rounds come before it: it is round %(want)s",
+                     got=req["round"], n=len(earlier), want=len(earlier) + 1)
+    names = sorted(p["name"] for p in req["players"])
+    for k, past in enumerate(earlier):
+        if "round" in past and past["round"] != k + 1:
+            problems.add(("earlier", k, "round"), "is %(got)s; earlier[%(k)s] is round %(want)s", got=past["round"],
+                         k=k, want=k + 1)
+        if sorted(p["name"] for p in past["players"]) != names:
+            problems.add(("earlier", k, "players"), "names other players than this round (%(names)s): every round "
+                                                    "has the same players", names=", ".join(names))
+    if problems:
+        raise InputError(problems)
+    rounds = [_table_of(card_set, scoring, past, k + 1, ("earlier", k)) for k, past in enumerate(earlier)]
+    round_ = len(earlier) + 1 if earlier else req.get("round", 1)  # (a round alone: the game so far unknown)
+    rounds.append(_table_of(card_set, scoring, req, round_, ()))
+    most = scoring.rounds_for(len(names))
+    if most is not None and round_ > most:
+        raise InputError([problem(("round",), "is round %(n)s of a game of %(most)s rounds for %(players)s players",
+                                  n=round_, most=most, players=len(names))])
+    return rounds
+
+
+def _table_of(card_set, scoring: Scoring, req: Mapping, round_: int, at: tuple) -> tuple[list, list, int, list[str]]:
+    """One checked round as the scoring reads it: the hands, the counters, the round and the names."""
+    try:
+        check_unique_names(req["players"])
+        _check_copies(req["players"], card_set.copies())
+    except InputError as e:
+        raise InputError([p.under(*at) for p in e.problems]) from None
     fields = {i: card_fields(c) for i, c in holdable(card_set).items()}
     hands = [[(fields[c], n) for c, n in p.get("cards", {}).items() if n] for p in req["players"]]
     counters = [{c.key: p.get("counters", {}).get(c.key, c.default) for c in scoring.counters}
                 for p in req["players"]]
-    return hands, counters, req.get("round", 1), [p["name"] for p in req["players"]]
+    return hands, counters, round_, [p["name"] for p in req["players"]]
 
 
 def sheet_end(card_set, played: int, last: Mapping | None, totals: Mapping[str, int]) -> dict | None:
@@ -154,7 +244,7 @@ def _last_breaks(card_set, scoring: Scoring, body: Mapping, names: list[str]) ->
     if "request" not in body:
         return [() for _ in names]
     try:
-        hands, counters, round_, seated = _table_of(card_set, scoring, body["request"])
+        hands, counters, round_, seated = _rounds_of(card_set, scoring, body["request"])[-1]
         breaks = scoring.tie_breaks(hands, counters, round_)
     except (InputError, FormulaError):
         return [() for _ in names]
@@ -184,7 +274,7 @@ def setup(card_set, rng: Random, players: int, options: Mapping) -> dict:
     """Shuffle the cards; deal `hand_size` a player and lay out a `market` when the data declares them; the data's
     setup steps as text; a first player."""
     plan = card_set.setup
-    hand, market = plan.get("hand_size", 0), plan.get("market", 0)
+    hand, market = dealt(plan.get("hand_size"), players, 1), plan.get("market", 0)
     deck = shuffled([c.id for c in card_set.deck()], rng)
     if hand * players + market > len(deck):
         raise InputError([problem(("players",), "%(players)s players need %(need)s cards; the deck has %(has)s",

@@ -44,13 +44,57 @@ class _None:
 
 NONE = _None()
 
-# name → (card context arguments, fewest arguments, most arguments)
-AGGREGATES = {"count": (0, 1), "sum": (1, 2), "max": (1, 2), "min": (1, 2), "distinct": (1, 2),
-              "run_lengths": (1, 2), "run_lows": (1, 2)}
-PLAIN = {"table": 2, "total": 1, "length": 1, "top": 2, "bottom": 2, "highest": 1, "lowest": 1}
-TABLE_WIDE = {"most": 2, "fewest": 2, "each": 2}
-FUNCTIONS = (*AGGREGATES, *PLAIN, *TABLE_WIDE)
-PLAYER_NAMES = ("players", "round", "last")  # what every formula sees besides counters and values
+
+
+@dataclass(frozen=True)
+class Function:
+    """One function of the language: its arguments (an optional one in [brackets]), what it goes over (`kind`) and
+    what it means. The one list of them (FUNCTION_TABLE) feeds the compiler, its messages and the docs' test."""
+
+    name: str
+    args: tuple[str, ...]
+    kind: str  # hand: its arguments per card held; choice: each; seats: every player at the table; list; game
+    meaning: str
+
+    @property
+    def fewest(self) -> int:
+        return sum(1 for a in self.args if not a.startswith("["))
+
+
+FUNCTION_TABLE = (
+    Function("count", ("[where]",), "hand", "copies held (where true)"),
+    Function("sum", ("expr", "[where]"), "hand", "sum of expr over the copies held (where true)"),
+    Function("max", ("expr", "[where]"), "hand", "highest expr among the cards held; 0 when none counts"),
+    Function("min", ("expr", "[where]"), "hand", "lowest expr among the cards held; 0 when none counts"),
+    Function("distinct", ("expr", "[where]"), "hand", "how many different values expr takes among the cards held"),
+    Function("run_lengths", ("expr", "[where]"), "hand", "the lengths of the runs of consecutive numbers"),
+    Function("run_lows", ("expr", "[where]"), "hand", "the lowest number of each run"),
+    Function("each", ("field", "formula"), "choice", "formula for each choice of field, on that choice's cards"),
+    Function("table", ("n", "[t0, t1, ...]"), "list", "t[n]; the last entry past the end; t0 below 0"),
+    Function("total", ("list",), "list", "sum of the entries"),
+    Function("length", ("list",), "list", "number of entries"),
+    Function("top", ("k", "list"), "list", "the k largest entries, as a list"),
+    Function("bottom", ("k", "list"), "list", "the k smallest entries, as a list"),
+    Function("highest", ("list",), "list", "largest entry; 0 for an empty list"),
+    Function("lowest", ("list",), "list", "smallest entry; 0 for an empty list"),
+    Function("most", ("expr", "[points by place]"), "seats", "points by place, ranking each player's expr from "
+                                                             "highest; tied players split the place's points"),
+    Function("fewest", ("expr", "[points by place]"), "seats", "the same, ranking from lowest"),
+    Function("table_sum", ("expr",), "seats", "expr summed over the players at the table"),
+    Function("table_max", ("expr",), "seats", "the highest expr among the players at the table"),
+    Function("table_min", ("expr",), "seats", "the lowest expr among the players at the table"),
+    Function("before", ("name",), "game", "the sum of a rule's points, a counter or a value over this player's "
+                                          "earlier rounds; 0 in the first"),
+    Function("game", ("name",), "game", "the same over every round so far, this one included"),
+)
+BY_NAME = {f.name: f for f in FUNCTION_TABLE}
+# name → (fewest arguments, most arguments) of the functions whose arguments are computed on each card held
+AGGREGATES = {f.name: (f.fewest, len(f.args)) for f in FUNCTION_TABLE if f.kind == "hand"}
+PLAIN = {f.name: len(f.args) for f in FUNCTION_TABLE if f.kind == "list"}
+TABLE_WIDE = {f.name: len(f.args) for f in FUNCTION_TABLE if f.kind in ("choice", "seats", "game")}
+FUNCTIONS = tuple(BY_NAME)
+PLAYER_NAMES = ("players", "round", "last", "dealt")  # what every formula sees besides counters and values
+TABLE_NAMES = ("players", "round", "dealt")  # what a check of the whole table sees outside table_*()
 
 _COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 _REFUSED = {  # node kinds a designer may reach for, said plainly
@@ -109,6 +153,7 @@ class Names:
     list_fields: frozenset[str] = frozenset()
     unusable: Mapping[str, str] = field(default_factory=dict)  # card field → why no formula reads it
     player: frozenset[str] = frozenset()  # counters, values and PLAYER_NAMES
+    rules: frozenset[str] = frozenset()  # rule ids, which before() and game() may name
 
 
 @dataclass
@@ -120,11 +165,17 @@ class Formula:
     values: frozenset[str]
     names: Names | None = field(default=None, repr=False, compare=False)  # what it was compiled with
     card: bool = False
+    table: bool = False  # a check of the whole table (see compile_formula)
+    history: frozenset[tuple[str, str]] = frozenset()  # ("before" or "game", name) it reads of the game so far
 
     def __reduce__(self):
         """Pickled as its text and names, compiled again when read (closures are not picklable): a static site's
         phones get the card sets pickled (web/site/python.py), a designer's scoring included."""
-        return compile_formula, (self.text, self.names, self.card)
+        return _recompiled, (self.text, self.names, self.card, self.table)
+
+
+def _recompiled(text: str, names: Names, card: bool, table: bool = False) -> Formula:
+    return compile_formula(text, names, card, table=table)
 
 
 def _did_you_mean(name: str, known) -> str:
@@ -169,13 +220,18 @@ def parse(text: Any) -> ast.expr:
     return tree.body
 
 
-def compile_formula(text: Any, names: Names, card: bool = False, explore: bool = False) -> Formula:
+def compile_formula(text: Any, names: Names, card: bool = False, explore: bool = False,
+                    table: bool = False) -> Formula:
     """`text` checked and compiled for the player context (or a card context, for the tests); FormulaError.
-    `explore`: every branch computed (both sides of `if`, every part of `and`/`or`, an aggregate's expression on
-    every card), for validate's measure of a table's work (scoring/cost.py), never for scoring."""
+    `table`: a check of the whole table, which sees only `players`, `round`, `dealt` and what table_sum(),
+    table_max() and table_min() compute of the players (their arguments are player context). `explore`: every
+    branch computed (both sides of `if`, every part of `and`/`or`, an aggregate's expression on every card), for
+    validate's measure of a table's work (scoring/proof.py), never for scoring."""
     tree = parse(text)
-    compiler = _Compiler(names, explore)
-    return Formula(str(text), compiler.node(tree, card), frozenset(compiler.values_used), names, card)
+    compiler = _Compiler(names, explore, table)
+    run = compiler.node(tree, card)
+    return Formula(str(text), run, frozenset(compiler.values_used), names, card, table,
+                   frozenset(compiler.history))
 
 
 # --- compiling ---------------------------------------------------------------------------------------------------
@@ -183,9 +239,10 @@ def compile_formula(text: Any, names: Names, card: bool = False, explore: bool =
 class _Compiler:
     """Turns a checked syntax tree into nested closures of one argument, the evaluation's environment."""
 
-    def __init__(self, names: Names, explore: bool = False):
-        self.names, self.explore = names, explore
+    def __init__(self, names: Names, explore: bool = False, table: bool = False):
+        self.names, self.explore, self.table_level = names, explore, table
         self.values_used: set[str] = set()
+        self.history: set[tuple[str, str]] = set()
 
     def node(self, n: ast.AST, card: bool) -> Callable[[Any], Any]:
         kind = type(n)
@@ -206,6 +263,9 @@ class _Compiler:
 
     def _Name(self, n: ast.Name, card: bool):
         name, names = n.id, self.names
+        if self.table_level and name not in TABLE_NAMES and (name in names.player or name in names.fields):
+            raise FormulaError(f"{name!r} is a player's: a check of the whole table sees players, round and dealt; "
+                               f"use it inside table_sum/table_max/table_min, e.g. table_sum({name})")
         if name in names.player:
             if name in PLAYER_NAMES:
                 return _player_name(name)
@@ -304,9 +364,13 @@ class _Compiler:
             raise FormulaError(f"unknown function {name!r}{_did_you_mean(name, FUNCTIONS)}; the functions: "
                                f"{', '.join(FUNCTIONS)}")
         args = n.args
+        function = BY_NAME[name]
+        _arity(name, args, function.fewest, len(function.args), function.args)
+        if self.table_level and name not in ("table_sum", "table_max", "table_min", *PLAIN):
+            raise FormulaError(f"{name}() in a check of the whole table: it is a player's; use it inside "
+                               f"table_sum/table_max/table_min")
         if name in AGGREGATES:
-            fewest, most = AGGREGATES[name]
-            _arity(name, args, fewest, most, ("expr", "where") if most == 2 and fewest == 1 else ("where",))
+            fewest = AGGREGATES[name][0]
             if card:
                 raise FormulaError(f"{name}() inside a card's formula: aggregates count the hand, not one card; "
                                    f"name it as a value and use the value")
@@ -314,14 +378,31 @@ class _Compiler:
         if card and name in TABLE_WIDE:
             raise FormulaError(f"{name}() inside a card's formula: it needs the whole hand")
         if name == "each":
-            _arity(name, args, 2, 2, ("field", "formula"))
             return self._each(args[0], args[1])
         if name in ("most", "fewest"):
-            _arity(name, args, 2, 2, ("expr", "[points by place]"))
             return _placed(name, self.node(args[0], False), self.node(args[1], False))
-        count = PLAIN[name]
-        _arity(name, args, count, count, ())
+        if name in ("table_sum", "table_max", "table_min"):
+            level, self.table_level = self.table_level, False
+            try:
+                return _seats(name, self.node(args[0], False))
+            finally:
+                self.table_level = level
+        if name in ("before", "game"):
+            return self._history(name, args[0])
         return _plain(name, [self.node(a, card) for a in args])
+
+    def _history(self, name: str, arg: ast.AST):
+        """before(x) / game(x): x a rule id, a counter or a value, summed over the game's rounds."""
+        names = self.names
+        known = {*names.rules, *(n for n in names.player if n not in PLAYER_NAMES)}
+        if not isinstance(arg, ast.Name) or arg.id not in known:
+            got = arg.id if isinstance(arg, ast.Name) else _shown(arg)
+            raise FormulaError(f"{name}(): its argument must be a rule's id, a counter or a value, got {got!r}"
+                               f"{_did_you_mean(got, known)}")
+        self.history.add((name, arg.id))
+        if name == "before":
+            return lambda env, x=arg.id: env.before(x)
+        return lambda env, x=arg.id: env.game(x)
 
     def _each(self, field_node: ast.AST, formula: ast.AST):
         names = self.names
@@ -363,8 +444,9 @@ def _shown(n: ast.AST) -> str:
 def _arity(name: str, args: Sequence, fewest: int, most: int, shape: Sequence[str]) -> None:
     if not fewest <= len(args) <= most:
         takes = f"{fewest}" if fewest == most else f"{fewest} or {most}"
+        shown = [a.strip("[]") for a in shape]
         raise FormulaError(f"{name}() takes {takes} argument{'s' if most != 1 else ''}"
-                           f"{' (' + ', '.join(shape) + ')' if shape else ''}, got {len(args)}")
+                           f"{' (' + ', '.join(shown) + ')' if shown else ''}, got {len(args)}")
 
 
 def _player_name(name: str):
@@ -534,6 +616,16 @@ def _each_of(name: str, choices: tuple[str, ...] | None, formula):
             return fail(f"each() made a list of more than {MAX_LIST} entries", out[:MAX_LIST])
         return out
     return each
+
+
+def _seats(name: str, expr):
+    """table_sum/table_max/table_min: `expr` for every player at the table, in the hand in force."""
+    pick = {"table_sum": lambda xs: check_number(sum(xs)), "table_max": max, "table_min": min}[name]
+
+    def seats(env):
+        env.table.spend(env.table.players)
+        return pick([_number(expr(env.seat(p)), name) for p in range(env.table.players)])
+    return seats
 
 
 def _placed(name: str, expr, points_of):

@@ -1,6 +1,7 @@
 """A designer's scoring compiled: the counters, rules and values of a `scoring:` section (scoring/section.py
 compiles them), a table of hands scored round by round (`Table`, `Env`: where a formula is computed, with its step
-budget), the target and the winners. Pure: the phone's Python runs it too."""
+budget), each round seeing the game so far (`before()`, `game()`), the checks of the whole table, the game's end
+(its rounds, target or both) and the winners. Pure: the phone's Python runs it too."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
@@ -49,33 +50,96 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class Check:
+    """A test of the whole table (`checks:`): a request whose table fails it is refused with its message."""
+
+    test: Formula
+    message: Texts
+
+
+@dataclass(frozen=True)
 class Scoring:
     """A game's scoring compiled: what the hands and counters are worth, round by round, and who wins."""
 
     rules: tuple[Rule, ...]
     counters: tuple[CounterSpec, ...] = ()
     values: Mapping[str, Formula] = field(default_factory=dict)
-    rounds: int = 1  # how many rounds; with a target, the most a sheet may hold
+    rounds: int = 1  # how many rounds at most (by the most players, for a formula; with a target alone, a sheet's)
     target: Formula | None = None
     fewest_wins: bool = False
     ties: tuple[Formula, ...] = ()
     # each card field's choices in order (None: the values held, ascending)
     choices: Mapping[str, tuple | None] = field(default_factory=dict)
     declared: bool = True  # False for DEFAULT's sum(value)
+    rounds_formula: Formula | None = None  # `rounds: "players * 2"`: the rounds by the table
+    limited: bool = False  # `rounds: {target, max}`: the game also ends after round `rounds`
+    checks: tuple[Check, ...] = ()
+    dealt: Formula | None = None  # setup.hand_size as a formula of players and round (None: nothing dealt)
+    offered: Formula | None = None  # `cards:`: which components the scoring page offers (None: every one)
+    remembered: frozenset[str] = frozenset()  # what before() and game() read: each round keeps its sum
 
     @property
     def group(self) -> str | None:
         """The field a phone groups a hand by: the first `each` a rule or value uses (None: by type)."""
         return next((r.each for r in self.rules if r.each), None)
 
-    def last_round(self, round_: int) -> bool:
-        return self.target is not None or round_ >= self.rounds
+    def rounds_for(self, players: int) -> int | None:
+        """How many rounds a table of `players` plays: its number, its formula's, the `max` of a target game with
+        one; None for a target game without one (until a total reaches it)."""
+        if self.rounds_formula is not None:
+            table = Table(self, [[] for _ in range(players)], [{} for _ in range(players)], 1, False)
+            with _at("scoring.rounds"):
+                return whole(self.rounds_formula, Env(table, 0, ()))
+        if self.target is not None and not self.limited:
+            return None
+        return self.rounds
+
+    def last_round(self, round_: int, players: int | None = None) -> bool:
+        """Whether `round_` is the game's last (`last`): every round of a target game, else its last numbered one."""
+        if self.target is not None:
+            return True
+        most = self.rounds_for(players) if players is not None else self.rounds
+        return round_ >= (most or self.rounds)
+
+    def table(self, hands, counters, round_: int, history: Sequence[Mapping[str, int]] | None = None,
+              whole_game: bool = False) -> Table:
+        """A round's table, seeing the game so far: `history`, each player's sums over the earlier rounds of what
+        before() and game() read (`whole_game`: over every round, this one too, as the tie-breakers see it)."""
+        table = Table(self, hands, counters, round_, self.last_round(round_, len(hands)))
+        if history is not None:
+            table.history, table.whole_game = list(history), whole_game
+        return table
 
     def score(self, hands: Sequence[Sequence[tuple[Mapping, int]]], counters: Sequence[Mapping[str, int]],
-              round_: int = 1) -> list[dict]:
+              round_: int = 1, history: Sequence[Mapping[str, int]] | None = None) -> list[dict]:
         """Each player's `points` and the points of every rule (`rules`), for one round of the table."""
-        table = Table(self, hands, counters, round_, self.last_round(round_))
+        table = self.table(hands, counters, round_, history)
         return [self.player_points(table, p) for p in range(len(hands))]
+
+    def play(self, rounds: Sequence[tuple[Sequence, Sequence[Mapping[str, int]], int, Sequence[str]]]) -> list[dict]:
+        """A game's rounds in order, each (hands, counters, round, the players' names in its order) and seeing the
+        rounds before it: each round's players' results (`score`'s, with `remembered`: what the round adds to the
+        game so far, by name) and the sums after it (`history`, by name)."""
+        sums: dict[str, dict[str, int]] = {}
+        out = []
+        for hands, counters, round_, names in rounds:
+            table = self.table(hands, counters, round_, [dict(sums.get(n, {})) for n in names])
+            results = [self.player_points(table, p) for p in range(len(hands))]
+            for p, name in enumerate(names):
+                kept = sums.setdefault(name, {})
+                for key in self.remembered:
+                    kept[key] = check_number(kept.get(key, 0) + table.current(key, p, results[p]))
+            out.append({"players": results, "history": {n: dict(sums[n]) for n in names}})
+        return out
+
+    def failed_checks(self, table: Table) -> list[int]:
+        """The checks of the whole table its hands fail, by their place in `checks:`."""
+        failed = []
+        for i, check in enumerate(self.checks):
+            with _at(f"scoring.checks[{i}]"):
+                if not _holds(check.test.run(Env(table, 0, ()))):
+                    failed.append(i)
+        return failed
 
     def player_points(self, table: Table, player: int) -> dict:
         """One player's `points` for the round and the points of each rule (`rules`). A FormulaError names the
@@ -87,15 +151,18 @@ class Scoring:
         with _at("scoring.rules"):
             return {"points": check_number(sum(rules.values())), "rules": rules}
 
-    def target_of(self, hands, counters, round_: int) -> list[int]:
+    def target_of(self, hands, counters, round_: int, history: Sequence[Mapping[str, int]] | None = None
+                  ) -> list[int]:
         """The target each player's total is held against (player context, so it may depend on `players`)."""
-        table = Table(self, hands, counters, round_, True)
+        table = self.table(hands, counters, round_, history)
         with _at("scoring.rounds.target"):
             return [whole(self.target, Env(table, p, ())) for p in range(len(hands))]
 
-    def tie_breaks(self, hands, counters, round_: int) -> list[tuple[int, ...]]:
-        """Each player's tie-breakers, higher better, on the given (last) round's hands."""
-        table = Table(self, hands, counters, round_, self.last_round(round_))
+    def tie_breaks(self, hands, counters, round_: int, history: Sequence[Mapping[str, int]] | None = None
+                   ) -> list[tuple[int, ...]]:
+        """Each player's tie-breakers, higher better, on the given (last) round's hands; before() and game() see
+        the whole game (`history`: the sums over every round, this one too)."""
+        table = self.table(hands, counters, round_, history, whole_game=True)
         out = []
         for p in range(len(hands)):
             breaks = []
@@ -124,6 +191,12 @@ def _at(place: str) -> Iterator[None]:
         raise
 
 
+def _holds(value: Any) -> bool:
+    if isinstance(value, list):
+        return fail("a check gives a list, not true or false", True)
+    return bool(value)
+
+
 def whole(formula: Formula, env: Env) -> int:
     """A formula's value as points: a whole number (true/false count as 1/0)."""
     value = formula.run(env)
@@ -144,14 +217,17 @@ def rule_points(rule: Rule, env: Env) -> int:
     return check_number(sum(whole(rule.points, env.within(((rule.each, c),))) for c in options))
 
 
-_SHARED_BUDGET: ContextVar[list[int] | None] = ContextVar("companion_scoring_budget", default=None)
+_SHARED_BUDGET: ContextVar[tuple[list[int], ...]] = ContextVar("companion_scoring_budget", default=())
 
 
 @contextmanager
-def one_budget(steps: int = MAX_STEPS) -> Iterator[None]:
+def one_budget(steps: int = MAX_STEPS, alone: bool = False) -> Iterator[None]:
     """Every table scored inside the block spends from one budget of `steps` besides its own: work over many tables
-    (an import re-scoring each of its rounds) is bounded as one table's is. FormulaError once it is spent."""
-    token = _SHARED_BUDGET.set([steps])
+    (an import re-scoring each of its rounds, a request's earlier rounds) is bounded as one table's is. Budgets nest:
+    each one around the work spends (`alone`: only this one, as a request of its own would). FormulaError once one
+    is spent."""
+    stack = ([steps],) if alone else (*_SHARED_BUDGET.get(), [steps])
+    token = _SHARED_BUDGET.set(stack)
     try:
         yield
     finally:
@@ -167,6 +243,35 @@ class Table:
         self.players, self.round, self.last = len(hands), round_, last
         self.cache: dict = {}
         self.steps = 0
+        self.history: list[Mapping[str, int]] = [{} for _ in hands]  # each player's sums over the earlier rounds
+        self.whole_game = False  # the tie-breakers' table: the sums are over every round, this one too
+
+    @property
+    def dealt(self) -> int:
+        """The cards each player was dealt this round (`setup.hand_size`; 0 where the file deals none)."""
+        formula = self.scoring.dealt
+        if formula is None:
+            return 0
+        if "dealt" not in self.cache:
+            with _at("setup.hand_size"):
+                self.cache["dealt"] = whole(formula, Env(self, 0, ()))
+        return self.cache["dealt"]
+
+    def current(self, name: str, player: int, result: Mapping | None = None) -> int:
+        """This round's `name` for a player (a rule's points, a counter, a value on the whole hand), as a round adds
+        it to the game so far. A rule's id comes first where a counter has the same name (`chips` the rule, `-chips`
+        its points)."""
+        rule = next((r for r in self.scoring.rules if r.id == name), None)
+        if rule is not None:
+            if result is not None:
+                return result["rules"][name]
+            key = ("rule", name, player)
+            if key not in self.cache:
+                self.cache[key] = 0 if rule.last_only and not self.last else rule_points(rule, Env(self, player, ()))
+            return self.cache[key]
+        if name in self.counters[player]:
+            return self.counters[player][name]
+        return _as_points(Env(self, player, ()).named(name))
 
     def spend(self, steps: int) -> None:
         """Count work done (cards looked at, choices gone through); FormulaError past MAX_STEPS, so no formula,
@@ -175,8 +280,7 @@ class Table:
         if self.steps > MAX_STEPS:
             raise StepsError(f"needs more than {MAX_STEPS:,} steps to compute a table",
                              "nest fewer each() or name a part as a value")
-        shared = _SHARED_BUDGET.get()
-        if shared is not None:
+        for shared in _SHARED_BUDGET.get():
             shared[0] -= steps
             if shared[0] < 0:
                 raise FormulaError("needs more steps than one request may spend on all its tables together: "
@@ -231,6 +335,26 @@ class Env:
         if key not in table.cache:
             table.cache[key] = table.scoring.values[name].run(Env(table, self.player, self.where))
         return table.cache[key]
+
+    def before(self, name: str) -> int:
+        """`name` summed over this player's earlier rounds (the tie-breakers': over every round)."""
+        return self.table.history[self.player].get(name, 0)
+
+    def game(self, name: str) -> int:
+        """`name` summed over every round so far, this one included."""
+        table = self.table
+        earlier = table.history[self.player].get(name, 0)
+        return earlier if table.whole_game else check_number(earlier + table.current(name, self.player))
+
+
+def _as_points(value: Any) -> int:
+    """A value as a round adds it to the game so far: a whole number (true/false as 1/0)."""
+    if isinstance(value, bool):
+        return int(value)
+    if not isinstance(value, int):
+        shown = "a list" if isinstance(value, list) else repr(value)
+        return fail(f"before() and game() sum whole numbers; a value gives {shown}")
+    return value
 
 
 DEFAULT = Scoring(

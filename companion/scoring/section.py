@@ -8,7 +8,7 @@ from typing import Any
 
 from ..core.schema import Enum, Int, ListOf, MapOf, Path, Problem, Record, Str, TextsField
 from .formula import FUNCTIONS, PLAYER_NAMES, Formula, FormulaError, Names, compile_formula, each_field_problem
-from .model import CounterSpec, Rule, Scoring
+from .model import Check, CounterSpec, Rule, Scoring
 
 IDENT = Str(r"[a-z][a-z0-9_]*", max_len=30, hint="lower-case letters, digits and '_', starting with a letter")
 MAX_COUNTERS, MAX_VALUES, MAX_RULES, MAX_ROUNDS = 20, 40, 40, 100
@@ -29,18 +29,21 @@ RULE = Record({"id": IDENT, "name": TextsField(max_len=60), "each": Str(r"[A-Za-
 
 
 class _Rounds(Int):
-    """`rounds:` a number of rounds, or `{target: formula}`."""
+    """`rounds:` a number of rounds, a formula of `players` ("players * 2"), or `{target: formula, max: N}`."""
 
     def __init__(self):
         super().__init__(1, MAX_ROUNDS)
-        self.target = Record({"target": FORMULA_TEXT}, required=("target",))
+        self.target = Record({"target": FORMULA_TEXT, "max": Int(1, MAX_ROUNDS)}, required=("target",))
 
     def check(self, value, path, problems):
         if isinstance(value, Mapping):
             return self.target.check(value, path, problems)
+        if isinstance(value, str):
+            return FORMULA_TEXT.check(value, path, problems)
         return super().check(value, path, problems)
 
 
+CHECK = Record({"test": FORMULA_TEXT, "message": TextsField(max_len=200)}, required=("test", "message"))
 SECTION = Record({
     "counters": MapOf(IDENT, COUNTER),
     "values": MapOf(IDENT, FORMULA_TEXT),
@@ -48,7 +51,10 @@ SECTION = Record({
     "rounds": _Rounds(),
     "winner": Enum(("most", "fewest"), "winner"),
     "ties": ListOf(FORMULA_TEXT, 1, 5),
+    "checks": ListOf(CHECK, 1, 10),
+    "cards": FORMULA_TEXT,
 }, required=("rules",))
+ROUND_NAMES = Names(fields={}, player=frozenset(("players",)))  # what `rounds:` as a formula sees
 
 
 # --- compiling a file's section ------------------------------------------------------------------------------------
@@ -60,9 +66,12 @@ def names_for(field_choices: Mapping[str, tuple | None], list_fields: Iterable[s
                  player=frozenset((*counters, *values, *PLAYER_NAMES)))
 
 
-def compile_section(section: Mapping, names: Names, problems: list[Problem]) -> Scoring | None:
-    """The checked `scoring:` section compiled, every problem added with its path under `scoring`; None if any."""
+def compile_section(section: Mapping, names: Names, problems: list[Problem],
+                    players: tuple[int, int] = (1, 12)) -> Scoring | None:
+    """The checked `scoring:` section compiled, every problem added with its path under `scoring`; None if any.
+    `players`: the player counts the file allows (a `rounds:` formula is computed for each)."""
     before = len(problems)
+    names.rules = frozenset(r["id"] for r in section["rules"])
     for part, most in (("counters", MAX_COUNTERS), ("values", MAX_VALUES)):
         if len(section.get(part) or {}) > most:
             problems.append(Problem(("scoring", part), f"has {len(section[part])} entries; at most {most}"))
@@ -77,19 +86,62 @@ def compile_section(section: Mapping, names: Names, problems: list[Problem]) -> 
     names.player = frozenset((*names.player, *(c.key for c in counters), *values_raw))
     values = {key: f for key, text in values_raw.items()
               if (f := _compiled(text, names, ("scoring", "values", key), problems)) is not None}
-    _cycles(values, problems)
     rules = _rules(section["rules"], names, problems)
-    rounds, target = section.get("rounds", 1), None
-    if isinstance(rounds, Mapping):
-        target = _compiled(rounds["target"], names, ("scoring", "rounds", "target"), problems)
-        rounds = MAX_ROUNDS
+    _cycles(values, {r.id: r.points for r in rules}, problems)
     ties = tuple(t for i, text in enumerate(section.get("ties", ()))
                  if (t := _compiled(text, names, ("scoring", "ties", i), problems)) is not None)
-    if len(problems) > before:
+    checks = tuple(Check(t, c["message"]) for i, c in enumerate(section.get("checks", ()))
+                   if (t := _compiled(c["test"], names, ("scoring", "checks", i, "test"), problems, table=True))
+                   is not None)
+    offered = None
+    if "cards" in section:  # a card's formula: which components the scoring page offers
+        card_names = Names(fields=names.fields, list_fields=names.list_fields, unusable=names.unusable)
+        offered = _compiled(section["cards"], card_names, ("scoring", "cards"), problems, card=True)
+    ends = _rounds(section.get("rounds", 1), names, players, problems)
+    if len(problems) > before or ends is None:
         return None
-    return Scoring(rules=tuple(rules), counters=tuple(counters), values=MappingProxyType(values), rounds=rounds,
-                   target=target, fewest_wins=section.get("winner") == "fewest", ties=ties,
-                   choices=MappingProxyType(dict(names.fields)))
+    formulas = [*values.values(), *(r.points for r in rules), *ties, *(c.test for c in checks),
+                *([ends["target"]] if ends["target"] is not None else [])]
+    return Scoring(rules=tuple(rules), counters=tuple(counters), values=MappingProxyType(values),
+                   fewest_wins=section.get("winner") == "fewest", ties=ties,
+                   choices=MappingProxyType(dict(names.fields)), checks=checks, offered=offered,
+                   remembered=frozenset(name for f in formulas for _, name in f.history), **ends)
+
+
+def _rounds(raw: Any, names: Names, players: tuple[int, int], problems: list[Problem]) -> dict | None:
+    """`rounds:` as the scoring's `rounds`, `target`, `limited` and `rounds_formula`: a number; a formula of the
+    players, computed for each player count the file allows (1 to 100 rounds); a target, with or without a
+    `max` of rounds."""
+    if isinstance(raw, Mapping):
+        target = _compiled(raw["target"], names, ("scoring", "rounds", "target"), problems)
+        return None if target is None else {"target": target, "rounds": raw.get("max", MAX_ROUNDS),
+                                             "limited": "max" in raw, "rounds_formula": None}
+    if isinstance(raw, int):
+        return {"target": None, "rounds": raw, "limited": False, "rounds_formula": None}
+    formula = _compiled(raw, ROUND_NAMES, ("scoring", "rounds"), problems)
+    if formula is None:
+        return None
+    most = 1
+    for n in range(players[0], players[1] + 1):
+        try:
+            value = formula.run(_Players(n))
+            rounds = int(value) if isinstance(value, (bool, int)) else None
+        except FormulaError as e:
+            problems.append(Problem(("scoring", "rounds"), f"{e} when players is {n}"))
+            return None
+        if rounds is None or not 1 <= rounds <= MAX_ROUNDS:
+            problems.append(Problem(("scoring", "rounds"), f"gives {value!r} rounds when players is {n}; a game has "
+                                                           f"1 to {MAX_ROUNDS}"))
+            return None
+        most = max(most, rounds)
+    return {"target": None, "rounds": most, "limited": False, "rounds_formula": formula}
+
+
+class _Players:
+    """What a `rounds:` formula sees: the players (as an Env and its table, in one)."""
+
+    def __init__(self, players: int):
+        self.players, self.table = players, self
 
 
 def _counters(raw: Mapping, taken: Mapping[str, str], problems: list[Problem]) -> list[CounterSpec]:
@@ -124,21 +176,36 @@ def _rules(raw_rules, names: Names, problems: list[Problem]) -> list[Rule]:
     return rules
 
 
-def _compiled(text: str, names: Names, path: Path, problems: list[Problem]) -> Formula | None:
+def _compiled(text: str, names: Names, path: Path, problems: list[Problem], card: bool = False,
+              table: bool = False) -> Formula | None:
     try:
-        return compile_formula(text, names)
+        return compile_formula(text, names, card, table=table)
     except FormulaError as e:
         problems.append(Problem(path, str(e)))
         return None
 
 
-def _cycles(values: Mapping[str, Formula], problems: list[Problem]) -> None:
-    """A value that uses itself, directly or through others, is named once with its cycle."""
-    state: dict[str, int] = {}
-    for start in values:
-        stack = [(start, iter(sorted(values[start].values & values.keys())))]
-        trail = [start]
-        state[start] = state.get(start, 0) or 1
+def _cycles(values: Mapping[str, Formula], rules: Mapping[str, Formula], problems: list[Problem]) -> None:
+    """A value that uses itself, directly or through others, is named once with its cycle; so is a rule or a value
+    that needs its own points of this round through game() (before() reads earlier rounds only: no cycle)."""
+    nodes = {**{("value", k): f for k, f in values.items()}, **{("rule", k): f for k, f in rules.items()}}
+
+    def needs(node) -> list:
+        f = nodes[node]
+        out = [("value", v) for v in sorted(f.values & values.keys())]
+        for kind, name in sorted(f.history):
+            if kind == "game" and ("rule", name) in nodes:
+                out.append(("rule", name))
+            elif kind == "game" and ("value", name) in nodes:
+                out.append(("value", name))
+        return out
+
+    state: dict[tuple, int] = {}
+    for start in nodes:
+        if state.get(start):
+            continue
+        stack, trail = [(start, iter(needs(start)))], [start]
+        state[start] = 1
         while stack:
             name, deps = stack[-1]
             nxt = next(deps, None)
@@ -148,12 +215,19 @@ def _cycles(values: Mapping[str, Formula], problems: list[Problem]) -> None:
                 trail.pop()
             elif state.get(nxt) == 1 and nxt in trail:
                 cycle = trail[trail.index(nxt):] + [nxt]
-                problems.append(Problem(("scoring", "values", nxt), "a cycle of values: " + " → ".join(cycle)))
+                shown = " → ".join(n for _, n in cycle)
+                if all(kind == "value" for kind, _ in cycle):
+                    problems.append(Problem(("scoring", "values", nxt[1]), "a cycle of values: " + shown))
+                else:
+                    where = ("scoring", "values", nxt[1]) if nxt[0] == "value" else \
+                        ("scoring", "rules", list(rules).index(nxt[1]), "points")
+                    problems.append(Problem(where, f"needs its own points of this round through game(): {shown}; "
+                                                   f"use before() for the earlier rounds"))
                 return
             elif not state.get(nxt):
                 state[nxt] = 1
                 trail.append(nxt)
-                stack.append((nxt, iter(sorted(values[nxt].values & values.keys()))))
+                stack.append((nxt, iter(needs(nxt))))
 
 
 def file_names(types: Mapping[str, Any], sets: Iterable[str]) -> Names:

@@ -129,7 +129,7 @@ def _scored_body(sheet: Mapping, body: Any) -> dict:
         return entry_body(sheet["game"], sheet["players"], _body_input(body))
     except InputError as refused:
         try:
-            with one_budget():  # this table alone, as a request of its own would score it
+            with one_budget(alone=True):  # this table alone, as a request of its own would score it
                 entry_body(sheet["game"], sheet["players"], _body_input(body))
         except InputError:
             raise refused from None  # wrong in itself
