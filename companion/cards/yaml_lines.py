@@ -127,11 +127,11 @@ def _built(node: yaml.Node, path: Path, lines: dict[Path, int]) -> Any:
 
 
 def _built_mapping(node: yaml.MappingNode, path: Path, lines: dict[Path, int]) -> dict:
-    """A mapping node as a dict: its keys text, each once."""
+    """A mapping node as a dict: its keys text (or whole numbers, as a table by player count has), each once."""
     out: dict[Any, Any] = {}
     for key_node, value_node in node.value:
         key = _built(key_node, (*path, "<key>"), lines)
-        if not isinstance(key, str):
+        if not isinstance(key, (str, int)) or isinstance(key, bool):
             raise YamlProblem(key_node.start_mark.line + 1, f"{fmt_path(path) or 'top'}: keys must be text")
         if key in out:
             raise YamlProblem(key_node.start_mark.line + 1, f"{fmt_path((*path, key))}: key appears twice")

@@ -107,6 +107,11 @@ class Game:
     # its card data, how many entries count, the last one's body (None: not read) and the totals → {"over",
     # "round", "winners", ...}, or None where the game declares no end (the players finish the sheet)
     sheet_end: Callable[[CardSet, int, Mapping | None, Mapping[str, int]], dict | None] | None = None
+    # a game whose rounds read the game so far (a data-only game's before() and game()): given its card data and a
+    # sheet's entries in order, each counting round from the `start`-th one on scored again after the rounds before
+    # it (its body's points and `history`, the sums after it, set in place); None where each round stands alone
+    restate: Callable[[CardSet, list[dict], int], None] | None = None
+    restates: Callable[[CardSet], bool] = lambda _card_set: False  # whether this card data's rounds read earlier ones
 
     def players_by_default(self, card_set: CardSet) -> int:
         """The default player count, within the counts the card data allows."""

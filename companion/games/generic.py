@@ -16,7 +16,7 @@ from ..core.i18n import N_
 from ..core.rng import randbelow, shuffled
 from ..core.schema import INVALID, Enum, Field, InputError, Int, ListOf, MapOf, Problems, Record, Value, Word, problem
 from ..look import Face, Icon
-from ..scoring import DEFAULT, HELD_KINDS, FormulaError, Scoring, card_fields, dealt, one_budget
+from ..scoring import DEFAULT, GAME_STEPS, HELD_KINDS, FormulaError, Scoring, card_fields, dealt, one_budget
 from .base import NAME, check_unique_names, checked
 from .descriptor import Entry, Game
 
@@ -111,7 +111,6 @@ def score(request: Any, card_set) -> dict:
             "winners": scoring.winners(names, by, breaks)}
 
 
-GAME_STEPS = 2_000_000  # the work of one request over all its rounds (each table is also held to its own budget)
 
 
 @contextmanager
@@ -211,17 +210,30 @@ def sheet_end(card_set, played: int, last: Mapping | None, totals: Mapping[str, 
     names = list(totals)
     out: dict[str, Any] = {"round": played + 1, "played": played}
     if scoring.target is None:
-        out["rounds"] = scoring.rounds
-        over = played >= scoring.rounds
+        out["rounds"] = most = _rounds_for(scoring, len(names))
+        over = played >= most
     else:
         targets = _targets(scoring, len(names), max(played, 1))
         out["target"] = max(targets)
         over = played > 0 and any(totals[n] >= t for n, t in zip(names, targets, strict=True))
+        if scoring.limited:  # {target, max}: whichever comes first
+            out["rounds"] = scoring.rounds
+            over = over or played >= scoring.rounds
     breaks = _last_breaks(card_set, scoring, last, names) if over and scoring.ties and last else None
     best = scoring.winners(names, [totals[n] for n in names], breaks)
     out.update(over=over, fewest_wins=scoring.fewest_wins, leaders=best if played else [],
                winners=best if over else [])
     return out
+
+
+def _rounds_for(scoring: Scoring, players: int) -> int:
+    """The rounds a sheet of `players` plays (a `rounds:` formula computed for them); InputError naming it when it
+    cannot be (validate computes it for every player count the file allows)."""
+    try:
+        return scoring.rounds_for(players)
+    except FormulaError as e:
+        raise InputError([problem(("scoring", "rounds"), "the game's rounds cannot be computed for %(players)s "
+                                                         "players: %(why)s", players=players, why=str(e))]) from None
 
 
 def _targets(scoring: Scoring, players: int, round_: int) -> list[int]:
@@ -239,16 +251,52 @@ def _targets(scoring: Scoring, players: int, round_: int) -> list[int]:
                               players=players, round=round_, why=why)])
 
 
+def restates(card_set) -> bool:
+    """Whether a sheet's rounds of this game read the game so far (before() or game() anywhere in its scoring)."""
+    return card_set.scoring is not None and bool(card_set.scoring.remembered)
+
+
+def restate(card_set, entries: list[dict], start: int = 0) -> None:
+    """A sheet's counting scored rounds from the `start`-th entry on, each scored again after the rounds before it:
+    its body's `points` (by seat) and `history` (each seat's sums after it, what before() and game() read) set in
+    place. A round typed as points adds nothing to the game so far; a round that no longer scores keeps its points."""
+    scoring = card_set.scoring
+    sums: dict[str, dict] = {}
+    for e in reversed(entries[:start]):
+        if e["active"] and "history" in e["body"]:
+            sums = e["body"]["history"]
+            break
+    for e in entries[start:]:
+        body = e["body"]
+        if not e["active"] or "request" not in body:
+            continue
+        seats = body.get("seats") or [p["name"] for p in body["request"]["players"]]
+        request = {**body["request"], "players": [{**p, "name": seat} for p, seat in
+                                                  zip(body["request"]["players"], seats, strict=False)]}
+        try:
+            hands, counters, round_, names = _rounds_of(card_set, scoring, request)[-1]
+            with one_budget(GAME_STEPS):
+                played = scoring.play([(hands, counters, round_, names)], start={n: sums.get(n, {}) for n in names})
+        except (InputError, FormulaError, RecursionError, MemoryError):
+            continue
+        body["points"] = {**body["points"], **{n: r["points"] for n, r in zip(names, played[0]["players"],
+                                                                               strict=True)}}
+        sums = {**sums, **played[0]["history"]}
+        body["history"] = sums
+
+
 def _last_breaks(card_set, scoring: Scoring, body: Mapping, names: list[str]) -> list[tuple]:
     """The tie-breakers of the sheet's players on the last round's hands (those who sat out it: none)."""
     if "request" not in body:
         return [() for _ in names]
     try:
         hands, counters, round_, seated = _rounds_of(card_set, scoring, body["request"])[-1]
-        breaks = scoring.tie_breaks(hands, counters, round_)
+        seats = body.get("seats") or seated
+        kept = body.get("history")  # the game's sums after this round (`restate`): ties see the whole game
+        breaks = scoring.tie_breaks(hands, counters, round_, [kept.get(n, {}) for n in seats] if kept else None)
     except (InputError, FormulaError):
         return [() for _ in names]
-    by_seat = dict(zip(body.get("seats") or seated, breaks, strict=False))
+    by_seat = dict(zip(seats, breaks, strict=False))
     low = tuple(-10**12 for _ in scoring.ties)
     return [by_seat.get(n, low) for n in names]
 
@@ -318,7 +366,7 @@ GAME = Game(
     id="", component_types=COMPONENT_TYPES, vocabulary=SHAPES, default_players=2, score=score, setup=setup,
     entry=Entry(Word("round"), N_("a round")), sheet_points=sheet_points, face=face,
     scores=lambda s: scoring_of(s) is not None, sheet_end=sheet_end,
-    face_values=face_values, face_fields=("shape_colour", "text_list"),
+    face_values=face_values, face_fields=("shape_colour", "text_list"), restate=restate, restates=restates,
 )
 
 

@@ -15,6 +15,7 @@ from .deal import HandSize, compile_hand_size, dealt
 from .formula import NONE, Formula, FormulaError, Names, compile_formula, place_points
 from .model import (
     DEFAULT,
+    GAME_STEPS,
     HELD_KINDS,
     CounterSpec,
     Env,
@@ -28,7 +29,8 @@ from .model import (
 )
 from .section import MAX_COUNTERS, MAX_ROUNDS, MAX_RULES, MAX_VALUES, SECTION, compile_section, file_names, names_for
 
-__all__ = ["DEFAULT", "HELD_KINDS", "MAX_COUNTERS", "MAX_ROUNDS", "MAX_RULES", "MAX_VALUES", "NONE", "SECTION",
+__all__ = ["DEFAULT", "GAME_STEPS", "HELD_KINDS", "MAX_COUNTERS", "MAX_ROUNDS", "MAX_RULES", "MAX_VALUES", "NONE",
+           "SECTION",
            "CounterSpec", "Env", "Formula", "FormulaError", "HandSize", "Names", "Rule", "Scoring", "Table",
            "card_fields", "check_section", "compile_formula", "compile_hand_size", "compile_section", "dealt",
            "file_names", "names_for", "one_budget", "place_points", "rule_points", "whole"]

@@ -44,6 +44,9 @@ class Span:
     def join(self, other: Span | None) -> Span:
         return self if other is None else Span(min(self.lo, other.lo), max(self.hi, other.hi))
 
+    def plus(self, other: Span) -> Span:
+        return Span(self.lo + other.lo, self.hi + other.hi)
+
     def meet(self, other: Span) -> Span | None:
         lo, hi = max(self.lo, other.lo), min(self.hi, other.hi)
         return Span(lo, hi) if lo <= hi else None
@@ -152,6 +155,7 @@ class Domain:
     counters: Mapping[str, Span]
     components: Sequence[tuple[Mapping, int]]
     choices: Mapping[str, tuple | None]
+    dealt: Span = Span(0, 0)  # the cards a player is dealt (setup.hand_size), over every player count and round
 
 
 @dataclass(frozen=True)
@@ -187,21 +191,79 @@ class Analysis:
     # -- the formulas of the section
 
     def run(self) -> Analysis:
+        """Every formula over the domain. A game whose formulas read the game so far (before(), game()) is analysed
+        round by round, each round's sums of what they read being those of the rounds before it (`_before`)."""
+        if not self.scoring.remembered:
+            self._before: dict[str, Span] = {}
+            self._round()
+            return self
+        rounds = self.domain.rounds
+        self._before = {name: Span(0, 0) for name in self.scoring.remembered}
+        for round_ in range(rounds.lo, rounds.hi + 1):
+            self._values = {}
+            if self.work > MAX_WORK * 20:  # past its own budget: the later rounds at once, their sums anything
+                self.domain = replace(self.domain, rounds=Span(round_, rounds.hi))
+                self._before = {name: Span(-LIMIT, LIMIT) for name in self._before}
+                self._round()
+                break
+            self.domain = replace(self.domain, rounds=Span(round_, round_))
+            self._round()
+            self._before = {name: self._before[name].plus(self._current(name)) for name in self._before}
+        self.domain = replace(self.domain, rounds=rounds)
+        return self
+
+    def _current(self, name: str) -> Span:
+        """What a round adds to the game so far of `name`: a rule's points, a counter, a value on the whole hand."""
+        rule = next((i for i, r in enumerate(self.scoring.rules) if r.id == name), None)
+        if rule is not None:
+            return self._rule_span(rule)
+        if name in self.domain.counters:
+            return self.domain.counters[name]
+        got = self._value(name, ())
+        return got.num if got.num is not None and got.only_numbers else Span(-LIMIT, LIMIT)
+
+    def _rule_span(self, i: int) -> Span:
+        """A rule's points for one player this round (over its each: choices), analysed once a round."""
+        if i in self._rule_spans:
+            return self._rule_spans[i]
+        rule = self.scoring.rules[i]
+        path, reading = self._path, self._reading
+        self._rule_spans[i] = Span(0, 0)  # (no cycles: compile_section refused them)
+        where = (None,) if rule.each is None else self._choices(rule.each, ())
+        parts = [self._top(("scoring", "rules", i, "points"), rule.points.text,
+                           () if rule.each is None else ((rule.each, choice),)) for choice in where]
+        self._path, self._reading = path, reading
+        spans = [p.num for p in parts if p.num is not None]
+        got = Span(sum(p.lo for p in spans), sum(p.hi for p in spans))
+        if rule.each is not None and not got.within_bound():
+            self._find(("scoring", "rules", i, "points"), "bound", f"the rule's points over each {rule.each} may "
+                                                                   f"total {got}, past ±1,000,000,000")
+        if rule.last_only:  # 0 in the rounds that are not the game's last
+            last = self._last()
+            got = Span(0, 0) if last.hi == 0 else got if last.lo == 1 else got.join(Span(0, 0))
+        self._rule_spans[i] = got
+        return got
+
+    def _last(self) -> Span:
+        """What `last` may be in the rounds of the domain: true in a target game's every round, else in the last
+        round of the game (which a `rounds:` formula makes depend on the players)."""
+        d, s = self.domain, self.scoring
+        if d.target_game:
+            return Span(1, 1)
+        fewest = s.rounds if s.rounds_formula is None else 1
+        if d.rounds.hi < fewest:
+            return Span(0, 0)
+        return Span(1, 1) if d.rounds.lo >= s.rounds else BOOL
+
+    def _round(self) -> None:
+        """Every formula of the section on one round of the domain (or every round at once)."""
         s = self.scoring
+        self._rule_spans: dict[int, Span] = {}
         for name, formula in s.values.items():
             self._top(("scoring", "values", name), formula.text, whole=False)
         lo = hi = 0  # a player's points for a round: the sum of the rules
-        for i, rule in enumerate(s.rules):
-            path = ("scoring", "rules", i, "points")
-            parts = [self._top(path, rule.points.text, () if rule.each is None else ((rule.each, choice),))
-                     for choice in ((None,) if rule.each is None else self._choices(rule.each, ()))]
-            spans = [p.num for p in parts if p.num is not None]
-            got = Span(sum(p.lo for p in spans), sum(p.hi for p in spans))
-            if rule.each is not None and not got.within_bound():
-                self._find(path, "bound", f"the rule's points over each {rule.each} may total {got}, past "
-                                          f"±1,000,000,000")
-            if rule.last_only:
-                got = got.join(Span(0, 0))
+        for i in range(len(s.rules)):
+            got = self._rule_span(i)
             lo, hi = lo + got.lo, hi + got.hi
         if not Span(lo, hi).within_bound():
             self._find(("scoring", "rules"), "bound", f"a player's points for a round (the sum of the rules) may be "
@@ -210,7 +272,8 @@ class Analysis:
             self._top(("scoring", "rounds", "target"), s.target.text)
         for i, tie in enumerate(s.ties):
             self._top(("scoring", "ties", i), tie.text)
-        return self
+        for i, check in enumerate(s.checks):
+            self._top(("scoring", "checks", i, "test"), check.test.text, whole=False)
 
     def _top(self, path: tuple, text: str, where: tuple = (), whole: bool = True) -> Val:
         self._path = path
@@ -271,7 +334,11 @@ class Analysis:
             return Val(num=d.rounds)
         if name == "last":
             self._reading.add("round")
-            return Val(num=Span(1, 1) if d.target_game else BOOL)
+            return Val(num=self._last())
+        if name == "dealt":
+            self._reading.add("players")
+            self._reading.add("round")
+            return Val(num=d.dealt)
         if name in d.counters:
             self._reading.add(name)
             return Val(num=d.counters[name])
@@ -456,6 +523,24 @@ class Analysis:
 
     def _Call(self, n: ast.Call, ctx: _Ctx) -> Val:
         name = n.func.id
+        if name in ("before", "game"):
+            self._reading.add("hand")  # (the game so far: any earlier hands)
+            key = n.args[0].id
+            earlier = self._before.get(key, Span(0, 0))
+            if name == "before" and self._path[1:2] != ("ties",):
+                return Val(num=earlier)
+            return Val(num=earlier.plus(self._current(key)))  # (ties: the whole game; game(): this round too)
+        if name in ("table_sum", "table_max", "table_min"):
+            self._reading.add("table")
+            every_seat = replace(ctx, known=self._within(ctx, ("table",)))
+            each = self._number_of(self._node(n.args[0], every_seat), name)
+            if each is None:
+                return EMPTY
+            if name != "table_sum":
+                return Val(num=each)
+            p = self.domain.players
+            ends = [each.lo * k for k in (p.lo, p.hi)] + [each.hi * k for k in (p.lo, p.hi)]
+            return self._bounded(Span(min(ends), max(ends)), "table_sum()")
         if name in AGGREGATES:
             self._reading.add("hand")
             return self._aggregate(name, n.args, ctx)

@@ -14,6 +14,7 @@ from ..core.schema import Texts
 from .formula import MAX_STEPS, NONE, Formula, FormulaError, Names, check_number, compile_formula, fail
 
 HELD_KINDS = ("card", "tile", "token")  # what a player may hold at scoring (not reference cards or backs)
+GAME_STEPS = 2_000_000  # the work one request may spend on all its rounds (`earlier`), each table also on its own
 
 
 class StepsError(FormulaError):
@@ -116,11 +117,12 @@ class Scoring:
         table = self.table(hands, counters, round_, history)
         return [self.player_points(table, p) for p in range(len(hands))]
 
-    def play(self, rounds: Sequence[tuple[Sequence, Sequence[Mapping[str, int]], int, Sequence[str]]]) -> list[dict]:
+    def play(self, rounds: Sequence[tuple[Sequence, Sequence[Mapping[str, int]], int, Sequence[str]]],
+             start: Mapping[str, Mapping[str, int]] | None = None) -> list[dict]:
         """A game's rounds in order, each (hands, counters, round, the players' names in its order) and seeing the
-        rounds before it: each round's players' results (`score`'s, with `remembered`: what the round adds to the
-        game so far, by name) and the sums after it (`history`, by name)."""
-        sums: dict[str, dict[str, int]] = {}
+        rounds before it (and `start`: each player's sums over rounds before those, by name): each round's players'
+        results (`score`'s) and the sums after it (`history`, by name)."""
+        sums: dict[str, dict[str, int]] = {n: dict(v) for n, v in (start or {}).items()}
         out = []
         for hands, counters, round_, names in rounds:
             table = self.table(hands, counters, round_, [dict(sums.get(n, {})) for n in names])

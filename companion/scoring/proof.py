@@ -26,9 +26,9 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from ..core.schema import Problem
-from . import bounds
+from . import bounds, deal
 from .formula import MAX_STEPS, FormulaError, compile_formula, lenient
-from .model import Env, Scoring, StepsError, Table, rule_points, whole
+from .model import GAME_STEPS, Env, Scoring, StepsError, Table, rule_points, whole
 
 MAX_EXHAUSTIVE = 20_000  # tables tried one by one to close a formula that reads only table-wide numbers
 MAX_TRIALS = 600  # tables tried for one formula's findings
@@ -61,10 +61,13 @@ def prove(scoring: Scoring, components: Sequence[tuple[Mapping, int]],
           players: tuple[int, int]) -> tuple[list[Problem], list[Problem]]:
     """The errors (each with a table that shows it) and the warnings (what the proof does not close) of a compiled
     scoring over its file's domains."""
+    dealt = [deal.dealt(scoring.dealt, n, r) for n in range(players[0], players[1] + 1)
+             for r in range(1, scoring.rounds + 1)] if scoring.dealt is not None else [0]
     domain = bounds.Domain(players=bounds.Span(*players), rounds=bounds.Span(1, scoring.rounds),
                            target_game=scoring.target is not None,
                            counters={c.key: bounds.Span(c.low, c.high) for c in scoring.counters},
-                           components=list(components), choices=scoring.choices)
+                           components=list(components), choices=scoring.choices,
+                           dealt=bounds.Span(min(dealt), max(dealt)))
     analysis = bounds.analyse(scoring, domain)
     search = _Search(scoring, domain, analysis)
     errors: dict[tuple, Problem] = {}
@@ -92,6 +95,13 @@ def prove(scoring: Scoring, components: Sequence[tuple[Mapping, int]],
                                                       f"score (the largest table does with every branch taken); no "
                                                       f"legal table was found that does, but the proof does not "
                                                       f"close: nest fewer each()"))
+        elif scoring.rounds > 1 and steps * scoring.rounds > GAME_STEPS:
+            warnings.append(Problem(("scoring",), f"warning: a whole game of {scoring.rounds} rounds may need "
+                                                  f"{steps * scoring.rounds:,} steps to score in one request (the "
+                                                  f"largest table {steps:,} a round), more than the {GAME_STEPS:,} "
+                                                  f"one request may spend: a request with its earlier rounds may "
+                                                  f"be refused; give the game fewer rounds (rounds: {{target: …, "
+                                                  f"max: N}}) or lighter formulas"))
     return list(errors.values()), warnings
 
 
@@ -114,6 +124,8 @@ def _formulas(scoring: Scoring) -> Iterator[tuple[tuple, Run]]:
         yield ("scoring", "rounds", "target"), lambda t, p: whole(scoring.target, Env(t, p, ()))
     for i, tie in enumerate(scoring.ties):
         yield ("scoring", "ties", i), lambda t, p, f=tie: whole(f, Env(t, p, ()))
+    for i, check in enumerate(scoring.checks):
+        yield ("scoring", "checks", i, "test"), lambda t, p, f=check.test: f.run(Env(t, 0, ()))
 
 
 class _Search:
@@ -146,8 +158,18 @@ class _Search:
         return None
 
     def table(self, trial: Trial) -> Table:
-        last = self.scoring.last_round(trial.round)
-        return Table(self.scoring, [list(h) for h in trial.hands], list(trial.counters), trial.round, last)
+        """The trial's table; in a game whose formulas read the game so far, after earlier rounds of the same hands
+        (a legal game: each of them a legal table)."""
+        hands, counters = [list(h) for h in trial.hands], list(trial.counters)
+        history = None
+        if self.scoring.remembered and trial.round > 1:
+            names = [f"P{i + 1}" for i in range(trial.players)]
+            try:
+                played = self.scoring.play([(hands, counters, k, names) for k in range(1, trial.round)])
+                history = [played[-1]["history"][n] for n in names]
+            except FormulaError:
+                history = None  # (an earlier round fails: its own trial names it)
+        return self.scoring.table(hands, counters, trial.round, history)
 
     # -- the tables
 

@@ -87,7 +87,10 @@ def compile_section(section: Mapping, names: Names, problems: list[Problem],
     values = {key: f for key, text in values_raw.items()
               if (f := _compiled(text, names, ("scoring", "values", key), problems)) is not None}
     rules = _rules(section["rules"], names, problems)
-    _cycles(values, {r.id: r.points for r in rules}, problems)
+    ambiguous = len(problems)
+    _both(values, rules, counters, problems)
+    if len(problems) == ambiguous:  # (a name that could be either is said once, not as a cycle too)
+        _cycles(values, {r.id: r.points for r in rules}, problems)
     ties = tuple(t for i, text in enumerate(section.get("ties", ()))
                  if (t := _compiled(text, names, ("scoring", "ties", i), problems)) is not None)
     checks = tuple(Check(t, c["message"]) for i, c in enumerate(section.get("checks", ()))
@@ -183,6 +186,20 @@ def _compiled(text: str, names: Names, path: Path, problems: list[Problem], card
     except FormulaError as e:
         problems.append(Problem(path, str(e)))
         return None
+
+
+def _both(values: Mapping[str, Formula], rules: list[Rule], counters: list[CounterSpec],
+          problems: list[Problem]) -> None:
+    """before(x) and game(x) of a name that is both a rule's id and a counter or a value: refused, it could be
+    either."""
+    others = {*values, *(c.key for c in counters)}
+    formulas = [(("scoring", "values", k), f) for k, f in values.items()]
+    formulas += [(("scoring", "rules", i, "points"), r.points) for i, r in enumerate(rules)]
+    for path, f in formulas:
+        for kind, name in sorted(f.history):
+            if name in others and any(r.id == name for r in rules):
+                problems.append(Problem(path, f"{kind}({name}): {name!r} is a rule's id and a counter or a value "
+                                              f"too, so it could read either: give the rule another id"))
 
 
 def _cycles(values: Mapping[str, Formula], rules: Mapping[str, Formula], problems: list[Problem]) -> None:

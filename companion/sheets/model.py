@@ -244,13 +244,15 @@ class Replay:
         self.active = 0
 
     def apply(self, record: Mapping) -> None:
-        """Apply one log record (an add; an edit, undo or restore; finish or reopen); its `seq` becomes the version."""
+        """Apply one log record (an add; an edit, undo or restore; finish or reopen); its `seq` becomes the version.
+        In a game whose rounds read the game so far, the rounds from the changed one on are scored again."""
         self.version = record["seq"]
         action, target = record["action"], record.get("target")
         if action == "add":
             self.entries[self.version] = {"seq": self.version, "rev": self.version, "at": record["at"],
                                           "body": record["body"], "active": True, "changes": 0}
-            self.totals, self.active = tally(self.totals, self.active, None, self.entries[self.version])
+            if not self._restated(self.version):
+                self.totals, self.active = tally(self.totals, self.active, None, self.entries[self.version])
         elif action in TARGETED and target in self.entries:
             entry = self.entries[target]
             before = dict(entry)
@@ -258,9 +260,27 @@ class Replay:
             if action == "edit":
                 entry["body"] = record["body"]
             entry["active"] = action != "undo"
-            self.totals, self.active = tally(self.totals, self.active, before, entry)
+            if not self._restated(target):
+                self.totals, self.active = tally(self.totals, self.active, before, entry)
         elif action in ("finish", "reopen"):
             self.finished = action == "finish"
+
+    def _restated(self, seq: int) -> bool:
+        """In a game whose rounds read the game so far (`Game.restate`): the rounds from entry `seq` on scored again
+        after the rounds before them, and the totals counted again; False for a game whose rounds stand alone."""
+        restate = restater(self.sheet["game"]) if self.sheet else None
+        if restate is None:
+            return False
+        order = list(self.entries.values())
+        start = next(i for i, e in enumerate(order) if e["seq"] == seq)
+        for e in order[start:]:  # (each scored again into a body of its own: the log's records are not changed)
+            e["body"] = {**e["body"]}
+        restate(order, start)
+        self.totals = dict.fromkeys(self.sheet["players"], 0)
+        for e in order:
+            add_points(self.totals, e, +1)
+        self.active = sum(1 for e in order if e["active"])
+        return True
 
     def state(self) -> dict:
         """The sheet as `check_change` reads it: version, finished, entries and where the game stands (`end`)."""
@@ -278,7 +298,14 @@ class Replay:
         written)."""
         state = self.state()
         before = dict(self.entries[record["target"]]) if record.get("target") in self.entries else None
-        totals, active = tally(self.totals, self.active, before, changed_entry(before, record))
+        if self.sheet and restater(self.sheet["game"]) is not None:  # (the rounds after it may move too)
+            after = Replay(self.sheet)
+            after.entries = {k: dict(e) for k, e in self.entries.items()}
+            after.finished, after.version = self.finished, self.version
+            after.apply(record)
+            totals, active = after.totals, after.active
+        else:
+            totals, active = tally(self.totals, self.active, before, changed_entry(before, record))
         end = game_end(self.sheet["game"], active, None, totals) if self.sheet else None
         follows = check_end(state, record["action"], end, before, finishes)
         self.apply(record)
@@ -305,10 +332,17 @@ def tally(totals: Mapping[str, int], active: int, before: Mapping | None, after:
 
 
 def fold(sheet: Mapping, log: Iterable[Mapping]) -> dict:
-    """The state of a sheet after its log: entries in order with their points, totals, leaders, winners."""
+    """The state of a sheet after its log: entries in order with their points, totals, leaders, winners. In a game
+    whose rounds read the game so far, each round's points are those its rules give after the rounds before it."""
     replay = Replay()
     for record in log:
         replay.apply(record)
+    restate = restater(sheet["game"])
+    if restate is not None and replay.entries:
+        order = list(replay.entries.values())
+        for e in order:
+            e["body"] = {**e["body"]}
+        restate(order, 0)
     entries, finished, version = replay.entries, replay.finished, replay.version
     players = list(sheet["players"])
     totals = dict.fromkeys(players, 0)
@@ -340,6 +374,21 @@ def standing(totals: Mapping[str, int], active: int, finished: bool, game: str =
     best = max(totals.values(), default=0)
     leaders = [name for name, total in totals.items() if total == best] if active else []
     return {"totals": dict(totals), "leaders": leaders, "winners": leaders if finished else []}
+
+
+def restater(game: str):
+    """The game's way to score a sheet's rounds again after an earlier one changed (`Game.restate`, given its card
+    data), or None for a game whose rounds stand alone."""
+    if not game:
+        return None
+    try:
+        rules, data = service.resolve(game)
+    except service.UnknownGame:
+        return None
+    restate = rules.restate
+    if restate is None or not rules.restates(data):
+        return None
+    return lambda entries, start: restate(data, entries, start)
 
 
 def game_end(game: str, played: int, last: Mapping | None, totals: Mapping[str, int]) -> dict | None:

@@ -392,12 +392,17 @@ class Store:
             state = self._state_for(conn, sheet_id, version - 1, target, with_end=entry_change)
             sheets.check_change(state, action, target, base)
             record = sheets.new_record(version, action, stamp, target, body, client_id)
+            replay = self._replay(conn, sheet_id, state) if entry_change else None
+            if replay is not None:  # a game whose rounds read the game so far: the rounds after it move too
+                replay.apply(record)
+                if body is not None:  # (its points as its rules give them after the rounds before it)
+                    record["body"] = replay.entries[record.get("target", record["seq"])]["body"]
             conn.execute(insert(CHANGES).values(_row(sheet_id, record)))
             finished = {"finish": True, "reopen": False}.get(action, state["finished"])
             if entry_change:  # points move: the kept totals, then where the game stands after them
                 before = state["entries"][0] if state["entries"] else None
-                totals, active = sheets.tally(state["totals"], state["active"], before,
-                                              sheets.changed_entry(before, record))
+                totals, active = (replay.totals, replay.active) if replay is not None else sheets.tally(
+                    state["totals"], state["active"], before, sheets.changed_entry(before, record))
                 conn.execute(update(TOTALS).where(TOTALS.c.sheet_id == sheet_id).values(
                     totals=json.dumps(totals, ensure_ascii=False), active=active))
                 end = sheets.game_end(state["game"], active, None, totals) if state["end"] is not None else None
@@ -409,6 +414,16 @@ class Store:
             if finished != state["finished"]:
                 conn.execute(update(SHEETS).where(SHEETS.c.id == sheet_id).values(finished=finished))
         return Written(record, replayed=False)
+
+    def _replay(self, conn: Connection, sheet_id: int, state: Mapping) -> sheets.Replay | None:
+        """The sheet's whole log replayed inside the write, for a game whose rounds read the game so far (None for
+        one whose rounds stand alone: the kept totals are enough)."""
+        if sheets.restater(state["game"]) is None:
+            return None
+        replay = sheets.Replay({"game": state["game"], "players": list(state["totals"])})
+        for row in conn.execute(select(CHANGES).where(CHANGES.c.sheet_id == sheet_id).order_by(CHANGES.c.seq)):
+            replay.apply(_record(row))
+        return replay
 
     def _state_for(self, conn: Connection, sheet_id: int, version: int, target: int | None,
                    with_end: bool = False) -> dict:

@@ -94,12 +94,15 @@ class Round:
     """One round of the table: the section, the hands (lists of (card fields, copies)), counters, round, last."""
 
     def __init__(self, section: dict, hands: list, counters: list[dict], round_: int, last: bool,
-                 choices: dict[str, list | None]):
+                 choices: dict[str, list | None], dealt: int = 0, earlier: list[dict] | None = None,
+                 whole: bool = False):
         self.section, self.hands, self.counters = section, hands, counters
         self.round, self.last, self.choices = round_, last, choices
-        self.players = len(hands)
+        self.players, self.dealt = len(hands), dealt
         self.values = section.get("values") or {}
         self.trees: dict[str, ast.expr] = {}
+        self.earlier = earlier or [{} for _ in hands]  # each player's sums over the earlier rounds, by name
+        self.whole = whole  # the tie-breakers': the sums are over the whole game already
 
     def tree(self, text: Any) -> ast.expr:
         text = str(text)
@@ -174,6 +177,8 @@ class Round:
             return self.round
         if name == "last":
             return self.last
+        if name == "dealt":
+            return self.dealt
         if name in self.counters[p]:
             return self.counters[p][name]
         if name in self.values:
@@ -207,6 +212,14 @@ class Round:
         if name == "each":
             field = args[0].id
             return [self.ev(args[1], p, (*within, (field, o)), None) for o in self.options(field, within)]
+        if name in ("before", "game"):
+            key = args[0].id
+            earlier = self.earlier[p].get(key, 0)
+            return earlier if name == "before" or self.whole else bounded(earlier + self.this_round(key, p))
+        if name in ("table_sum", "table_max", "table_min"):
+            each = [as_number(self.ev(args[0], seat, within, None)) for seat in range(self.players)]
+            return {"table_sum": lambda: bounded(sum(each)), "table_max": lambda: max(each),
+                    "table_min": lambda: min(each)}[name]()
         if name in ("most", "fewest"):
             scores = [as_number(self.ev(args[0], seat, within, None)) for seat in range(self.players)]
             points = as_numbers(self.ev(args[1], p, within, None))
@@ -228,6 +241,15 @@ class Round:
             entries = as_numbers(values[0])
             return (max if name == "highest" else min)(entries, default=0)
         raise PlainError(f"unknown function {name}")
+
+    def this_round(self, key: str, p: int) -> int:
+        """This round's `key` for player p: a rule's points (a rule's id first), a counter, a value."""
+        rule = next((r for r in self.section["rules"] if r["id"] == key), None)
+        if rule is not None:
+            return self.rule(rule, p)
+        if key in self.counters[p]:
+            return self.counters[p][key]
+        return as_number(self.value(self.values[key], p))
 
     def points(self, formula: Any, p: int, within: tuple = ()) -> int:
         v = self.value(formula, p, within)
@@ -263,6 +285,93 @@ def score(section: dict, choices: dict, request: dict, card_fields: dict[str, di
     keys = [(sign * q["points"], *ties[i]) for i, q in enumerate(players)]
     return {"players": players, "winners": [q["name"] for q, k in zip(players, keys, strict=True) if k == max(keys)],
             "ties": {q["name"]: tuple(ties[i]) for i, q in enumerate(players)}}
+
+
+def remembered(section: dict) -> set[str]:
+    """Every name a formula of the section reads through before() or game()."""
+    texts = [*(section.get("values") or {}).values(), *(r["points"] for r in section["rules"]),
+             *section.get("ties", []), *(c["test"] for c in section.get("checks", []))]
+    if isinstance(section.get("rounds"), dict):
+        texts.append(section["rounds"]["target"])
+    found = set()
+    for text in texts:
+        for n in ast.walk(ast.parse(str(text).strip(), mode="eval")):
+            if isinstance(n, ast.Call) and getattr(n.func, "id", "") in ("before", "game"):
+                found.add(n.args[0].id)
+    return found
+
+
+def score_game(section: dict, choices: dict, requests: list[dict], card_fields: dict, dealt_of=lambda n, r: 0,
+               ) -> dict:
+    """A whole game by the contract, rounds in order (`requests`, the same players by name): each round's players'
+    points and rules, each player's game total, whether the game is over after the last round, and the winners
+    (of the whole game when it is over, else of the last round's points), then the tie-breakers that see the whole
+    game; PlainError where a round cannot be scored or fails one of the section's checks (`checks[i]`)."""
+    keys = remembered(section)
+    sums: dict[str, dict[str, int]] = {}
+    rounds_done, totals = [], {}
+    rounds = section.get("rounds", 1)
+    for k, request in enumerate(requests):
+        round_ = k + 1 if len(requests) > 1 else request.get("round", 1)
+        names = [p["name"] for p in request["players"]]
+        n = len(names)
+        fixed = rounds_of(section, n)
+        last = isinstance(rounds, dict) or round_ >= fixed
+        table = _round_table(section, choices, request, card_fields, round_, last, dealt_of(n, round_),
+                             [dict(sums.get(x, {})) for x in names])
+        for i, check in enumerate(section.get("checks", [])):
+            if not as_condition(table.value(check["test"], 0)):
+                raise PlainError(f"checks[{i}]")
+        players = []
+        for i, name in enumerate(names):
+            rules = {r["id"]: table.rule(r, i) for r in section["rules"]}
+            players.append({"name": name, "points": bounded(sum(rules.values())), "rules": rules})
+        for i, name in enumerate(names):
+            kept = sums.setdefault(name, {})
+            for key in keys:
+                kept[key] = bounded(kept.get(key, 0) + table.this_round(key, i))
+            totals[name] = totals.get(name, 0) + players[i]["points"]
+        rounds_done.append({"players": players, "before": [dict(table.earlier[i]) for i in range(n)]})
+    last_request = requests[-1]
+    names = [p["name"] for p in last_request["players"]]
+    round_ = len(requests) if len(requests) > 1 else last_request.get("round", 1)
+    over = _over(section, choices, last_request, card_fields, round_, names, totals, rounds_done[-1]["before"],
+                 dealt_of)
+    ties_table = _round_table(section, choices, last_request, card_fields, round_, True, dealt_of(len(names), round_),
+                              [dict(sums.get(x, {})) for x in names], whole=True)
+    sign = -1 if section.get("winner") == "fewest" else 1
+    by = [totals[x] if over else q["points"] for x, q in zip(names, rounds_done[-1]["players"], strict=True)]
+    ties = [[as_number(ties_table.value(t, i)) for t in section.get("ties", [])] for i in range(len(names))]
+    keys_of = [(sign * b, *ties[i]) for i, b in enumerate(by)]
+    return {"rounds": rounds_done, "game": totals, "over": over,
+            "winners": [x for x, key in zip(names, keys_of, strict=True) if key == max(keys_of)]}
+
+
+def rounds_of(section: dict, players: int) -> int:
+    rounds = section.get("rounds", 1)
+    if isinstance(rounds, dict):
+        return rounds.get("max", 100)
+    if isinstance(rounds, str):
+        return as_number(Round(section, [[]] * players, [{}] * players, 1, False, {}).value(rounds, 0))
+    return rounds
+
+
+def _round_table(section, choices, request, card_fields, round_, last, dealt, earlier, whole=False) -> Round:
+    counters = section.get("counters") or {}
+    hands = [[(card_fields[i], n) for i, n in (p.get("cards") or {}).items() if n] for p in request["players"]]
+    told = [{k: p.get("counters", {}).get(k, min(max(0, c.get("number", [0, 1000])[0]), c.get("number", [0, 1000])[1]))
+             for k, c in counters.items()} for p in request["players"]]
+    return Round(section, hands, told, round_, last, choices, dealt, earlier, whole)
+
+
+def _over(section, choices, request, card_fields, round_, names, totals, before, dealt_of) -> bool:
+    rounds = section.get("rounds", 1)
+    if not isinstance(rounds, dict):
+        return round_ >= rounds_of(section, len(names))
+    if "max" in rounds and round_ >= rounds["max"]:
+        return True
+    table = _round_table(section, choices, request, card_fields, round_, True, dealt_of(len(names), round_), before)
+    return any(totals[x] >= table.points(rounds["target"], i) for i, x in enumerate(names))
 
 
 def target_of(section: dict, choices: dict, players: int, played: int, counters: dict) -> list[int]:
