@@ -136,6 +136,28 @@ function slidingTrack(track) {
   });
 }
 
+// --- Answers on their way: a live form's change, waiting for its pause or for its page. A tap that carries the
+// answer on the screen (a save to a sheet) waits for them first (companionAnswered), so it carries the answer to
+// every tap before it: a save right after the last "+" saved the answer from before that "+". ---
+const onTheWay = new Set();  // each { done: settled once drawn, hurry: asks for it at once }
+window.companionOnItsWay = (done, hurry = () => {}) => {
+  const item = { done: Promise.resolve(done).catch(() => {}), hurry };
+  onTheWay.add(item);
+  item.done.then(() => onTheWay.delete(item));
+};
+const answeredAsItStands = new WeakMap();  // a live form → answers it as it stands if its answer was not asked for
+// Settles once none is on its way (nor any set off meanwhile). `asItStands`: a live form still being filled in (its
+// answer dimmed, not asked for) is answered as it stands, refused if need be, so nothing stale is left to carry.
+window.companionAnswered = async ({ asItStands = false } = {}) => {
+  while (onTheWay.size) {
+    const now = [...onTheWay];
+    for (const item of now) item.hurry();
+    await Promise.all(now.map((item) => item.done));
+  }
+  if (!asItStands) return;
+  for (const form of document.querySelectorAll("form[data-live]")) await answeredAsItStands.get(form)?.();
+};
+
 // --- Live totals: a scoring form's answer is redrawn as cards are tapped or numbers change, by the same page
 // the Score button would bring (the server's, or on a static site the phone's own Python: window.companionPage),
 // so the words and the rule links are the page's own. A form still being filled in asks nothing (below); one the
@@ -180,11 +202,13 @@ function live(form) {
   if (!root.dataset.static) for (const button of form.querySelectorAll("[data-not-live]")) button.hidden = true;
   let timer = null;
   let asked = 0;
-  const redraw = async () => {
+  let unasked = false;  // the form's last change asked for no answer (still being filled in)
+  const redraw = async (asItStands = false) => {
     const started = performance.now();
     const mine = ++asked;
     const data = new FormData(form);
-    if (incomplete(form, data)) {  // the answer shown is no longer the form's: dimmed until it is complete
+    unasked = !asItStands && incomplete(form, data);
+    if (unasked) {  // the answer shown is no longer the form's: dimmed until it is complete
       document.getElementById("result")?.classList.add("stale");
       delete root.dataset.livePending;
       return;
@@ -225,8 +249,28 @@ function live(form) {
     root.dataset.live = String(Number(root.dataset.live || 0) + 1);
     delete root.dataset.livePending;  // the answer shown is the form's as it is now
   };
+  answeredAsItStands.set(form, () => (unasked && form.isConnected ? redraw(true) : null));
+  // The form's changes are on their way (companionAnswered) until the answer to the last is drawn; a tap that needs
+  // it cuts the pause short (the pause is for a thumb still tapping, not for one that taps Save).
+  let running = 0;
+  let settle = null;
+  const answer = async () => {
+    clearTimeout(timer);
+    timer = null;
+    running++;
+    try { await redraw(); } finally {
+      running--;
+      if (timer === null && !running && settle) { settle(); settle = null; }
+    }
+  };
   // a change makes any answer still on its way stale: it would redraw the form's parts as they were before it
-  const soon = () => { asked++; root.dataset.livePending = "1"; clearTimeout(timer); timer = setTimeout(redraw, 120); };
+  const soon = () => {
+    asked++;
+    root.dataset.livePending = "1";
+    clearTimeout(timer);
+    timer = setTimeout(answer, 120);
+    if (!settle) window.companionOnItsWay(new Promise((resolve) => { settle = resolve; }), () => { if (timer !== null) answer(); });
+  };
   // (a photo field is no answer's input: its cards come into the form, and that change asks)
   form.addEventListener("change", (event) => { if (event.target.type !== "file") soon(); });
   form.addEventListener("input", (event) => { if (event.target.type !== "checkbox" && event.target.type !== "radio") soon(); });

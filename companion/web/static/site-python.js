@@ -354,15 +354,24 @@
   }
 
   // The answer saved into the sheet kept on this phone, by the same sheet rules as a typed entry; then the sheet.
+  // What is saved is the answer to the form as it is at the tap: the live answer still on its way is waited for
+  // (the box it draws anew is the one saved), and a form still being filled in is answered as it stands.
   if (SCORING) {
+    let saving = false;  // (a double tap saves once)
     main.addEventListener("click", async (event) => {
-      const button = event.target.closest("button[data-phone-save-request]");
-      if (!button || !ready || button.disabled) return;
-      const box = button.closest("[data-phone-save]");
+      const tapped = event.target.closest("button[data-phone-save-request]");
+      if (!tapped || !ready || tapped.disabled || saving) return;
+      saving = true;
+      const waited = performance.now();
+      await window.companionAnswered({ asItStands: true });
+      root.dataset.saveWaited = String(Math.round(performance.now() - waited));  // (ms: what the tap waited for)
+      const box = main.querySelector("[data-phone-save]");
+      const button = box?.querySelector("button[data-phone-save-request]");
       const all = keptSheets();
-      const k = all[box.dataset.phoneSave];
-      if (!k) return;
-      button.disabled = true;  // (a double tap saves once)
+      const k = box && all[box.dataset.phoneSave];
+      saving = Boolean(button && k);
+      if (!saving) return;  // nothing to save as the form stands (refused: said beside its fields)
+      button.disabled = true;
       const data = { request: JSON.parse(button.dataset.phoneSaveRequest), client_id: randomId() };
       const seats = [...box.querySelectorAll("select[name^='seats.']")].map((select) => select.value);
       if (seats.length) data.seats = seats;  // (who sat where, as chosen)
@@ -376,6 +385,7 @@
         }));
         said.hidden = false;
         button.disabled = false;
+        saving = false;
         return;
       }
       all[box.dataset.phoneSave] = { sheet: answer.result.sheet, log: answer.result.log };
