@@ -53,6 +53,7 @@ function enhance(page) {
       "click", () => put(field.value.trim().split(/[\s,;]+/).slice(0, -1).join(" ")));
   }
   rememberNames(page);
+  for (const form of page.querySelectorAll("form[data-setup]")) setupLinks(form);
   steppers(page);
   for (const form of page.querySelectorAll("form.form")) {  // a page sent back refused: each reason by its field
     for (const note of sayBeside(form, page.querySelector(".problems"), false)) note.closest("details")?.setAttribute("open", "");
@@ -136,9 +137,10 @@ function slidingTrack(track) {
   });
 }
 
-// --- Answers on their way: a live form's change, waiting for its pause or for its page. A tap that carries the
-// answer on the screen (a save to a sheet) waits for them first (companionAnswered), so it carries the answer to
-// every tap before it: a save right after the last "+" saved the answer from before that "+". ---
+// --- Answers on their way: a live form's change (waiting for its pause, or for its page) and a page the phone's
+// Python is drawing anew (site-python.js). A tap that carries the answer on the screen (a save to a sheet, a link of
+// the answer) waits for them first (companionAnswered), so it carries the answer to every tap before it: a save
+// right after the last "+" saved the answer from before that "+". ---
 const onTheWay = new Set();  // each { done: settled once drawn, hurry: asks for it at once }
 window.companionOnItsWay = (done, hurry = () => {}) => {
   const item = { done: Promise.resolve(done).catch(() => {}), hurry };
@@ -157,6 +159,20 @@ window.companionAnswered = async ({ asItStands = false } = {}) => {
   if (!asItStands) return;
   for (const form of document.querySelectorAll("form[data-live]")) await answeredAsItStands.get(form)?.();
 };
+// A link of the answer (a setup's "open the scoring", its new sheet) tapped while an answer is on its way is followed
+// as that answer draws it: it carries the deal on the screen, never the one before. (A link no longer drawn: none.)
+document.addEventListener("click", (event) => {
+  const link = event.target.closest?.("#result a[href]");
+  if (!link || !onTheWay.size || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey
+      || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  const links = () => [...document.querySelectorAll("#result a[href]")];
+  const at = links().indexOf(link), text = link.textContent.trim();
+  window.companionAnswered().then(() => {
+    const now = links();
+    (now.find((a) => a.textContent.trim() === text) ?? now[at])?.click();
+  });
+});
 
 // --- Live totals: a scoring form's answer is redrawn as cards are tapped or numbers change, by the same page
 // the Score button would bring (the server's, or on a static site the phone's own Python: window.companionPage),
@@ -356,6 +372,33 @@ document.addEventListener("change", ({ target }) => {
     rememberName(document, field);
   }
 });
+// A setup's links to the scoring page and to a new sheet carry the players the form shows (a count chosen or a name
+// typed since the deal, a name this phone remembers), not those the deal was drawn with: the deal's own parts (its
+// common card…) stay as dealt.
+function setupLinks(form) {
+  if (!form?.matches("form[data-setup]")) return;
+  const count = form.querySelector("select[name=players]")?.value;
+  const names = [...form.querySelectorAll("input[name=_names][data-name-of]")]
+    .map((field) => field.value.trim() || field.dataset.default);
+  const carried = (link, isName, named) => {
+    const url = new URL(link.href, location.href);
+    const pairs = [];
+    for (const [key, value] of url.searchParams) {
+      if (!isName(key)) pairs.push([key, key === "_n" && count ? count : value]);
+      else if (!pairs.some(([k]) => isName(k))) pairs.push(...names.map(named));
+    }
+    url.search = new URLSearchParams(pairs).toString();
+    link.setAttribute("href", url.pathname + url.search + url.hash);
+  };
+  for (const link of document.querySelectorAll("#result a[data-play]")) {
+    carried(link, (key) => key === "_names", (name) => ["_names", name]);
+  }
+  for (const link of document.querySelectorAll("#result a[data-to-sheet]")) {
+    carried(link, (key) => /^players\.\d+$/.test(key), (name, i) => [`players.${i}`, name]);
+  }
+}
+// (after the count's own listener above: its name fields first)
+for (const kind of ["input", "change"]) document.addEventListener(kind, ({ target }) => setupLinks(target.form));
 
 
 // --- A photo of the cards on the table (.photo-scan): once taken it is sent with the form to the part it fills; the

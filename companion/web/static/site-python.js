@@ -169,6 +169,9 @@
     if (!ready) { wanted = query; return; }
     let drawn;
     drawing = new Promise((resolve) => { drawn = resolve; });
+    // (a link of the answer tapped meanwhile waits for it: companion.js; the answer it replaces is dimmed)
+    window.companionOnItsWay?.(drawing);
+    document.getElementById("result")?.classList.add("stale");
     try {
       query = seeded(query);
       const started = performance.now();
