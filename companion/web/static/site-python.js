@@ -255,8 +255,10 @@
     for (const field of form.elements) {
       if (!field.name || ["hidden", "file", "submit", "button"].includes(field.type)) continue;
       const values = fields.filter(([name]) => name === field.name).map(([, v]) => v);
+      const value = values[seen[field.name] = (seen[field.name] ?? -1) + 1];
       if (field.type === "checkbox" || field.type === "radio") field.checked = values.includes(field.value);
-      else if (field.tagName !== "FIELDSET") field.value = values[seen[field.name] = (seen[field.name] ?? -1) + 1] ?? field.value;
+      else if (value === undefined || field.tagName === "FIELDSET") continue;
+      else if (field.tagName !== "SELECT" || [...field.options].some((option) => option.value === value)) field.value = value;
     }
   }
 
