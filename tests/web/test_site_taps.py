@@ -105,6 +105,11 @@ def query_of(url: str) -> list[tuple[str, str]]:
     return parse_qsl(urlsplit(url).query, keep_blank_values=True)
 
 
+def address(page) -> str:
+    """The page's address as it is now (Playwright's page.url can lag behind a history.replaceState)."""
+    return page.evaluate("location.href")
+
+
 def test_a_setups_open_the_scoring_tapped_right_after_a_new_deal_carries_that_deal(site, chromium):
     """El Collar de la Duquesa's setup: "Jugar: abrir la puntuación" tapped right after Deal (or Reroll), while the
     phone's Python is still drawing the new deal, opens the scoring with the new deal's common card (the one the
@@ -121,7 +126,7 @@ def test_a_setups_open_the_scoring_tapped_right_after_a_new_deal_carries_that_de
             before = dict(query_of(page.locator("#result a[data-play]").get_attribute("href")))["common"]
             page.evaluate("window.__held = []")  # the new deal's answer held: the old deal is still drawn
             page.locator(new_deal).tap()
-            seed = dict(query_of(page.url))["seed"]  # (the new deal's, in the address at once)
+            seed = dict(query_of(address(page)))["seed"]  # (the new deal's, in the address at once)
             assert seed != "golden-42"
             page.locator("#result a[data-play]").tap()
             try:
@@ -187,7 +192,7 @@ def expect_started(page, names: list[str]) -> None:
     """The sheet just started is the page shown and is kept in the phone's storage (once)."""
     page.wait_for_url("**/phone-sheets/?id=*", timeout=120_000)
     _wait_drawn(page, timeout=120_000)
-    sheet_id = dict(query_of(page.url))["id"]
+    sheet_id = dict(query_of(address(page)))["id"]
     expect(page.locator("input[data-player]")).to_have_count(len(names))
     assert page.locator("input[data-player]").evaluate_all("els => els.map((e) => e.dataset.player)") == names
     kept = kept_sheets(page)
@@ -242,7 +247,7 @@ def test_a_setup_dealt_while_the_phones_python_starts_is_dealt_as_the_form_says(
             held.clear()
             context.unroute("**/py/companion.zip*")
             python_drawn(page)
-            asked = dict(query_of(page.url))
+            asked = dict(query_of(address(page)))
             assert asked["players"] == "3" and (asked["seed"] != "golden-42") == deal  # (Deal: a new deal's seed)
             assert page.locator("select[name=players]").input_value() == "3"
             assert page.locator("input[name=_names]").count() == 3
