@@ -168,3 +168,35 @@ def test_the_calculators_save_box_saves_the_answer_on_the_screen(server, phone):
     entry = state["entries"][0]
     assert entry["request"]["players"][1]["hand"] == hands["Ana"]
     assert entry["points"] == {p["name"]: p["florins"] for p in expected["players"]}
+
+
+def test_a_save_right_after_the_last_plus_saves_the_hand_on_the_screen(server, phone):
+    """As on the static site (test_site_taps), the server's calculator: "Save to the sheet" tapped right after the
+    last "+" (its live answer still on its way), five games in a row: each sheet gets the hand on the screen at the
+    tap, not the one before it."""
+    import json
+
+    from companion.web.site import browser as phone_python
+
+    base = server[0]
+    for k in range(5):
+        names = [f"Ana{k}", f"Bo{k}"]
+        sheet = Api(base).call("POST", "/api/v1/sheets", {"game": "duplicon", "players": names})[1]
+        phone.goto(sheet["links"]["edit"])
+        phone.get_by_role("button", name="Score it with the calculator").tap()
+        phone.wait_for_url(re.compile("/score/duplicon"))
+        phone.fill("input[name='rounds.0.0.won:int']", "26")
+        phone.fill("input[name='rounds.0.1.won:int']", str(28 + 2 * k))
+        phone.wait_for_selector("section.save form")
+        settled(phone)
+        plus = phone.get_by_role("button", name=f"{names[0]} · won: two more")
+        for _ in range(k + 2):  # the last "+" and Save, one after the other as a thumb taps them
+            plus.tap()
+        pairs = phone.locator("form[data-live]").evaluate(
+            "f => [...new FormData(f)].filter(([, v]) => typeof v === 'string')")
+        phone.locator("section.save button[type=submit]").tap()
+        phone.wait_for_url(sheet["links"]["edit"])
+        request = json.loads(phone_python.call("score_form", json.dumps({"game": "duplicon", "fields": pairs})))
+        expected = service.score("duplicon", request["result"]["request"])["totals"]
+        entries = Api(base).call("GET", f"/api/v1/sheets/{sheet['token']}")[1]["entries"]
+        assert [e["points"] for e in entries] == [expected], k

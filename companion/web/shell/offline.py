@@ -41,7 +41,8 @@ def page_context() -> dict:
 
 def python_page(root: str, service_worker: dict) -> dict | None:
     """On a static site with scoring, what a computing page's script needs to draw it in the phone's own Python:
-    the page (endpoint and route values), its language, the worker, and the words it shows while Python loads."""
+    the page (endpoint and route values), its language, the worker, and the words it shows while Python loads (and
+    once a tap waits for it: `kept`)."""
     from ..games import glue
     from . import locale
 
@@ -52,6 +53,7 @@ def python_page(root: str, service_worker: dict) -> dict | None:
             "service_worker": service_worker, "words": {
                 "download": _("Downloading the scoring and this site's pages to this phone: %(mb)s MB, once."),
                 "ready": _("Getting the scoring ready…"), "failed": _("The scoring could not start on this phone:"),
+                "kept": _("Getting the scoring ready… What you tapped is kept and done as soon as it is."),
                 "unloaded": _("The scoring could not start on this phone: its files did not arrive. Open this page "
                               "again with a connection; once they have arrived, it works without one."),
                 "offline": _("The scoring has not been downloaded to this phone yet: open this page once with a "

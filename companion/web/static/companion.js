@@ -53,6 +53,7 @@ function enhance(page) {
       "click", () => put(field.value.trim().split(/[\s,;]+/).slice(0, -1).join(" ")));
   }
   rememberNames(page);
+  for (const form of page.querySelectorAll("form[data-setup]")) setupLinks(form);
   steppers(page);
   for (const form of page.querySelectorAll("form.form")) {  // a page sent back refused: each reason by its field
     for (const note of sayBeside(form, page.querySelector(".problems"), false)) note.closest("details")?.setAttribute("open", "");
@@ -136,6 +137,43 @@ function slidingTrack(track) {
   });
 }
 
+// --- Answers on their way: a live form's change (waiting for its pause, or for its page) and a page the phone's
+// Python is drawing anew (site-python.js). A tap that carries the answer on the screen (a save to a sheet, a link of
+// the answer) waits for them first (companionAnswered), so it carries the answer to every tap before it: a save
+// right after the last "+" saved the answer from before that "+". ---
+const onTheWay = new Set();  // each { done: settled once drawn, hurry: asks for it at once }
+window.companionOnItsWay = (done, hurry = () => {}) => {
+  const item = { done: Promise.resolve(done).catch(() => {}), hurry };
+  onTheWay.add(item);
+  item.done.then(() => onTheWay.delete(item));
+};
+const answeredAsItStands = new WeakMap();  // a live form → answers it as it stands if its answer was not asked for
+// Settles once none is on its way (nor any set off meanwhile). `asItStands`: a live form still being filled in (its
+// answer dimmed, not asked for) is answered as it stands, refused if need be, so nothing stale is left to carry.
+window.companionAnswered = async ({ asItStands = false } = {}) => {
+  while (onTheWay.size) {
+    const now = [...onTheWay];
+    for (const item of now) item.hurry();
+    await Promise.all(now.map((item) => item.done));
+  }
+  if (!asItStands) return;
+  for (const form of document.querySelectorAll("form[data-live]")) await answeredAsItStands.get(form)?.();
+};
+// A link of the answer (a setup's "open the scoring", its new sheet) tapped while an answer is on its way is followed
+// as that answer draws it: it carries the deal on the screen, never the one before. (A link no longer drawn: none.)
+document.addEventListener("click", (event) => {
+  const link = event.target.closest?.("#result a[href]");
+  if (!link || !onTheWay.size || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey
+      || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  const links = () => [...document.querySelectorAll("#result a[href]")];
+  const at = links().indexOf(link), text = link.textContent.trim();
+  window.companionAnswered().then(() => {
+    const now = links();
+    (now.find((a) => a.textContent.trim() === text) ?? now[at])?.click();
+  });
+});
+
 // --- Live totals: a scoring form's answer is redrawn as cards are tapped or numbers change, by the same page
 // the Score button would bring (the server's, or on a static site the phone's own Python: window.companionPage),
 // so the words and the rule links are the page's own. A form still being filled in asks nothing (below); one the
@@ -180,11 +218,13 @@ function live(form) {
   if (!root.dataset.static) for (const button of form.querySelectorAll("[data-not-live]")) button.hidden = true;
   let timer = null;
   let asked = 0;
-  const redraw = async () => {
+  let unasked = false;  // the form's last change asked for no answer (still being filled in)
+  const redraw = async (asItStands = false) => {
     const started = performance.now();
     const mine = ++asked;
     const data = new FormData(form);
-    if (incomplete(form, data)) {  // the answer shown is no longer the form's: dimmed until it is complete
+    unasked = !asItStands && incomplete(form, data);
+    if (unasked) {  // the answer shown is no longer the form's: dimmed until it is complete
       document.getElementById("result")?.classList.add("stale");
       delete root.dataset.livePending;
       return;
@@ -225,8 +265,28 @@ function live(form) {
     root.dataset.live = String(Number(root.dataset.live || 0) + 1);
     delete root.dataset.livePending;  // the answer shown is the form's as it is now
   };
+  answeredAsItStands.set(form, () => (unasked && form.isConnected ? redraw(true) : null));
+  // The form's changes are on their way (companionAnswered) until the answer to the last is drawn; a tap that needs
+  // it cuts the pause short (the pause is for a thumb still tapping, not for one that taps Save).
+  let running = 0;
+  let settle = null;
+  const answer = async () => {
+    clearTimeout(timer);
+    timer = null;
+    running++;
+    try { await redraw(); } finally {
+      running--;
+      if (timer === null && !running && settle) { settle(); settle = null; }
+    }
+  };
   // a change makes any answer still on its way stale: it would redraw the form's parts as they were before it
-  const soon = () => { asked++; root.dataset.livePending = "1"; clearTimeout(timer); timer = setTimeout(redraw, 120); };
+  const soon = () => {
+    asked++;
+    root.dataset.livePending = "1";
+    clearTimeout(timer);
+    timer = setTimeout(answer, 120);
+    if (!settle) window.companionOnItsWay(new Promise((resolve) => { settle = resolve; }), () => { if (timer !== null) answer(); });
+  };
   // (a photo field is no answer's input: its cards come into the form, and that change asks)
   form.addEventListener("change", (event) => { if (event.target.type !== "file") soon(); });
   form.addEventListener("input", (event) => { if (event.target.type !== "checkbox" && event.target.type !== "radio") soon(); });
@@ -312,6 +372,33 @@ document.addEventListener("change", ({ target }) => {
     rememberName(document, field);
   }
 });
+// A setup's links to the scoring page and to a new sheet carry the players the form shows (a count chosen or a name
+// typed since the deal, a name this phone remembers), not those the deal was drawn with: the deal's own parts (its
+// common card…) stay as dealt.
+function setupLinks(form) {
+  if (!form?.matches("form[data-setup]")) return;
+  const count = form.querySelector("select[name=players]")?.value;
+  const names = [...form.querySelectorAll("input[name=_names][data-name-of]")]
+    .map((field) => field.value.trim() || field.dataset.default);
+  const carried = (link, isName, named) => {
+    const url = new URL(link.href, location.href);
+    const pairs = [];
+    for (const [key, value] of url.searchParams) {
+      if (!isName(key)) pairs.push([key, key === "_n" && count ? count : value]);
+      else if (!pairs.some(([k]) => isName(k))) pairs.push(...names.map(named));
+    }
+    url.search = new URLSearchParams(pairs).toString();
+    link.setAttribute("href", url.pathname + url.search + url.hash);
+  };
+  for (const link of document.querySelectorAll("#result a[data-play]")) {
+    carried(link, (key) => key === "_names", (name) => ["_names", name]);
+  }
+  for (const link of document.querySelectorAll("#result a[data-to-sheet]")) {
+    carried(link, (key) => /^players\.\d+$/.test(key), (name, i) => [`players.${i}`, name]);
+  }
+}
+// (after the count's own listener above: its name fields first)
+for (const kind of ["input", "change"]) document.addEventListener(kind, ({ target }) => setupLinks(target.form));
 
 
 // --- A photo of the cards on the table (.photo-scan): once taken it is sent with the form to the part it fills; the

@@ -235,9 +235,14 @@ function startSheets() {
   for (const form of document.querySelectorAll("form[data-forget]")) form.addEventListener("submit", onForget);
   // (any form of the page that queues, one drawn anew by a live answer included)
   document.addEventListener("submit", async (event) => {
-    const form = event.target.closest?.("form[data-queue]");
-    if (!form) return;
+    const tapped = event.target.closest?.("form[data-queue]");
+    if (!tapped) return;
     event.preventDefault();
+    // A scoring page's save right after a tap: the live answer to it first, and the save box it draws is the one
+    // sent (companion.js); none if the form as it stands has nothing to save.
+    await window.companionAnswered?.({ asItStands: true });
+    const form = tapped.isConnected ? tapped : document.querySelector("main > section.save form[data-queue]");
+    if (!form) return;
     const fields = Object.fromEntries(new FormData(form));
     fields.client_id = newId();
     writeQueue([...readQueue(), { action: form.action, fields, shown: entryShown(form, fields) }]);  // kept first
@@ -249,10 +254,11 @@ function startSheets() {
   });
   // A scoring page opened from a sheet: its save box follows the live answer (companion.js), so what "Save to the
   // sheet" sends is the answer on the screen, not the last one the page was loaded with; seats chosen stay chosen.
+  // (a seat being chosen is left alone; a focused Save button is no reason to keep a stale answer)
   document.addEventListener("companion:redrawn", (event) => {
     const old = document.querySelector("main > section.save");
     const fresh = event.detail.querySelector("main > section.save");
-    if (!old || !fresh || old.contains(document.activeElement)) return;
+    if (!old || !fresh || (old.contains(document.activeElement) && document.activeElement.matches("select"))) return;
     const refused = old.querySelector("#refused");
     if (refused) fresh.querySelector("#refused")?.replaceWith(refused);  // (its list as drawn, and its buttons)
     window.companionReplaceKeepingChoices(old, fresh);

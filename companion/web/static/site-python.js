@@ -29,7 +29,19 @@
   const waiting = new Map();
   let next = 0;
   let ready = false;
-  let wanted = null;  // the last form asked for before Python was ready
+  // Taps that need this phone's Python, made before it is up (a first visit's download; an offline reload's
+  // restore, the page from the phone's copy being there at once): kept in order, said, and done once it is up.
+  const keptTaps = [];
+  function once(act) {
+    if (ready) return act();
+    keptTaps.push(act);
+    keptSaid();
+  }
+  function keptSaid() {
+    if (ready || status.dataset.reason) return;  // (a failure said stays said)
+    words.textContent = config.words.kept;
+    status.dataset.kept = "";  // (in sight wherever the tap was: companion.css)
+  }
   // A photo chosen before this phone's Python is up is read once it is (companion.js waits on this).
   let photoReady;
   window.companionPhotoReady = new Promise((resolve, reject) => { photoReady = { resolve, reject }; });
@@ -48,9 +60,10 @@
 
   worker.onmessage = ({ data }) => {
     if ("progress" in data) {
-      if (!seen && !status.dataset.reason) {  // (a failure said stays said)
+      if (!seen && !status.dataset.reason) {  // (a failure said stays said, and a tap kept: the bar goes on)
         const mb = data.transfer_mb[config.lang] ?? Math.max(...Object.values(data.transfer_mb));
-        words.textContent = config.words.download.replace("%(mb)s", mb.toLocaleString(config.lang, { maximumFractionDigits: 1 }));
+        const said = config.words.download.replace("%(mb)s", mb.toLocaleString(config.lang, { maximumFractionDigits: 1 }));
+        if (!("kept" in status.dataset)) words.textContent = said;
         bar.max = data.total;
         bar.value = data.progress;
       }
@@ -64,6 +77,7 @@
       if (!data.ready) return failed(data.failure, true);
       ready = true;
       status.hidden = true;
+      delete status.dataset.kept;
       // live totals (companion.js) ask this phone's Python for the page, as the Score button does
       window.companionPage = async (query) => {
         const answer = await askPage(query);
@@ -80,12 +94,19 @@
       root.dataset.pythonReady = String(data.ms);
       root.dataset.pythonReadyAt = String(Math.round(performance.now()));  // (ms since the page was asked for)
       root.dataset.pythonPhases = JSON.stringify(data.phases || {});
-      const query = wanted ?? location.search.slice(1);
-      const touched = wanted === null && main.querySelector("form[data-live][data-touched]");
-      if (touched) {  // taps made while Python started: their answer now, by the live form (the page stays as tapped)
+      const query = location.search.slice(1);
+      const touched = main.querySelector("form[data-live][data-touched]");
+      const filled = [...main.querySelectorAll("form[data-touched]:not([data-live])")].find(ownForm);
+      if (keptTaps.length) doKept();  // (each draws the page)
+      else if (touched) {  // taps made while Python started: their answer now, by the live form (the page stays as tapped)
         touched.dispatchEvent(new Event("change", { bubbles: true }));
         keepSite();
-      } else if (SHEETS) showSheets();
+      } else if (SHEETS) showSheets();  // (what was typed meanwhile is put back: draw)
+      else if (filled) {  // a form changed while Python started (a setup's count): drawn, and addressed, so
+        const asked = asItStands(filled);
+        history.replaceState(null, "", `${here}?${asked}`);
+        show(asked);
+      }
       else if (query || config.endpoint === "setup.setup") show(query);
       else ask("page", { endpoint: config.endpoint, values: config.values, lang: config.lang, fields: [] })
         .catch(() => {}).finally(keepSite);  // the templates compiled now, so the first answer is as quick as the next
@@ -111,6 +132,13 @@
       .catch(() => {});
   }
 
+  async function doKept() {
+    for (const act of keptTaps.splice(0)) {
+      try { await act(); } catch (e) { failed(e.message); }
+    }
+    keepSite();
+  }
+
   // Said in plain words: a runtime that did not arrive (no connection at a first visit, a host that lost a file)
   // says so and what to do; a refusal from the rules names its problem. (The technical reason: data-reason.)
   function failed(reason, unloaded = false) {
@@ -125,6 +153,15 @@
 
   function pairs(query) {
     return [...new URLSearchParams(query)].filter(([name]) => name !== "lang");
+  }
+  const fieldsOf = (form, submitter) => [...new FormData(form, submitter)].filter(([, v]) => typeof v === "string");
+  // This page's own form (drawn here when sent), and the query it sends as it stands, with what the address says
+  // beside it (a setup's seed: the deal of the link opened).
+  const ownForm = (form) => new URL(form.action, location.href).pathname === here && form.method.toLowerCase() === "get";
+  function asItStands(form) {
+    const fields = fieldsOf(form);
+    const besides = pairs(location.search).filter(([name]) => !fields.some(([own]) => own === name));
+    return new URLSearchParams([...fields, ...besides]).toString();
   }
 
   // A scoring page opened from a sheet kept on this phone (`_sheet`: its id) saves its answers there for as long as
@@ -166,9 +203,12 @@
 
   let drawing = Promise.resolve();  // the page being drawn for its address (a photo reads the form once it is)
   async function show(query, scroll = false) {
-    if (!ready) { wanted = query; return; }
+    if (!ready) return once(() => show(query, scroll));
     let drawn;
     drawing = new Promise((resolve) => { drawn = resolve; });
+    // (a link of the answer tapped meanwhile waits for it: companion.js; the answer it replaces is dimmed)
+    window.companionOnItsWay?.(drawing);
+    document.getElementById("result")?.classList.add("stale");
     try {
       query = seeded(query);
       const started = performance.now();
@@ -188,7 +228,9 @@
 
   function draw(result, started) {
     const drawn = new DOMParser().parseFromString(result.html, "text/html");
+    const typed = [...main.querySelectorAll("form[data-touched]")].map((form) => [formKey(form), fieldsOf(form)]);
     main.replaceChildren(...drawn.querySelector("main").childNodes);
+    for (const [key, fields] of typed) putBack(main.querySelector(`form${key}`), fields);
     document.title = drawn.title;
     for (const link of document.querySelectorAll(".langs a[hreflang]")) {
       const other = drawn.querySelector(`.langs a[hreflang="${link.hreflang}"]`);
@@ -203,6 +245,23 @@
     keepSite();
   }
 
+  // What was typed into the page as sent before its Python drew it anew (a form touched while Python started) is put
+  // back into the same form drawn: a name typed meanwhile is not lost.
+  const formKey = (form) => (form.dataset.phone ? `[data-phone="${form.dataset.phone}"]`
+    : `[action="${form.getAttribute("action")}"]`);
+  function putBack(form, fields) {
+    if (!form) return;
+    const seen = {};
+    for (const field of form.elements) {
+      if (!field.name || ["hidden", "file", "submit", "button"].includes(field.type)) continue;
+      const values = fields.filter(([name]) => name === field.name).map(([, v]) => v);
+      const value = values[seen[field.name] = (seen[field.name] ?? -1) + 1];
+      if (field.type === "checkbox" || field.type === "radio") field.checked = values.includes(field.value);
+      else if (value === undefined || field.tagName === "FIELDSET") continue;
+      else if (field.tagName !== "SELECT" || [...field.options].some((option) => option.value === value)) field.value = value;
+    }
+  }
+
   function go(query) {
     history.pushState(null, "", query ? `${here}?${query}` : here);
     show(query, true);
@@ -214,22 +273,23 @@
   }
   fresh();
 
-  // A live form changed before Python is ready: its answer is asked for as soon as it is (no tap is lost). (A photo
-  // chosen meanwhile changes no field: it waits for Python and fills the form as drawn.)
+  // A form changed before Python is ready: a live form's answer is asked for as soon as it is, another's typing is
+  // kept when the page is drawn (no tap is lost). (A photo chosen meanwhile changes no field: it waits for Python and
+  // fills the form as drawn.)
   for (const kind of ["input", "change"]) {
     main.addEventListener(kind, ({ target }) => {
-      if (!ready && target.form && target.type !== "file") target.form.dataset.touched = "1";
+      if (ready || !target.form || target.type === "file") return;
+      target.form.dataset.touched = "1";
+      if ("live" in target.form.dataset) keptSaid();
     });
   }
 
   // This page's own forms and links are drawn here, not fetched: the static host would send the empty form back.
   main.addEventListener("submit", (event) => {
     const form = event.target;
-    if (SHEETS) return;
-    if (new URL(form.action, location.href).pathname !== here || form.method.toLowerCase() !== "get") return;
+    if (SHEETS || !ownForm(form)) return;
     event.preventDefault();
-    const data = new FormData(form, event.submitter);
-    go(new URLSearchParams([...data].filter(([, v]) => typeof v === "string")).toString());
+    go(new URLSearchParams(fieldsOf(form, event.submitter)).toString());
   });
   main.addEventListener("click", (event) => {
     const link = event.target.closest("a[href]");
@@ -256,7 +316,7 @@
   const opened = () => new URLSearchParams(location.search).get("id");
 
   async function showSheets(problems = []) {
-    if (!ready) { wanted = ""; return; }
+    if (!ready) return once(() => showSheets(problems));
     const started = performance.now();
     const all = keptSheets();
     const kept = Object.entries(all).map(([id, k]) => ({ id, sheet: k.sheet, log: k.log }));
@@ -287,13 +347,20 @@
   }
 
   if (SHEETS) {
-    main.addEventListener("submit", async (event) => {
+    // (what a form says is read at the tap: the page may be drawn anew before Python does it)
+    main.addEventListener("submit", (event) => {
       const form = event.target.closest("form[data-phone]");
       if (!form) return;
       event.preventDefault();
-      if (!ready) return;
-      const kind = form.dataset.phone;
-      const data = new FormData(form);
+      const kind = form.dataset.phone, data = new FormData(form);
+      const points = {};  // (an entry's points: by player)
+      for (const input of form.querySelectorAll("input[data-player]")) {
+        const typed = input.value.trim();
+        points[input.dataset.player] = typed === "" ? 0 : (/^[+-]?\d{1,9}$/.test(typed) ? Number(typed) : typed);
+      }
+      once(() => sent(kind, data, points));
+    });
+    async function sent(kind, data, points) {
       if (kind === "new") {
         const names = [...data].filter(([name]) => /^players\.\d+$/.test(name)).map(([, v]) => String(v).trim());
         const sheet = { game: data.get("game"), players: names.filter(Boolean) };
@@ -310,20 +377,18 @@
         return made(answer.result);
       }
       if (kind === "add") {
-        const points = {};
-        for (const input of form.querySelectorAll("input[data-player]")) {
-          const typed = input.value.trim();
-          points[input.dataset.player] = typed === "" ? 0 : (/^[+-]?\d{1,9}$/.test(typed) ? Number(typed) : typed);
-        }
         const entry = { points, client_id: randomId() };
         if (String(data.get("note") || "").trim()) entry.note = data.get("note");
         return change("add", entry);
       }
-    });
-    main.addEventListener("click", async (event) => {
+    }
+    main.addEventListener("click", (event) => {
       const button = event.target.closest("button[data-phone]");
-      if (!button || !ready) return;
+      if (!button) return;
       if (button.dataset.confirm && !confirm(button.dataset.confirm)) return;
+      once(() => pressed(button));
+    });
+    async function pressed(button) {
       const kind = button.dataset.phone;
       if (kind === "change") {
         const base = button.dataset.base ? Number(button.dataset.base) : undefined;
@@ -350,19 +415,31 @@
         link.remove();
         setTimeout(() => URL.revokeObjectURL(link.href), 1000);
       }
-    });
+    }
   }
 
   // The answer saved into the sheet kept on this phone, by the same sheet rules as a typed entry; then the sheet.
+  // What is saved is the answer to the form as it is at the tap: the live answer still on its way is waited for
+  // (the box it draws anew is the one saved), and a form still being filled in is answered as it stands.
   if (SCORING) {
-    main.addEventListener("click", async (event) => {
-      const button = event.target.closest("button[data-phone-save-request]");
-      if (!button || !ready || button.disabled) return;
-      const box = button.closest("[data-phone-save]");
+    let saving = false;  // (a double tap saves once)
+    main.addEventListener("click", (event) => {
+      const tapped = event.target.closest("button[data-phone-save-request]");
+      if (!tapped || tapped.disabled || saving) return;
+      saving = true;
+      once(save);
+    });
+    async function save() {
+      const waited = performance.now();
+      await window.companionAnswered({ asItStands: true });
+      root.dataset.saveWaited = String(Math.round(performance.now() - waited));  // (ms: what the tap waited for)
+      const box = main.querySelector("[data-phone-save]");
+      const button = box?.querySelector("button[data-phone-save-request]");
       const all = keptSheets();
-      const k = all[box.dataset.phoneSave];
-      if (!k) return;
-      button.disabled = true;  // (a double tap saves once)
+      const k = box && all[box.dataset.phoneSave];
+      saving = Boolean(button && k);
+      if (!saving) return;  // nothing to save as the form stands (refused: said beside its fields)
+      button.disabled = true;
       const data = { request: JSON.parse(button.dataset.phoneSaveRequest), client_id: randomId() };
       const seats = [...box.querySelectorAll("select[name^='seats.']")].map((select) => select.value);
       if (seats.length) data.seats = seats;  // (who sat where, as chosen)
@@ -376,12 +453,13 @@
         }));
         said.hidden = false;
         button.disabled = false;
+        saving = false;
         return;
       }
       all[box.dataset.phoneSave] = { sheet: answer.result.sheet, log: answer.result.log };
       keep(all);
       location.href = button.dataset.after;
-    });
+    }
     // the box follows the live answer: what it saves is what the page shows
     document.addEventListener("companion:redrawn", (event) => {
       const fresh = event.detail.querySelector("[data-phone-save]");
