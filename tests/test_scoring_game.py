@@ -186,3 +186,64 @@ def test_the_setup_deals_by_the_player_count_and_formulas_see_it_as_dealt():
         deal = generic.setup(card_set, random.Random(1), n, {})
         assert [len(h) for h in deal["hands"]] == [size] * n
         assert dealt(card_set.setup["hand_size"], n) == size
+
+
+def test_the_docs_example_of_a_whole_game_validates_and_plays(capsys):
+    """docs/examples/bazas.yaml uses every name of the contract's "Across the game": it validates without a word
+    and scores a whole game as tests/data/tricks.yaml does (the same rules, their own cards)."""
+    example = Path(__file__).parents[1] / "docs" / "examples" / "bazas.yaml"
+    assert cli.main(["validate", str(example)]) == 0
+    assert "warning" not in capsys.readouterr().err
+    text = example.read_text(encoding="utf-8")
+    for name in ("before(", "game(", "dealt", "table_sum(", "checks:", "max: 7", "hand_size: {", "cards:", "ties:"):
+        assert name in text, name
+
+
+SMALL = """game: small
+title: {es: Pequeño, en: Small}
+prefix: SM
+players: [2, 4]
+%(setup)s
+components:
+  - {id: SM-A, type: card, qty: 40, name: {es: A, en: A}}
+scoring:
+  counters:
+    k: {name: {es: K, en: K}, number: [0, 5]}
+  rules:
+    - {id: main, name: {es: Main, en: Main}, points: "%(points)s"}
+  rounds: %(rounds)s
+"""
+
+
+@pytest.mark.parametrize("setup, points, rounds, says", [
+    ("", "count()", '"players * 2"', None),
+    ("", "count()", '"8 - players * 2"', "scoring.rounds: gives 0 rounds when players is 4; a game has 1 to 100"),
+    ("", "game(main)", "3", "needs its own points of this round through game(): main → main"),
+    ("", "before(main) + game(k)", "3", None),
+    ("", "before(nothing)", "3", "before(): its argument must be a rule's id, a counter or a value"),
+    ("setup:\n  hand_size: {2: 10, 3: 8}", "count()", "3", "setup.hand_size: says nothing of 4 players"),
+    ("setup:\n  hand_size: \"12 - round * 4\"", "count()", "4",
+     "setup.hand_size: deals -4 cards when players is 2 and the round is 4"),
+    ("setup:\n  hand_size: \"12 - round * 4\"", "count()", "2", None),
+    ("setup:\n  hand_size: \"60 // players\"", "count()", "3", "setup: 2 players need 60 cards; the deck has 40"),
+    ("setup:\n  hand_size: \"10 // players\"", "dealt * 1000000000", "3", "is out of range when players is 2"),
+])
+def test_rounds_hand_sizes_and_the_game_so_far_are_checked_at_load(tmp_path, capsys, setup, points, rounds, says):
+    path = tmp_path / "small.yaml"
+    path.write_text(SMALL % {"setup": setup, "points": points, "rounds": rounds}, encoding="utf-8")
+    code = cli.main(["validate", str(path)])
+    err = capsys.readouterr().err
+    if says is None:
+        assert code == 0 and "warning" not in err, err
+    else:
+        assert code == 2 and says in err and "Traceback" not in err, err
+
+
+def test_a_check_sees_the_table_not_a_player(tmp_path, capsys):
+    text = (SMALL % {"setup": "", "points": "count()", "rounds": "3"}) + \
+        '  checks:\n    - {test: "k > 0", message: {es: M, en: M}}\n'
+    path = tmp_path / "small.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert cli.main(["validate", str(path)]) == 2
+    assert "scoring.checks[0].test: 'k' is a player's: a check of the whole table sees players, round and dealt" \
+        in capsys.readouterr().err
