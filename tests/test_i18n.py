@@ -42,3 +42,12 @@ def test_problem_texts_are_said_on_screens_not_printed():
         assert "printed" not in es.get(text).auto_comments, text
     assert "printed" in es.get("a hand").auto_comments  # on the line of Word("hand"), and printed
     assert "printed" in es.get("florins").auto_comments
+
+
+def test_make_messages_is_a_no_op_on_a_clean_tree():
+    """The catalogue is committed as `make messages` writes it (the pinned Babel, its date kept where nothing else
+    changes): a contributor's new words come with a diff of their own words, nothing more."""
+    from companion.translations import update as catalogue
+
+    path = catalogue.Path(catalogue.__file__).parent / "es.po"
+    assert catalogue.rendered("es") == path.read_bytes(), "run `make messages` and commit es.po as it writes it"

@@ -1,4 +1,4 @@
-"""Games written only to the contract (../shared/specs/scoring.md), from published card games' scoring: each file's
+"""Games written only to the scoring contract (docs/card-data.md), from published card games' scoring: each file's
 `scoring:` section, on random tables (hypothesis) scored through generic.score, gives the points of an independent
 plain-Python reading of the same published rule. Set collection (Sushi Go!), per-suit formulas (Lost Cities), runs
 (a poker hand's straights; No Thanks!'s runs counting their lowest card), fewest points wins and rounds to a target

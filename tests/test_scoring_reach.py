@@ -1,5 +1,5 @@
 """Proof of reach: the end scoring of two shipped games, written only as `scoring:` sections of card data (the
-contract, ../shared/specs/scoring.md), gives on thousands of random tables the very points their rules modules
+contract, docs/card-data.md), gives on thousands of random tables the very points their rules modules
 give, player by player: Gemas (each gem its colour's points; the most gems break a tie) and Duplicon (a round's
 cards won, in hand and in the zone; rounds until someone reaches 100)."""
 from hypothesis import HealthCheck, given, settings

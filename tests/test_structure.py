@@ -350,3 +350,14 @@ def test_a_games_things_are_found_as_words():
 ])
 def test_own_files(path, game, expected):
     assert own(path, game) is expected
+
+
+def test_the_project_cites_nothing_outside_itself():
+    """What the code relies on is documented in docs/ in the project's own words: no file names the folder of
+    specs and rulebooks beside the checkout (a rulebook is named by its title)."""
+    import subprocess
+
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    citing = [name for name in tracked if name.endswith((".py", ".md", ".yaml", ".html", ".js", ".toml", ".csv"))
+              and re.search(r"\.\./shared|shared/(specs|rulebooks)", (ROOT / name).read_text(encoding="utf-8"))]
+    assert not citing, citing

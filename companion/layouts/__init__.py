@@ -7,7 +7,7 @@ live in `layout_schema` (the sections' checks and the records), `layout_resolve`
 (placeholders and text markup) and `layout_size` (percent and `scale:`); see docs/code-map.md.
 
 Pure data, no drawing: `companion/pnp/layout.py` draws a resolved layout, and the phone's card page reads the same
-one. The contract is `shared/specs/layouts.md`; `docs/card-data.md` documents it for designers."""
+one. `docs/card-data.md` documents it for designers."""
 from __future__ import annotations
 
 import os

@@ -1,5 +1,6 @@
-"""The formula language of a designer's `scoring:` (../shared/specs/scoring.md): one expression, parsed with the
-standard library's `ast` and checked against a whitelist once, at load, into a tree of small Python functions.
+"""The formula language of a designer's `scoring:` (docs/card-data.md, "Scoring from data"): one expression,
+parsed with the standard library's `ast` and checked against a whitelist once, at load, into a tree of small Python
+functions.
 
 Nothing outside the grammar is reachable: a node kind, name or call the contract does not list is refused at
 compile time, so an evaluated formula can only do arithmetic on whole numbers, compare, and call the functions

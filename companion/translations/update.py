@@ -57,13 +57,36 @@ def update(lang: str) -> Catalog:
     return catalog
 
 
+def rendered(lang: str) -> bytes:
+    """`lang`'s catalogue as `make messages` writes it: merged with every message in use, without locations or
+    obsolete messages; its creation date kept where nothing else in it changes, so that the command is a no-op on
+    a tree whose catalogue is current (a contributor's diff holds their own words, nothing more)."""
+    path = Path(__file__).parent / f"{lang}.po"
+    with path.open("rb") as f:
+        kept = read_po(f, locale=lang).creation_date
+    catalog = update(lang)
+    stamp = catalog.creation_date
+    catalog.creation_date = kept
+    out = _written(catalog)
+    if out != path.read_bytes():  # something changed: the catalogue is dated now
+        catalog.creation_date = stamp
+        out = _written(catalog)
+    return out
+
+
+def _written(catalog: Catalog) -> bytes:
+    buffer = BytesIO()
+    write_po(buffer, catalog, omit_header=False, no_location=True, sort_output=False, ignore_obsolete=True)
+    return buffer.getvalue()
+
+
 def main() -> None:
-    """Write each catalogue (es) merged with the messages in use, without locations or obsolete messages."""
+    """Write each catalogue (es) as `rendered` gives it, only where it changes."""
     for lang in ("es",):
-        catalog = update(lang)
-        buffer = BytesIO()
-        write_po(buffer, catalog, omit_header=False, no_location=True, sort_output=False, ignore_obsolete=True)
-        (Path(__file__).parent / f"{lang}.po").write_bytes(buffer.getvalue())
+        path = Path(__file__).parent / f"{lang}.po"
+        out = rendered(lang)
+        if out != path.read_bytes():
+            path.write_bytes(out)
 
 
 if __name__ == "__main__":
