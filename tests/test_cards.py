@@ -9,6 +9,7 @@ import pytest
 
 from companion import cards, games
 from companion.cards import ID_PATTERN
+from companion.core.resources import cards_dir
 from conftest import GAME_IDS
 
 QR_ALPHANUMERIC = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
@@ -169,3 +170,14 @@ def test_an_entry_whose_id_is_empty_is_named_by_its_place():
     _, errors = cards.check_text(text, "especias.yaml")
     assert any(re.match(r"especias\.yaml:\d+: components\[1\]: id: must be a non-empty text", e)
                for e in errors), errors
+
+
+def test_a_rules_section_the_scoring_page_links_to_is_asked_for():
+    """Duplicon's result links to its `round` section (`Game.linked_sections`): a file without it is warned of."""
+    text = (cards_dir() / "duplicon.yaml").read_text(encoding="utf-8")
+    assert text.count("  - id: round\n") == 1
+    card_set, errors = cards.check_text(text.replace("  - id: round\n", "  - id: round-score\n"), "duplicon.yaml")
+    assert not errors, errors
+    assert any("no 'round' section, which the game's scoring page links to" in w for w in card_set.warnings)
+    card_set, _ = cards.check_text(text, "duplicon.yaml")
+    assert not any("'round' section" in w for w in card_set.warnings)

@@ -54,6 +54,10 @@ def _sections(filename: str, line: LineOf, header: Mapping) -> list[str]:
         if needed not in sections:
             warnings.append(f"{filename}:{line(('rules',))}: -: rules: warning: no {needed!r} section; a game with "
                             f"rules of its own explains at least {', '.join(REQUIRED_SECTIONS)}")
+    for linked in games.GAMES[header["game"]].linked_sections:
+        if linked not in sections:
+            warnings.append(f"{filename}:{line(('rules',))}: -: rules: warning: no {linked!r} section, which the "
+                            f"game's scoring page links to: add it")
             continue
         i, section = sections[needed]
         for lang in WRITTEN.get():

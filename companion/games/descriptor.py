@@ -112,6 +112,9 @@ class Game:
     # it (its body's points and `history`, the sums after it, set in place); None where each round stands alone
     restate: Callable[[CardSet, list[dict], int], None] | None = None
     restates: Callable[[CardSet], bool] = lambda _card_set: False  # whether this card data's rounds read earlier ones
+    # the rules sections its pages link to besides REQUIRED_SECTIONS (a game of rounds' result: `round`), which
+    # validate asks its card data for
+    linked_sections: tuple[str, ...] = ()
 
     def players_by_default(self, card_set: CardSet) -> int:
         """The default player count, within the counts the card data allows."""

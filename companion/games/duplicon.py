@@ -57,16 +57,6 @@ def _check_round(entries, path: Path, problems: Problems) -> None:
         problems.add(path, "counts more than the %(cards)s cards of the deck", cards=DECK_SIZE)
 
 
-def sheet_end(_card_set, played: int, _last, totals: Mapping[str, int]) -> dict:
-    """A saved sheet ends at the end of the round in which someone reaches the target, typed or scored: the most
-    points win."""
-    best = max(totals.values(), default=0)
-    leaders = [name for name, total in totals.items() if total == best] if played else []
-    over = bool(played) and best >= TARGET
-    return {"over": over, "played": played, "target": TARGET, "fewest_wins": False, "leaders": leaders,
-            "winners": leaders if over else []}
-
-
 def setup(card_set, rng: Random, players: int, options: Mapping) -> dict:
     """The 3 × 3 grid with its opening turns (a matching pair goes out and two more are turned), hands of
     three, the dealer and the first player (to the dealer's right; play goes counter-clockwise)."""
@@ -110,5 +100,5 @@ GAME = Game(
     # who starts follows the dealer: the two are dealt again together
     rerolls={"dealer": Reroll(lambda deal, rng: _seats(deal["players"], rng), ("dealer", "first_player"),
                               N_("Dealer"))},
-    web="companion.web.games.duplicon", sheet_end=sheet_end,
+    web="companion.web.games.duplicon", sheet_end=rounds.target_end(TARGET), linked_sections=("round",),
 )

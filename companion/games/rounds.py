@@ -5,6 +5,7 @@ player by player, and the game ends at the end of the round in which someone rea
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from ..core.schema import InputError, Int, ListOf, Path, Problems, Record
 from .base import add_duplicate_names, top
@@ -58,6 +59,18 @@ def score(rounds: Sequence[Sequence[Mapping]], target: int, points: Callable[[Ma
     return {"rounds": scored, "totals": totals, "target": target, "finished": finished,
             "winners": top(board, lambda p: p["total"]) if finished else [],
             "leaders": top(board, lambda p: p["total"])}
+
+
+def target_end(target: int) -> Callable[[Any, int, Mapping | None, Mapping[str, int]], dict]:
+    """A saved sheet's end for a game of rounds to `target` points (its `Game.sheet_end`): over at the end of the
+    round in which someone's total reaches it, typed or scored; the most points win."""
+    def sheet_end(_card_set, played: int, _last, totals: Mapping[str, int]) -> dict:
+        best = max(totals.values(), default=0)
+        leaders = [name for name, total in totals.items() if total == best] if played else []
+        over = bool(played) and best >= target
+        return {"over": over, "played": played, "target": target, "fewest_wins": False, "leaders": leaders,
+                "winners": leaders if over else []}
+    return sheet_end
 
 
 def sheet_points(result: Mapping) -> list[tuple[str, int]]:
