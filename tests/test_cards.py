@@ -178,6 +178,6 @@ def test_a_rules_section_the_scoring_page_links_to_is_asked_for():
     assert text.count("  - id: round\n") == 1
     card_set, errors = cards.check_text(text.replace("  - id: round\n", "  - id: round-score\n"), "duplicon.yaml")
     assert not errors, errors
-    assert any("no 'round' section, which the game's scoring page links to" in w for w in card_set.warnings)
+    assert any("no 'round' section; the game's scoring page links to it" in w for w in card_set.warnings)
     card_set, _ = cards.check_text(text, "duplicon.yaml")
     assert not any("'round' section" in w for w in card_set.warnings)

@@ -47,17 +47,16 @@ def _declared_fields(filename: str, line: LineOf, header: Mapping) -> list[str]:
 
 
 def _sections(filename: str, line: LineOf, header: Mapping) -> list[str]:
-    """A section of REQUIRED_SECTIONS missing, or short in a language."""
+    """A section of REQUIRED_SECTIONS (or one the game's pages link to, `Game.linked_sections`) missing, or short
+    in a language."""
     sections = {s["id"]: (i, s) for i, s in enumerate(header.get("rules", ()))}
     warnings = []
-    for needed in REQUIRED_SECTIONS:
+    linked = games.GAMES[header["game"]].linked_sections
+    for needed in (*REQUIRED_SECTIONS, *linked):
         if needed not in sections:
-            warnings.append(f"{filename}:{line(('rules',))}: -: rules: warning: no {needed!r} section; a game with "
-                            f"rules of its own explains at least {', '.join(REQUIRED_SECTIONS)}")
-    for linked in games.GAMES[header["game"]].linked_sections:
-        if linked not in sections:
-            warnings.append(f"{filename}:{line(('rules',))}: -: rules: warning: no {linked!r} section, which the "
-                            f"game's scoring page links to: add it")
+            why = f"a game with rules of its own explains at least {', '.join(REQUIRED_SECTIONS)}" \
+                if needed in REQUIRED_SECTIONS else "the game's scoring page links to it: add it"
+            warnings.append(f"{filename}:{line(('rules',))}: -: rules: warning: no {needed!r} section; {why}")
             continue
         i, section = sections[needed]
         for lang in WRITTEN.get():
