@@ -202,12 +202,14 @@ def test_more_counters_or_values_than_the_limit_are_refused(tmp_path, capsys):
     assert cli.main(["validate", str(path)]) == 0, capsys.readouterr().err
 
 
-def test_every_most_and_fewest_answers_with_its_own_places():
-    """A table's places are kept under a key that lives as long as its compiled formula: twelve `most`/`fewest`
-    compiled one after another (their syntax trees freed in between, so a later one's parts may take an earlier
-    one's address) each answer with their own points, computed again here by place_points."""
-    import gc
+def test_every_most_and_fewest_answers_with_its_own_places(monkeypatch):
+    """A table's places are kept under a key that lives as long as its compiled formula, never an object's address:
+    a syntax tree is freed once compiled, so a later formula's parts could take an earlier one's address (which of
+    them do is the allocator's choice). Here every address is the same one, as if each later tree took the first
+    one's: twelve `most`/`fewest` still each answer with their own points, computed again here by place_points."""
+    from companion.scoring import formula
 
+    monkeypatch.setattr(formula, "id", lambda _obj: 140_000_000, raising=False)  # (the module's `id`, shadowed)
     hands = [[(card("red", n), n % 3 + 1), (card("blue", 9 - n), 1), (card("green", n), (n * 5) % 4 + 1)]
              for n in range(1, 5)]
     formulas = []
@@ -216,10 +218,9 @@ def test_every_most_and_fewest_answers_with_its_own_places():
         how = "most" if i % 2 else "fewest"
         formulas.append((compile_formula(f"{how}(sum(number, colour == '{colour}'), [{i + 10}, {i + 3}])", NAMES),
                          colour, how, [i + 10, i + 3]))
-        gc.collect()
     scoring = Scoring(rules=(), values={"piles": compile_formula("count()", NAMES)})
     table = Table(scoring, hands, [{"chips": 0} for _ in hands], 1, True)
-    for formula, colour, how, points in formulas:
+    for formula_, colour, how, points in formulas:
         sums = [sum(f["number"] * n for f, n in hand if f["colour"] == colour) for hand in hands]
         expected = place_points(sums, points, highest_first=how == "most")
-        assert [formula.run(Env(table, p, ())) for p in range(4)] == expected, formula.text
+        assert [formula_.run(Env(table, p, ())) for p in range(4)] == expected, formula_.text
