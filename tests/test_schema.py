@@ -92,6 +92,7 @@ from companion import service, sheets  # noqa: E402
 from companion.core import i18n  # noqa: E402
 from companion.core.schema import Either, InputError, Problem, Term, Value, Word, problem  # noqa: E402
 from companion.translations import update  # noqa: E402
+from helpers import sources  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -184,11 +185,11 @@ def test_a_problem_stays_a_plain_value():
 def _problem_calls():
     """Every Problems.add / problem / Problem call with a message, in the code whose problems players meet."""
     skipped = {"companion/sheets/service.py"}  # written for the command line; left in English
-    for path in sorted((ROOT / "companion").rglob("*.py")):
+    for path, tree in sources.trees().items():
         name = path.relative_to(ROOT).as_posix()
         if name in skipped or name.startswith(tuple(p.rstrip("*") for p in update.DESIGNERS_ONLY)):
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(tree):
             if isinstance(node, ast.Call) and len(node.args) >= 2 and (
                     isinstance(node.func, ast.Attribute) and node.func.attr == "add"
                     or isinstance(node.func, ast.Name) and node.func.id in ("problem", "Problem")):

@@ -17,6 +17,8 @@ from helpers.designer_files import games, tables
 from helpers.plain_scoring import PlainError, score, target_of
 
 FILES = examples(2000)
+FULL = FILES >= 1000  # (make test: every part as often as below; the fast lane samples its slower parts less)
+THROUGH_CLI_AND_API, BUILT_AND_SHEET = (8, 40) if FULL else (20, 100)
 PROPERTY = settings(max_examples=FILES, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                            HealthCheck.data_too_large])
@@ -66,12 +68,12 @@ def test_what_validate_calls_ok_scores_every_table_as_the_rules_say(game, data, 
         assert not isinstance(expected, PlainError), (game.text, request, expected)
         same(answer, expected)
     folder = None
-    if sampled(game, 8):  # the command line and the API give the service's answer
+    if sampled(game, THROUGH_CLI_AND_API):  # the command line and the API give the service's answer
         folder = tmp_path_factory.mktemp("probe")
         path = folder / "probe.yaml"
         path.write_text(game.text, encoding="utf-8")
         through_cli_and_api(path, game, data.draw(tables(game)))
-    if sampled(game, 40):  # it builds, and a saved sheet of it plays to its end
+    if sampled(game, BUILT_AND_SHEET):  # it builds, and a saved sheet of it plays to its end
         folder = folder or tmp_path_factory.mktemp("probe")
         path = folder / "probe.yaml"
         path.write_text(game.text, encoding="utf-8")

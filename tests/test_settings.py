@@ -5,6 +5,7 @@ from pathlib import Path
 
 from companion import settings
 from companion.web import create_app
+from helpers import sources
 
 PACKAGE = Path(__file__).resolve().parents[1] / "companion"
 # a static site's app config key (companion site --companion-url), not the environment
@@ -21,8 +22,7 @@ def _reads_of_the_environment(tree: ast.AST):
 
 def test_the_environment_is_read_for_companion_names_only_in_settings():
     readers = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+    for path, tree in sources.trees().items():
         for node in _reads_of_the_environment(tree):
             names = [c.value for c in ast.walk(node) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
             if path.name != "settings.py" and any(n.startswith(settings.PREFIX) for n in names):

@@ -261,6 +261,7 @@ def import_client(tmp_path, path):
                                     headers={"X-CSRF-Token": csrf, "Content-Type": "application/json"})), kept
 
 
+@pytest.mark.slow  # (10 s: a heavy game's 2,000 rounds built and sent)
 def test_an_import_of_2000_heavy_rounds_is_refused_quickly_once_its_step_budget_is_spent(tmp_path):
     """Each round alone scores (a request of its own may take a table's whole budget); 2,000 of them re-scored in
     one import would hold a server thread for minutes: the import's rounds share one budget, and the 400 comes in

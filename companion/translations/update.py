@@ -4,6 +4,7 @@ Run with `make messages`; new texts appear with an empty translation, which `tes
 """
 from __future__ import annotations
 
+from functools import cache
 from io import BytesIO
 from pathlib import Path
 
@@ -25,8 +26,14 @@ PROBLEM_METHODS = [*((path, "ignore") for path in DESIGNERS_ONLY), ("companion/*
 PRINTED_FROM = ("companion/pnp/", "companion/games/")  # texts of the PDF code and the games' faces are printed
 
 
-def _found(methods, keywords):
-    return extract_from_dir(str(ROOT), methods, keywords=keywords, comment_tags=("TRANSLATORS:",))
+def _found(methods, keywords) -> list:
+    """Every message the methods find, read once a process (the tests and `make messages` ask several times)."""
+    return _extracted(tuple(methods), tuple(keywords.items()))
+
+
+@cache
+def _extracted(methods: tuple, keywords: tuple) -> list:
+    return list(extract_from_dir(str(ROOT), list(methods), keywords=dict(keywords), comment_tags=("TRANSLATORS:",)))
 
 
 def template() -> Catalog:

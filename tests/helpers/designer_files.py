@@ -35,37 +35,44 @@ class _Grammar:
     def pick(self, options):
         return self.draw(st.sampled_from(options))
 
+    def one_of(self, shapes):
+        """One of `shapes` (callables), only the one chosen drawn further."""
+        return shapes[self.draw(st.integers(0, len(shapes) - 1))]()
+
     def small(self) -> int:
         return self.draw(st.integers(0, 9))
 
     def where(self, depth: int = 1) -> str:
-        options = [f"colour == '{self.pick(self.colours)}'", f"number > {self.small()}",
-                   f"kind == '{self.pick(KINDS)}'", f"number != {self.small()}",
-                   f"colour != '{self.pick(self.colours)}'"]
+        shapes = [lambda: f"colour == '{self.pick(self.colours)}'", lambda: f"number > {self.small()}",
+                  lambda: f"kind == '{self.pick(KINDS)}'", lambda: f"number != {self.small()}",
+                  lambda: f"colour != '{self.pick(self.colours)}'"]
         if depth:
-            options.append(f"({self.where(0)} and {self.where(0)})")
-            options.append(f"({self.where(0)} or number <= players)")
-        return self.pick(options)
+            shapes.append(lambda: f"({self.where(0)} and {self.where(0)})")
+            shapes.append(lambda: f"({self.where(0)} or number <= players)")
+        return self.one_of(shapes)
 
     def card(self) -> str:
-        return self.pick(["number", "number", f"number * {self.draw(st.integers(1, 3))}",
-                          f"number + {self.small()} if number > 0 else 0", "1"])
+        return self.one_of([lambda: "number", lambda: "number", lambda: f"number * {self.draw(st.integers(1, 3))}",
+                            lambda: f"number + {self.small()} if number > 0 else 0", lambda: "1"])
 
     def leaf(self) -> str:
-        options = [str(self.small()), "players", "round", "count()", f"count({self.where()})", f"sum({self.card()})",
-                   f"sum({self.card()}, {self.where()})", f"max({self.card()})", f"min(number, {self.where()})",
-                   "distinct(colour)", "length(run_lengths(number))", "highest(run_lengths(number))",
-                   "total(run_lows(number))", "last"]
-        options += list(self.counters) + list(self.values)
-        return self.pick(options)
+        shapes = [lambda: str(self.small()), lambda: "players", lambda: "round", lambda: "count()",
+                  lambda: f"count({self.where()})", lambda: f"sum({self.card()})",
+                  lambda: f"sum({self.card()}, {self.where()})", lambda: f"max({self.card()})",
+                  lambda: f"min(number, {self.where()})", lambda: "distinct(colour)",
+                  lambda: "length(run_lengths(number))", lambda: "highest(run_lengths(number))",
+                  lambda: "total(run_lows(number))", lambda: "last"]
+        shapes += [lambda name=name: name for name in (*self.counters, *self.values)]
+        return self.one_of(shapes)
 
     def condition(self, depth: int) -> str:
-        p = self.player(depth - 1)
-        options = [f"{p} > {self.small()}", f"{p} == {self.small()}", f"not {p}", f"{p} >= {self.player(0)}",
-                   "last", f"round > {self.draw(st.integers(1, 3))}"]
+        shapes = [lambda: f"{self.player(depth - 1)} > {self.small()}",
+                  lambda: f"{self.player(depth - 1)} == {self.small()}", lambda: f"not {self.player(depth - 1)}",
+                  lambda: f"{self.player(depth - 1)} >= {self.player(0)}", lambda: "last",
+                  lambda: f"round > {self.draw(st.integers(1, 3))}"]
         if depth > 1:
-            options.append(f"({self.condition(depth - 1)} and {self.condition(depth - 1)})")
-        return self.pick(options)
+            shapes.append(lambda: f"({self.condition(depth - 1)} and {self.condition(depth - 1)})")
+        return self.one_of(shapes)
 
     def points(self) -> str:
         return f"[{', '.join(str(self.draw(st.integers(-3, 9))) for _ in range(self.draw(st.integers(1, 3))))}]"
@@ -93,7 +100,7 @@ class _Grammar:
             lambda: f"total(each(number, {self.player(d)}))",
             self.leaf,
         ]
-        return shapes[self.draw(st.integers(0, len(shapes) - 1))]()
+        return self.one_of(shapes)
 
     def _guarded(self, depth: int) -> str:
         divisor = self.player(0)
