@@ -55,13 +55,16 @@ def test_a_phone_moves_between_servers_sharing_one_key(tmp_path):
         answer = phone.call("POST", f"/api/v1/sheets/{token}/entries",
                             {"points": {"Ana": 4}, "client_id": "entry-0001"})
         assert answer[0] == 201, answer
-        assert phone.call("GET", "/api/v1/csrf")[1]["csrf"] == form_token  # the same session on this server
+        again = phone.call("GET", "/api/v1/csrf")[1]["csrf"]  # the same session on this server: its form token,
+        assert again != form_token and phone.call(  # masked afresh (csrf.py), and the first one still taken here
+            "POST", f"/api/v1/sheets/{token}/entries", {"points": {"Ana": 1}, "client_id": "entry-0003"},
+            headers={"X-CSRF-Token": form_token})[0] == 201
         assert "Viernes" in page(phone, "/sheets")  # and its list of sheets is still there
         phone.base = a
         assert phone.call("POST", f"/api/v1/sheets/{token}/entries",
                           {"points": {"Bruno": 6}, "client_id": "entry-0002"})[0] == 201
         phone.base = b
-        assert phone.call("GET", f"/api/v1/sheets/{token}")[1]["totals"] == {"Ana": 4, "Bruno": 6}
+        assert phone.call("GET", f"/api/v1/sheets/{token}")[1]["totals"] == {"Ana": 5, "Bruno": 6}
     finally:
         printed = stop(servers)
     assert all("session key: COMPANION_SECRET_KEY" in text for text in printed), printed

@@ -6,7 +6,7 @@ import importlib.util
 import os
 from pathlib import Path
 
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, send_file, url_for
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, send_file, url_for
 from flask_babel import gettext as _
 
 from ... import games, library, rulebook, service
@@ -70,7 +70,7 @@ def card_from_qr(card_id: str):
         card_set, c = found
         return render_template("moved.html", card_set=card_set, c=c, face=faces.face(c, card_set, locale.current()),
                                target=site_url_for("pages.card", game=card_set.game, card_id=c.id))
-    return redirect(url_for("pages.card", game=found[0].game, card_id=found[1].id), code=301)
+    return redirect(_kept_query(url_for("pages.card", game=found[0].game, card_id=found[1].id)), code=301)
 
 
 @bp.get("/companion-needed")
@@ -84,7 +84,12 @@ def companion_needed():
 @bp.get("/C/<game>/<card_id>")
 def card_from_old_qr(game: str, card_id: str):
     """The codes printed before short codes (`BASE/C/<GAME>/<id>`) keep working."""
-    return redirect(url_for("pages.card", game=game.lower(), card_id=card_id.upper()), code=301)
+    return redirect(_kept_query(url_for("pages.card", game=game.lower(), card_id=card_id.upper())), code=301)
+
+
+def _kept_query(url: str) -> str:
+    """A redirect's target with the query the code's address carried (`?lang=en`: the card in that language)."""
+    return locale.with_query(url, request.args.to_dict(flat=False)) if request.args else url
 
 
 def _art_url(card_set):

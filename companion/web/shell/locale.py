@@ -24,6 +24,7 @@ def select() -> str:
     if asked in langs:
         g.remember_lang = asked
         return asked
+    g.lang_negotiated = True  # the cookie or the browser's languages chose it: the answer says so (`Vary`)
     kept = request.cookies.get(COOKIE)
     if kept in langs:
         return kept

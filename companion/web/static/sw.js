@@ -33,14 +33,17 @@ self.addEventListener("fetch", (event) => {
   const slow = new Promise((resolve) => setTimeout(resolve, WAIT_MS));
   event.respondWith(Promise.race([network, slow.then(() => cached(request))]).then((r) => r || network)
     .catch(() => cached(request).then((r) => r || Promise.reject(new Error("offline"))))
-    .catch(() => request.mode === "navigate" ? caches.match("/offline") : Response.error()));
+    .catch(() => request.mode === "navigate" ? caches.match("/offline", { ignoreVary: true }) : Response.error()));
 });
 
 // Pages ask for files at addresses carrying their version (?v=, the file's hash); the worker keeps the shell's files
 // at their plain addresses, the same files (a new version of any of them is a new worker): a versioned file this
 // worker has not fetched yet is answered with the plain copy.
+// (A page's answer varies by the language its cookie or the browser asks for: this phone's copy is the one it last
+// saw, whatever the headers, so `ignoreVary`.)
 function cached(request) {
-  return caches.match(request).then((hit) => hit
-    || (new URL(request.url).searchParams.has("v") ? caches.match(request, { ignoreSearch: true }) : null))
+  return caches.match(request, { ignoreVary: true }).then((hit) => hit
+    || (new URL(request.url).searchParams.has("v") ? caches.match(request, { ignoreSearch: true, ignoreVary: true })
+      : null))
     .then((hit) => hit || null);
 }
