@@ -101,6 +101,47 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_playtest(args: argparse.Namespace) -> int:
+    """`companion playtest FILE`: the figures of the game's finished saved sheets, per version of its card data."""
+    from . import sheets
+
+    game = _game(args.game)
+    report = sheets.playtest.from_store(_sheet_store(), game)
+    if args.json:
+        _print_json(report)
+        return EXIT_OK
+    if not report["versions"]:
+        print(f"{game}: no finished sheet yet (the figures count the sheets finished on this companion)")
+        return EXIT_OK
+    for line in _playtest_lines(report):
+        print(line)
+    return EXIT_OK
+
+
+def _number(x) -> str:
+    return "-" if x is None else f"{x:.3g}" if isinstance(x, float) and not x.is_integer() else f"{x:g}"
+
+
+def _playtest_lines(report: dict) -> list[str]:
+    """The report as a person reads it: per version, newest first, each figure on a line."""
+    lines = []
+    for version, figs in report["versions"].items():
+        counts = ", ".join(f"{n} at {p} players" for p, n in figs["players"].items())
+        lines.append(f"{report['game']} version {version}: {figs['plays']} finished game"
+                     f"{'s' * (figs['plays'] != 1)} ({counts})")
+        lines.append("  seats' wins: " + ", ".join(f"{i} {share:.0%}" for i, share in enumerate(figs["seats"], 1)))
+        for rule, f in figs["rules"].items():
+            share = "-" if f["share"] is None else f"{f['share']:.0%}"
+            lines.append(f"  rule {rule}: mean {_number(f['mean'])} (min {_number(f['min'])}, quartiles "
+                         f"{_number(f['q1'])} / {_number(f['median'])} / {_number(f['q3'])}, max "
+                         f"{_number(f['max'])}); {share} of the winners' points")
+        for what in ("rounds", "minutes", "margin"):
+            f = figs[what]
+            lines.append(f"  {what}: mean {_number(f['mean'])} (min {_number(f['min'])}, median "
+                         f"{_number(f['median'])}, max {_number(f['max'])})")
+    return lines
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     """`companion build`: the PDFs, a line each, warnings on stderr; with --watch, again at each change until Ctrl+C."""
     from .pnp.build import build
@@ -466,6 +507,15 @@ def _setup_command(sub) -> None:
     p.set_defaults(func=cmd_setup)
 
 
+def _playtest_command(sub) -> None:
+    """`companion playtest FILE`: the figures of the game's finished saved sheets."""
+    p = sub.add_parser("playtest", help="figures of a game's finished saved sheets, per version of its card data "
+                                        "(plays, seats' wins, each rule's points, rounds, minutes, margins)")
+    p.add_argument("game", metavar="FILE", help="a card data file (or a game id: " + ", ".join(games.GAMES) + ")")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.set_defaults(func=cmd_playtest)
+
+
 def _simulate_command(sub) -> None:
     """`companion simulate GAME`: the solo mode played many times."""
     p = sub.add_parser("simulate", help="play the solo mode many times and report the ranks reached")
@@ -500,7 +550,7 @@ def stopped_by_sigterm(command: str) -> Iterator[None]:
 
 
 COMMANDS = (_validate_command, _build_command, _site_command, _address_command, _serve_command, _sheets_command,
-            _export_command, _score_command, _setup_command, _simulate_command)
+            _export_command, _score_command, _setup_command, _simulate_command, _playtest_command)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

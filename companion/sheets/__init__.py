@@ -8,6 +8,7 @@ first asked for (`core.faces.lazy`): the phone's Python never does."""
 from __future__ import annotations
 
 from ..core.faces import lazy
+from . import playtest
 from .files import CSV_HEAD, Moment, export_csv, export_json, import_csv, import_json
 from .model import (
     ACTIONS,
@@ -56,4 +57,4 @@ __all__ = ["ACTIONS", "CLIENT_ID", "CSV_HEAD", "FORMAT", "MAX_LOG", "MAX_PLAYERS
            "WITH_BODY", "Conflict", "Moment", "NotFound", "Replay", "add_points", "changed_entry", "check_change",
            "check_end", "checked_change", "default_seats", "entry_body", "entry_view", "export_csv", "export_json",
            "fold", "game_end", "import_csv", "import_json", "new_record", "new_sheet", "next_round", "now",
-           "replayed", "seat_choices", "seat_points", "standing", "tally", "with_round", *_STORED]
+           "playtest", "replayed", "seat_choices", "seat_points", "standing", "tally", "with_round", *_STORED]
