@@ -94,10 +94,33 @@ def cmd_setup(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    """`companion simulate`: the solo mode played --games times (1 to 1,000,000), its results printed as JSON."""
-    if not 1 <= args.games <= 1_000_000:
-        raise UsageError("--games must be from 1 to 1000000")
-    _print_json(service.simulate(_game(args.game), args.games, args.seed))
+    """`companion simulate`: the solo mode played --games times (1 to 1,000,000), its results printed as JSON; with
+    --deals, random tables of a game with `scoring:` dealt and scored (JSON with --json, else a summary)."""
+    if args.deals is None:
+        if args.players is not None or args.json:
+            raise UsageError("--players and --json go with --deals N (random tables of a game with scoring:)")
+        if not 1 <= args.games <= 1_000_000:
+            raise UsageError("--games must be from 1 to 1000000")
+        _print_json(service.simulate(_game(args.game), args.games, args.seed))
+        return EXIT_OK
+    from .games.deals import simulate_deals
+
+    figures = simulate_deals(service.card_set(_game(args.game)), args.deals, args.players, args.seed)
+    if args.json:
+        _print_json(figures)
+        return EXIT_OK
+    print(f"{figures['game']}: {figures['deals']} tables of {figures['players']} dealt (seed {figures['seed']}), "
+          "each scored as one round")
+    for rule, f in figures["rules"].items():
+        share = "-" if f["share"] is None else f"{f['share']:.0%}"
+        print(f"  rule {rule}: mean {_number(f['mean'])} (min {_number(f['min'])}, quartiles {_number(f['q1'])} / "
+              f"{_number(f['median'])} / {_number(f['q3'])}, max {_number(f['max'])}); {share} of the winners' points")
+    m = figures["margin"]
+    print(f"  margin: mean {_number(m['mean'])} (min {_number(m['min'])}, median {_number(m['median'])}, max "
+          f"{_number(m['max'])})")
+    ranked = sorted(figures["components"].items(), key=lambda kv: -(kv[1]["lift"] or 0))
+    for label, part in (("most", ranked[:3]), ("least", ranked[max(3, len(ranked) - 3):][::-1])):
+        print(f"  {label} often in a winning hand: " + ", ".join(f"{c} (lift {_number(v['lift'])})" for c, v in part))
     return EXIT_OK
 
 
@@ -518,9 +541,14 @@ def _playtest_command(sub) -> None:
 
 def _simulate_command(sub) -> None:
     """`companion simulate GAME`: the solo mode played many times."""
-    p = sub.add_parser("simulate", help="play the solo mode many times and report the ranks reached")
-    p.add_argument("game", metavar="GAME", help=", ".join(g.id for g in games.GAMES.values() if g.simulate))
-    p.add_argument("--games", type=int, default=10_000)
+    p = sub.add_parser("simulate", help="play the solo mode many times and report the ranks reached; with --deals, "
+                                        "deal random tables of a game with scoring: and score each")
+    p.add_argument("game", metavar="GAME|FILE", help=", ".join(g.id for g in games.GAMES.values() if g.simulate)
+                   + ", or a card data file with scoring: and setup.hand_size (with --deals)")
+    p.add_argument("--games", type=int, default=10_000, help="solo games to play (default 10000)")
+    p.add_argument("--deals", type=int, metavar="N", help="random tables to deal and score, as the setup deals them")
+    p.add_argument("--players", type=int, metavar="P", help="players at each table (default: the fewest)")
+    p.add_argument("--json", action="store_true", help="with --deals: the figures as JSON")
     p.add_argument("--seed")
     p.set_defaults(func=cmd_simulate)
 
