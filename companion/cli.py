@@ -175,17 +175,38 @@ def cmd_build(args: argparse.Namespace) -> int:
         crop_marks=not args.no_crop_marks, offset=(args.offset_x, args.offset_y), layout=args.layout,
         backs=not args.no_backs, qr=args.qr, ink=args.ink)
     games_wanted = args.games or list(cards.load_shipped())
+    only = args.only.split(",") if args.only is not None else None
+    if only is not None and args.png:
+        raise UsageError("--only builds a proof of some cards; --png writes every card: use one or the other")
+    if args.service:
+        return _build_for_service(args, settings, games_wanted, only)
     if args.watch:  # builds, then again at each change of a game's files, until Ctrl+C (exit 0)
         from .pnp.watch import watch
 
         codes = (lambda: _warn_about_codes(settings.base_url)) if settings.qr != "none" else None
-        watch(games_wanted, args.out, settings, png=args.png, checked=codes)
+        watch(games_wanted, args.out, settings, png=args.png, checked=codes, only=only)
         return EXIT_OK
     warnings: list[str] = []
-    for path, pages in build(games_wanted, args.out, settings, png=args.png, warn=warnings.append):
-        print(f"{_shown(path)}: {pages} pages" + (f" (+ {_shown(path.with_suffix(''))}-png/)" if args.png else ""))
+    for path, pages in build(games_wanted, args.out, settings, png=args.png, warn=warnings.append, only=only):
+        what = f" (a proof of {args.only})" if only is not None else ""
+        print(f"{_shown(path)}: {pages} pages{what}"
+              + (f" (+ {_shown(path.with_suffix(''))}-png/)" if args.png else ""))
     if settings.qr != "none":
         _warn_about_codes(settings.base_url)
+    for line in warnings:
+        print(line, file=sys.stderr)
+    return EXIT_OK
+
+
+def _build_for_service(args, settings, games_wanted: list[str], only: list[str] | None) -> int:
+    """`companion build --service NAME --out DIR`: a print service's files for each game, its warnings on stderr."""
+    from .pnp.services import build_for_service
+
+    if args.watch or args.png:
+        raise UsageError("--service writes a print service's files; it does not go with --watch or --png")
+    warnings: list[str] = []
+    for path in build_for_service(games_wanted, args.out, settings, args.service, warn=warnings.append, only=only):
+        print(_shown(path))
     for line in warnings:
         print(line, file=sys.stderr)
     return EXIT_OK
@@ -425,6 +446,11 @@ def _build_command(sub) -> None:
     p.add_argument("--png", action="store_true",
                    help="also write OUT/<game>-png/<id>.png: each card at 300 DPI with 1/8 inch bleed, "
                         "for print services")
+    p.add_argument("--only", metavar="ID[,ID...]",
+                   help="a proof of just these components: each face with its back, each back named, once each, a "
+                        "card a page (OUT/<game>.pdf)")
+    p.add_argument("--service", metavar="drivethrucards|thegamecrafter",
+                   help="the files a print-on-demand service takes, one set per deck, named <game>-<deck>... in OUT")
     p.add_argument("--watch", action="store_true",
                    help="build, then build again whenever a game's data file, spreadsheet, art or fonts change (a "
                         "broken save prints its errors and keeps the last good PDF); Ctrl+C stops")

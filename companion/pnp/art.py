@@ -493,13 +493,16 @@ def _draw_svg(c, info: ArtInfo, drawing, path: str) -> None:
     """An SVG's vectors into the form being defined: rendered by reportlab's renderPDF the first time in a process,
     then (when they use no font, image or graphics state, whose names belong to one document) the same operators
     again in the next game's PDF: a build renders each picture once, not once per game."""
-    code = _SVG_CODE.get(info.digest)
+    own_colours = getattr(c, "own_colours", False)  # a canvas converting every colour (a print service's CMYK):
+    code = None if own_colours else _SVG_CODE.get(info.digest)  # the SVG drawn through it, never operators kept
     if code is not None:
         c._code.extend(code)  # reportlab's canvas keeps a form's operators in _code until endForm
         return
     if drawing is None:  # its operators were read from art_cache and have since been let go: read it again
         drawing = _svg(path, _read(path))[1]
-    _keep(info.digest, _render(drawing, c))
+    drawn = _render(drawing, c)
+    if not own_colours:
+        _keep(info.digest, drawn)
 
 
 def _keep(digest: str, drawn: list) -> None:
