@@ -109,6 +109,13 @@ def build_for_service(game_ids: list[str], out_dir: str | Path, settings: BuildS
 
     service = service_named(name)
     settings = replace(settings, bleed=0.0, crop_marks=False)
+    if service.files == "pdf":  # the CMYK profile and littleCMS, found before anything is read or written
+        try:
+            cmyk.profile_bytes()
+            cmyk.srgb()
+        except cmyk.CmykError as e:
+            raise InputError([Problem(("service",), f"{service.title}'s CMYK files cannot be made here: {e}")]) \
+                from None
     card_sets = _checked_games(game_ids, settings, warn)
     wanted = proof_components(card_sets, only) if only is not None else None
     plans = []

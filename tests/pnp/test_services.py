@@ -18,6 +18,11 @@ from companion.pnp import cmyk
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "example-game"
 BASE = ["--base-url", "http://192.168.1.20:5000"]
 GS = shutil.which("gs")
+try:
+    cmyk.profile_path()
+except cmyk.CmykError as e:  # the DriveThruCards files need a CMYK profile: Debian's ghostscript brings one
+    pytestmark = pytest.mark.skip(reason=f"no CMYK profile for the DriveThruCards files ({e}); .ci/run installs "
+                                         "ghostscript")
 POKER_PT = (198.0, 270.0)  # 63.5 × 88.9 mm and 1/8 inch on each side, in points
 TRIM_PT = [9.0, 9.0, 189.0, 261.0]
 
@@ -240,3 +245,15 @@ def test_a_second_export_removes_the_files_it_no_longer_makes(game, tmp_path):
     assert (out / "order-form.txt").read_text(encoding="utf-8") == "mine"
     record = json.loads((out / ".companion-thegamecrafter-cometas").read_text(encoding="utf-8"))
     assert "cometas-poker-KT-HELP-x3.png" in record["files"]
+
+
+def test_without_a_cmyk_profile_the_build_says_what_to_install(game, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv(cmyk.PROFILE_ENV, str(tmp_path / "missing.icc"))
+    cmyk.profile_bytes.cache_clear()
+    try:
+        assert main(["build", str(game / "cometas.yaml"), "--service", "drivethrucards", "--out",
+                     str(tmp_path / "out"), *BASE]) == 2
+    finally:
+        cmyk.profile_bytes.cache_clear()
+    err = capsys.readouterr().err
+    assert "cannot read the CMYK profile" in err and "Traceback" not in err and not (tmp_path / "out").exists()
