@@ -129,7 +129,7 @@ def cmd_playtest(args: argparse.Namespace) -> int:
     from . import sheets
 
     game = _game(args.game)
-    report = sheets.playtest.from_store(_sheet_store(), game)
+    report = sheets.playtest_report(_sheet_store(), game)
     if args.json:
         _print_json(report)
         return EXIT_OK

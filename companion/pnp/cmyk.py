@@ -18,7 +18,7 @@ from functools import lru_cache
 
 PROFILE_PATHS = ("/usr/share/color/icc/ghostscript/default_cmyk.icc",
                  "/usr/share/ghostscript/iccprofiles/default_cmyk.icc")
-PROFILE_ENV = "COMPANION_CMYK_PROFILE"  # another CMYK profile (a .icc file) to print for
+PROFILE_ENV = "COMPANION_CMYK_PROFILE"  # another CMYK profile (a .icc file) to print for (companion.settings)
 # What DriveThruCards allows in all (240 %), less what littleCMS's sampled device link and 8-bit rounding may add
 # between its grid points (0.5 % measured over every sRGB colour in steps of 5): the files stay at or under 240 %.
 SERVICE_INK_MAX = 240.0
@@ -41,7 +41,9 @@ class CmykError(Exception):
 
 def profile_path() -> str:
     """The CMYK profile the files are made for: COMPANION_CMYK_PROFILE, else Debian's Ghostscript's."""
-    given = os.environ.get(PROFILE_ENV)
+    from .. import settings
+
+    given = settings.environment()["CMYK_PROFILE"]
     if given:
         return given
     for path in PROFILE_PATHS:

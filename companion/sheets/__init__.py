@@ -8,7 +8,6 @@ first asked for (`core.faces.lazy`): the phone's Python never does."""
 from __future__ import annotations
 
 from ..core.faces import lazy
-from . import playtest
 from .files import CSV_HEAD, Moment, export_csv, export_json, import_csv, import_json
 from .model import (
     ACTIONS,
@@ -50,6 +49,8 @@ _STORED = {  # what needs SQLAlchemy: the store and the service over it
                                              "view_token")},
     **{name: f".service:{name}" for name in ("IMPORT_LIMIT", "create", "change", "import_sheet", "export_all",
                                              "import_files", "read_export")},
+    # the playtest figures (statistics, which the phone's Python does not need)
+    "playtest_report": ".playtest:from_store", "playtest_csv": ".playtest:csv_rows",
 }
 __getattr__ = lazy(__name__, _STORED)
 
@@ -57,4 +58,4 @@ __all__ = ["ACTIONS", "CLIENT_ID", "CSV_HEAD", "FORMAT", "MAX_LOG", "MAX_PLAYERS
            "WITH_BODY", "Conflict", "Moment", "NotFound", "Replay", "add_points", "changed_entry", "check_change",
            "check_end", "checked_change", "default_seats", "entry_body", "entry_view", "export_csv", "export_json",
            "fold", "game_end", "import_csv", "import_json", "new_record", "new_sheet", "next_round", "now",
-           "playtest", "replayed", "seat_choices", "seat_points", "standing", "tally", "with_round", *_STORED]
+           "replayed", "seat_choices", "seat_points", "standing", "tally", "with_round", *_STORED]

@@ -22,7 +22,7 @@ SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'"  # a chart is an image
 def _report(game: str) -> dict:
     if library.current().get(game) is None:
         abort(404)
-    return sheets.playtest.from_store(store(), game)
+    return sheets.playtest_report(store(), game)
 
 
 def _chosen(report: dict) -> tuple[str | None, str, dict | None]:
@@ -57,7 +57,7 @@ def table(game: str):
     """Every figure of every version and player count, one row each."""
     report = _report(game)
     out = io.StringIO()
-    csv.writer(out, lineterminator="\r\n").writerows(sheets.playtest.csv_rows(report))
+    csv.writer(out, lineterminator="\r\n").writerows(sheets.playtest_csv(report))
     return Response(out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{game}-playtest.csv"'})
 
