@@ -12,6 +12,7 @@ import pytest
 from companion import library, service
 from companion.cli import main
 from companion.core.rng import shuffled
+from companion.scoring import dealt as hand_size
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "example-game"
 
@@ -42,7 +43,7 @@ def test_the_figures_are_those_of_the_same_tables_scored_as_requests(capsys):
     with library.using(library.Library([path], eager=False)):
         card_set = service.card_set("huerto")
         ids = [c.id for c in card_set.deck()]
-        hand = card_set.setup["hand_size"]
+        hand = hand_size(card_set.setup["hand_size"], players)
         rng = random.Random("9")
         points, margins, dealt, winning = {}, [], Counter(), Counter()
         for _ in range(deals):

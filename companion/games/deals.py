@@ -1,7 +1,8 @@
 """Random deals of a designer's game (`companion simulate FILE --deals N`): tables dealt as its setup deals them
-(`setup.hand_size` cards a player from the deck as printed, shuffled by our own Fisher–Yates) and each scored as
-one round by its `scoring:`: each rule's points per player, the winner's margin, and for each component how often
-it is in a winning hand against how often it is dealt (its lift). The same seed deals the same tables."""
+(`setup.hand_size` cards a player, for that many players, from the deck as printed, shuffled by our own
+Fisher–Yates) and each scored as one round by its `scoring:`: each rule's points per player, the winner's margin,
+and for each component how often it is in a winning hand against how often it is dealt (its lift). The same seed
+deals the same tables."""
 from __future__ import annotations
 
 from collections import Counter
@@ -10,7 +11,7 @@ from typing import Any
 from ..core.rng import make_rng, shuffled
 from ..core.schema import InputError, problem
 from ..core.stats import four, six
-from ..scoring import card_fields
+from ..scoring import FormulaError, card_fields, dealt
 
 MAX_DEALS = 1_000_000
 
@@ -22,14 +23,18 @@ def simulate_deals(card_set, deals: int, players: int | None = None, seed: Any =
     if scoring is None:
         raise InputError([problem(("scoring",), "%(game)s has no scoring: section to score the deals by",
                                   game=card_set.game)])
-    hand = card_set.setup.get("hand_size", 0)
-    if not hand:
-        raise InputError([problem(("setup", "hand_size"), "%(game)s's setup deals no hands: give it "
-                                  "setup.hand_size to deal random tables", game=card_set.game)])
     low, high = card_set.players
     players = low if players is None else players
     if not low <= players <= high:
         raise InputError([problem(("players",), "must be from %(lo)s to %(hi)s", lo=low, hi=high)])
+    try:
+        hand = dealt(card_set.setup.get("hand_size"), players, 1)  # (a number, by player count or a formula)
+    except FormulaError as e:
+        raise InputError([problem(("setup", "hand_size"), "cannot be computed for %(players)s players: %(why)s",
+                                  players=players, why=str(e))]) from None
+    if not hand:
+        raise InputError([problem(("setup", "hand_size"), "%(game)s's setup deals no hands: give it "
+                                  "setup.hand_size to deal random tables", game=card_set.game)])
     if not 1 <= deals <= MAX_DEALS:
         raise InputError([problem(("deals",), "must be from 1 to %(most)s", most=MAX_DEALS)])
     deck = card_set.deck()
