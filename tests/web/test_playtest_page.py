@@ -112,3 +112,32 @@ def test_readable_on_a_390_px_phone(served, browser):
             page.screenshot(path=str(SHOTS / "playtest-phone.png"), full_page=True)
     finally:
         context.close()
+
+
+def test_no_serious_accessibility_violation_and_44_px_targets_on_a_phone_and_a_laptop(served, browser):
+    """axe-core in both themes, every link, button and menu at least 44 × 44 px, and the charts at most 36 rem
+    wide on a laptop (read at their drawn size, not stretched across the screen)."""
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright",
+                              reason="the axe-playwright-python package is missing: make test installs it")
+    base, _ = served
+    found = []
+    for viewport in ({"width": 390, "height": 844}, {"width": 1280, "height": 900}):
+        context = browser.new_context(viewport=viewport, bypass_csp=True)
+        context.add_init_script(path=str(Path(axe.__file__).with_name("axe.min.js")))
+        try:
+            page = context.new_page()
+            page.goto(f"{base}/playtest/cometas?lang=en")
+            page.wait_for_load_state("networkidle")
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                for v in page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")["violations"]:
+                    if v["impact"] in ("serious", "critical"):
+                        found.append((viewport["width"], scheme, v["id"], [n["target"] for n in v["nodes"]][:3]))
+            small = page.locator("main a, main button, main select").evaluate_all(
+                "els => els.map(e => e.getBoundingClientRect()).filter(r => r.width < 44 || r.height < 44).length")
+            assert small == 0
+            widths = page.locator(".figure img").evaluate_all("els => els.map(e => e.clientWidth)")
+            assert all(w <= 36 * 16 for w in widths), widths
+        finally:
+            context.close()
+    assert not found, found
