@@ -94,11 +94,75 @@ def cmd_setup(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    """`companion simulate`: the solo mode played --games times (1 to 1,000,000), its results printed as JSON."""
-    if not 1 <= args.games <= 1_000_000:
-        raise UsageError("--games must be from 1 to 1000000")
-    _print_json(service.simulate(_game(args.game), args.games, args.seed))
+    """`companion simulate`: the solo mode played --games times (1 to 1,000,000), its results printed as JSON; with
+    --deals, random tables of a game with `scoring:` dealt and scored (JSON with --json, else a summary)."""
+    if args.deals is None:
+        if args.players is not None or args.json:
+            raise UsageError("--players and --json go with --deals N (random tables of a game with scoring:)")
+        if not 1 <= args.games <= 1_000_000:
+            raise UsageError("--games must be from 1 to 1000000")
+        _print_json(service.simulate(_game(args.game), args.games, args.seed))
+        return EXIT_OK
+    from .games.deals import simulate_deals
+
+    figures = simulate_deals(service.card_set(_game(args.game)), args.deals, args.players, args.seed)
+    if args.json:
+        _print_json(figures)
+        return EXIT_OK
+    print(f"{figures['game']}: {figures['deals']} tables of {figures['players']} dealt (seed {figures['seed']}), "
+          "each scored as one round")
+    for rule, f in figures["rules"].items():
+        share = "-" if f["share"] is None else f"{f['share']:.0%}"
+        print(f"  rule {rule}: mean {_number(f['mean'])} (min {_number(f['min'])}, quartiles {_number(f['q1'])} / "
+              f"{_number(f['median'])} / {_number(f['q3'])}, max {_number(f['max'])}); {share} of the winners' points")
+    m = figures["margin"]
+    print(f"  margin: mean {_number(m['mean'])} (min {_number(m['min'])}, median {_number(m['median'])}, max "
+          f"{_number(m['max'])})")
+    ranked = sorted(figures["components"].items(), key=lambda kv: -(kv[1]["lift"] or 0))
+    for label, part in (("most", ranked[:3]), ("least", ranked[max(3, len(ranked) - 3):][::-1])):
+        print(f"  {label} often in a winning hand: " + ", ".join(f"{c} (lift {_number(v['lift'])})" for c, v in part))
     return EXIT_OK
+
+
+def cmd_playtest(args: argparse.Namespace) -> int:
+    """`companion playtest FILE`: the figures of the game's finished saved sheets, per version of its card data."""
+    from . import sheets
+
+    game = _game(args.game)
+    report = sheets.playtest_report(_sheet_store(), game)
+    if args.json:
+        _print_json(report)
+        return EXIT_OK
+    if not report["versions"]:
+        print(f"{game}: no finished sheet yet (the figures count the sheets finished on this companion)")
+        return EXIT_OK
+    for line in _playtest_lines(report):
+        print(line)
+    return EXIT_OK
+
+
+def _number(x) -> str:
+    return "-" if x is None else f"{x:.3g}" if isinstance(x, float) and not x.is_integer() else f"{x:g}"
+
+
+def _playtest_lines(report: dict) -> list[str]:
+    """The report as a person reads it: per version, newest first, each figure on a line."""
+    lines = []
+    for version, figs in report["versions"].items():
+        counts = ", ".join(f"{n} at {p} players" for p, n in figs["players"].items())
+        lines.append(f"{report['game']} version {version}: {figs['plays']} finished game"
+                     f"{'s' * (figs['plays'] != 1)} ({counts})")
+        lines.append("  seats' wins: " + ", ".join(f"{i} {share:.0%}" for i, share in enumerate(figs["seats"], 1)))
+        for rule, f in figs["rules"].items():
+            share = "-" if f["share"] is None else f"{f['share']:.0%}"
+            lines.append(f"  rule {rule}: mean {_number(f['mean'])} (min {_number(f['min'])}, quartiles "
+                         f"{_number(f['q1'])} / {_number(f['median'])} / {_number(f['q3'])}, max "
+                         f"{_number(f['max'])}); {share} of the winners' points")
+        for what in ("rounds", "minutes", "margin"):
+            f = figs[what]
+            lines.append(f"  {what}: mean {_number(f['mean'])} (min {_number(f['min'])}, median "
+                         f"{_number(f['median'])}, max {_number(f['max'])})")
+    return lines
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -111,17 +175,38 @@ def cmd_build(args: argparse.Namespace) -> int:
         crop_marks=not args.no_crop_marks, offset=(args.offset_x, args.offset_y), layout=args.layout,
         backs=not args.no_backs, qr=args.qr, ink=args.ink)
     games_wanted = args.games or list(cards.load_shipped())
+    only = args.only.split(",") if args.only is not None else None
+    if only is not None and args.png:
+        raise UsageError("--only builds a proof of some cards; --png writes every card: use one or the other")
+    if args.service:
+        return _build_for_service(args, settings, games_wanted, only)
     if args.watch:  # builds, then again at each change of a game's files, until Ctrl+C (exit 0)
         from .pnp.watch import watch
 
         codes = (lambda: _warn_about_codes(settings.base_url)) if settings.qr != "none" else None
-        watch(games_wanted, args.out, settings, png=args.png, checked=codes)
+        watch(games_wanted, args.out, settings, png=args.png, checked=codes, only=only)
         return EXIT_OK
     warnings: list[str] = []
-    for path, pages in build(games_wanted, args.out, settings, png=args.png, warn=warnings.append):
-        print(f"{_shown(path)}: {pages} pages" + (f" (+ {_shown(path.with_suffix(''))}-png/)" if args.png else ""))
+    for path, pages in build(games_wanted, args.out, settings, png=args.png, warn=warnings.append, only=only):
+        what = f" (a proof of {args.only})" if only is not None else ""
+        print(f"{_shown(path)}: {pages} pages{what}"
+              + (f" (+ {_shown(path.with_suffix(''))}-png/)" if args.png else ""))
     if settings.qr != "none":
         _warn_about_codes(settings.base_url)
+    for line in warnings:
+        print(line, file=sys.stderr)
+    return EXIT_OK
+
+
+def _build_for_service(args, settings, games_wanted: list[str], only: list[str] | None) -> int:
+    """`companion build --service NAME --out DIR`: a print service's files for each game, its warnings on stderr."""
+    from .pnp.services import build_for_service
+
+    if args.watch or args.png:
+        raise UsageError("--service writes a print service's files; it does not go with --watch or --png")
+    warnings: list[str] = []
+    for path in build_for_service(games_wanted, args.out, settings, args.service, warn=warnings.append, only=only):
+        print(_shown(path))
     for line in warnings:
         print(line, file=sys.stderr)
     return EXIT_OK
@@ -361,6 +446,11 @@ def _build_command(sub) -> None:
     p.add_argument("--png", action="store_true",
                    help="also write OUT/<game>-png/<id>.png: each card at 300 DPI with 1/8 inch bleed, "
                         "for print services")
+    p.add_argument("--only", metavar="ID[,ID...]",
+                   help="a proof of just these components: each face with its back, each back named, once each, a "
+                        "card a page (OUT/<game>.pdf)")
+    p.add_argument("--service", metavar="drivethrucards|thegamecrafter",
+                   help="the files a print-on-demand service takes, one set per deck, named <game>-<deck>... in OUT")
     p.add_argument("--watch", action="store_true",
                    help="build, then build again whenever a game's data file, spreadsheet, art or fonts change (a "
                         "broken save prints its errors and keeps the last good PDF); Ctrl+C stops")
@@ -466,11 +556,25 @@ def _setup_command(sub) -> None:
     p.set_defaults(func=cmd_setup)
 
 
+def _playtest_command(sub) -> None:
+    """`companion playtest FILE`: the figures of the game's finished saved sheets."""
+    p = sub.add_parser("playtest", help="figures of a game's finished saved sheets, per version of its card data "
+                                        "(plays, seats' wins, each rule's points, rounds, minutes, margins)")
+    p.add_argument("game", metavar="FILE", help="a card data file (or a game id: " + ", ".join(games.GAMES) + ")")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.set_defaults(func=cmd_playtest)
+
+
 def _simulate_command(sub) -> None:
     """`companion simulate GAME`: the solo mode played many times."""
-    p = sub.add_parser("simulate", help="play the solo mode many times and report the ranks reached")
-    p.add_argument("game", metavar="GAME", help=", ".join(g.id for g in games.GAMES.values() if g.simulate))
-    p.add_argument("--games", type=int, default=10_000)
+    p = sub.add_parser("simulate", help="play the solo mode many times and report the ranks reached; with --deals, "
+                                        "deal random tables of a game with scoring: and score each")
+    p.add_argument("game", metavar="GAME|FILE", help=", ".join(g.id for g in games.GAMES.values() if g.simulate)
+                   + ", or a card data file with scoring: and setup.hand_size (with --deals)")
+    p.add_argument("--games", type=int, default=10_000, help="solo games to play (default 10000)")
+    p.add_argument("--deals", type=int, metavar="N", help="random tables to deal and score, as the setup deals them")
+    p.add_argument("--players", type=int, metavar="P", help="players at each table (default: the fewest)")
+    p.add_argument("--json", action="store_true", help="with --deals: the figures as JSON")
     p.add_argument("--seed")
     p.set_defaults(func=cmd_simulate)
 
@@ -500,7 +604,7 @@ def stopped_by_sigterm(command: str) -> Iterator[None]:
 
 
 COMMANDS = (_validate_command, _build_command, _site_command, _address_command, _serve_command, _sheets_command,
-            _export_command, _score_command, _setup_command, _simulate_command)
+            _export_command, _score_command, _setup_command, _simulate_command, _playtest_command)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

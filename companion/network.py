@@ -9,8 +9,6 @@ import ipaddress
 import socket
 from urllib.parse import urlsplit
 
-import ifaddr
-
 from .core.i18n import N_
 
 ROUTE_PROBE = ("198.51.100.1", 9)  # a documentation address: connect() on UDP chooses a route and sends nothing
@@ -35,6 +33,8 @@ def default_route_address() -> str | None:
 def interface_addresses() -> list[str]:
     """Every usable IPv4 address of this machine's interfaces, in the order the system lists them."""
     out = []
+    import ifaddr  # (only when asked: a build that warns of its codes' address needs no interface list)
+
     for adapter in ifaddr.get_adapters():
         for ip in adapter.ips:
             if isinstance(ip.ip, str) and _usable(ip.ip) and ip.ip not in out:

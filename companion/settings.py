@@ -20,6 +20,8 @@ take their settings from it; where an app's config names the same key, the confi
 | | | (companion/web/shell/limits.py), or `off` |
 | TRUST_PROXY | 0 | how many proxies in front set `X-Forwarded-For` (0: the header is never believed) |
 | CACHE | `~/.cache/companion` | where `companion site` keeps the Pyodide it fetched |
+| CMYK_PROFILE | Debian's Ghostscript's `default_cmyk.icc` | the CMYK profile `build --service drivethrucards` |
+| | | converts into and embeds (a `.icc` file) |
 
 (`COMPANION_URL` is not one of them: it is the key of a static site's app config that `companion site
 --companion-url` sets. The tests read a few variables of their own, in tests/.)
@@ -31,7 +33,7 @@ from collections.abc import Mapping
 
 PREFIX = "COMPANION_"
 SETTINGS = ("BASE_URL", "INSTANCE_PATH", "DATABASE_URL", "SECRET_KEY", "SECRET_KEY_FILE", "WRITE_LIMIT",
-            "TRUST_PROXY", "CACHE")
+            "TRUST_PROXY", "CACHE", "CMYK_PROFILE")
 
 
 def variable(name: str) -> str:

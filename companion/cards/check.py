@@ -2,6 +2,7 @@
 `file:line: card id: field: problem` line; `check_file` reads the file from disk first."""
 from __future__ import annotations
 
+import hashlib
 import os
 import posixpath
 from collections.abc import Mapping
@@ -18,7 +19,7 @@ from ..look import DRAWN_SHAPES, Art, Look, build_look
 from .entries import check_component, component_types, declared_types, implicit_back, resolve_back
 from .game_warnings import rules_game_warnings
 from .layouts_check import check_layouts, report_layout_problems, written_at
-from .model import HEADER, LANGUAGES, CardSet, Component
+from .model import HEADER, LANGUAGES, SAFE_MARGIN_MM, CardSet, Component
 from .spreadsheet import Entry, row_entries
 from .yaml_lines import YamlProblem, line_of, read_yaml
 
@@ -26,7 +27,13 @@ MAX_DATA_BYTES = 2**20  # a card data file (the largest shipped one is 46 KB)
 MAX_COPIES = 5000  # printed copies a file asks for, qty over all its components (the most a shipped one prints: 158)
 
 
-def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
+def card_version(header_version: str | None, data: bytes) -> str:
+    """What a saved sheet records of the card data it starts with: the file's `version:`, else the first 12 hex
+    digits of the SHA-256 of the file's bytes (so any saved change of the file is a new version)."""
+    return header_version or hashlib.sha256(data).hexdigest()[:12]
+
+
+def check_text(text: str, filename: str, digest_of: bytes | None = None) -> tuple[CardSet | None, list[str]]:
     """Check one data file's text; return the card set (None if any error) and every error line. The checks run in
     this order, which is the order of the error lines: the YAML; the header; the look; the layouts and declared
     fields; each component, from the file, then from its spreadsheets (`rows:`); the copies they print; the backs;
@@ -39,7 +46,11 @@ def check_text(text: str, filename: str) -> tuple[CardSet | None, list[str]]:
     if not isinstance(doc, dict):
         return None, [f"{filename}:1: -: -: the file must be a mapping with game, title, prefix and components"]
     with written_in(_languages(doc)):  # its texts are checked in the languages it declares
-        return _checked(doc, lines, filename)
+        card_set, errors = _checked(doc, lines, filename)
+    if card_set is not None:  # (the bytes as read from disk; a text given alone: its UTF-8)
+        version = card_version(card_set.version, text.encode() if digest_of is None else digest_of)
+        card_set = replace(card_set, version=version)
+    return card_set, errors
 
 
 def _languages(doc: Mapping) -> tuple[str, ...]:
@@ -87,6 +98,7 @@ def _checked(doc: Mapping, lines: Mapping[Path, int], filename: str) -> tuple[Ca
         needs=tuple(header.get("needs", ())),
         setup=setup, design=design, sources=tuple(sources),
         warnings=tuple(check.warnings), scoring=scoring, author=header.get("author", ""),
+        version=header.get("version", ""), safe_margin=header.get("safe_margin", SAFE_MARGIN_MM),
     ), []
 
 
@@ -311,10 +323,11 @@ def check_file(path: str | FsPath) -> tuple[CardSet | None, list[str]]:
 
     name = str(path)
     try:  # a regular file only (a FIFO would hang, /dev/zero never ends), of at most MAX_DATA_BYTES
-        text = read_regular(path, MAX_DATA_BYTES, "data file").decode("utf-8")
+        data = read_regular(path, MAX_DATA_BYTES, "data file")
+        text = data.decode("utf-8")
         text = text.replace("\r\n", "\n").replace("\r", "\n")  # as a file opened as text reads it
     except NotReadable as e:
         return None, [f"{name}:0: -: -: {e}"]
     except UnicodeDecodeError as e:
         return None, [f"{name}:0: -: -: not UTF-8 text ({e.reason} at byte {e.start})"]
-    return check_text(text, name)
+    return check_text(text, name, data)

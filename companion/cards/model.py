@@ -10,7 +10,20 @@ from .. import layouts
 from .. import scoring as data_scoring
 from ..components import CARD_SIZES, SIZES
 from ..core.i18n import LANGS
-from ..core.schema import INVALID, LANG_CODE, Bool, Enum, Field, Int, ListOf, MapOf, Record, Str, Texts, TextsField
+from ..core.schema import (
+    INVALID,
+    LANG_CODE,
+    Bool,
+    Enum,
+    Field,
+    Int,
+    ListOf,
+    MapOf,
+    Record,
+    Str,
+    Texts,
+    TextsField,
+)
 from ..look import LOOK, Art, ArtPath, Look
 
 ID_PATTERN = r"[A-Z0-9]+(?:-[A-Z0-9]+)*"
@@ -62,11 +75,34 @@ class _Languages(Field):
 
 
 LANGUAGES = _Languages()
+
+
+class _Version(Field):
+    """`version: 3` or `version: "1.2-beta"`: a short text (a whole number is taken as its digits); a decimal number
+    is refused, since YAML reads `1.10` as 1.1: written in quotes it stays as typed."""
+
+    text = Str(r"[^\s]+(?: [^\s]+)*", max_len=40, hint="a short text such as 3 or \"1.2-beta\"")
+
+    def check(self, value, path, problems):
+        if isinstance(value, bool):
+            return problems.add(path, "must be a short text such as 3 or \"1.2-beta\", got %(got)s", got=repr(value))
+        if isinstance(value, int):
+            value = str(value)
+        elif isinstance(value, float):
+            return problems.add(path, "%(got)s is read as a decimal number: write it in quotes (version: \"%(got)s\") "
+                                      "so that it stays as you typed it", got=repr(value))
+        return self.text.check(value, path, problems)
+
+
+VERSION = _Version()
+SAFE_MARGIN_MM = 25.4 / 8  # what print services ask: no text, code or icon within 1/8 inch of the cut
 HEADER = Record(
     {
         "game": SLUG,
         "title": TextsField(max_len=60),
         "author": Str(max_len=200),  # who made the game: the PDFs' metadata
+        "version": VERSION,  # the card data's version, which each saved sheet records (default: the file's digest)
+        "safe_margin": layouts.Num(0, 20),  # mm from the cut kept clear of text, codes and icons (default 1/8 inch)
         "languages": LANGUAGES,  # the languages its texts are written in, the first the default (es, en if none)
         "prefix": Str(r"[A-Z]{2,4}", max_len=4, hint="2 to 4 upper-case letters"),
         "players": ListOf(Int(1, 20), 2, 2),
@@ -151,6 +187,8 @@ class CardSet:
     scoring: data_scoring.Scoring | None = None  # a data-only game's `scoring:`, compiled (None: none declared)
     author: str = ""  # the file's `author:`, written in its PDFs' metadata
     languages: tuple[str, ...] = LANGS  # the languages its texts are written in (`languages:`), the default first
+    version: str = ""  # the card data's version: its `version:`, else the first 12 hex digits of its file's SHA-256
+    safe_margin: float = SAFE_MARGIN_MM  # mm inside the cut kept clear of text, codes and icons (`safe_margin:`)
 
     def component(self, component_id: str) -> Component:
         """The component with this printed id; KeyError if the file has none."""

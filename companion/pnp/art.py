@@ -14,6 +14,7 @@ import base64
 import binascii
 import hashlib
 import io
+import json
 import math
 import os
 import re
@@ -486,25 +487,54 @@ def end_form(c, name: str) -> None:
 
 
 _SVG_CODE = _Cache(CACHE_BUDGET // 4)  # an SVG's PDF operators by digest, kept when they name no document resource
-_RESOURCE_OPS = re.compile(r"\b(?:Tf|gs|Do|sh|cs|CS|scn|SCN)\b")
+_RESOURCE_OPS = re.compile(r"\b(?:Tf|Do|sh|cs|CS|scn|SCN)\b")  # (its transparency is kept: `_portable`)
+_STATE_NAME = re.compile(r"/(gRLs\d+) gs\b")
+_STATE_KEPT = re.compile(r"/~(\w+)~(\S+) gs\b")
 
 
 def _draw_svg(c, info: ArtInfo, drawing, path: str) -> None:
     """An SVG's vectors into the form being defined: rendered by reportlab's renderPDF the first time in a process,
     then (when they use no font, image or graphics state, whose names belong to one document) the same operators
     again in the next game's PDF: a build renders each picture once, not once per game."""
-    code = _SVG_CODE.get(info.digest)
+    own_colours = getattr(c, "own_colours", False)  # a canvas converting every colour (a print service's CMYK):
+    code = None if own_colours else _SVG_CODE.get(info.digest)  # the SVG drawn through it, never operators kept
     if code is not None:
-        c._code.extend(code)  # reportlab's canvas keeps a form's operators in _code until endForm
+        c._code.extend(_placed(code, c))  # reportlab's canvas keeps a form's operators in _code until endForm
         return
     if drawing is None:  # its operators were read from art_cache and have since been let go: read it again
         drawing = _svg(path, _read(path))[1]
-    _keep(info.digest, _render(drawing, c))
+    drawn = _render(drawing, c)
+    if not own_colours:
+        _keep(info.digest, drawn, c)
 
 
-def _keep(digest: str, drawn: list) -> None:
+def _keep(digest: str, drawn: list, c) -> None:
+    """Keep an SVG's operators for the next document when they name no resource of this one but its graphics
+    states (an opacity), which are written as what they set (`_portable`)."""
     if not any(_RESOURCE_OPS.search(op) for op in drawn):
-        _SVG_CODE.put(digest, list(drawn), sum(map(len, drawn)) + 64 * len(drawn))
+        kept = _portable(drawn, c)
+        _SVG_CODE.put(digest, kept, sum(map(len, kept)) + 64 * len(kept))
+
+
+def _portable(drawn: list, c) -> list:
+    """Operators with each graphics state they use (`/gRLs0 gs`, a name of this form's) written as what it sets
+    (`/~ca~0.35 gs`): reportlab names the states of a page or form in the order they are first set."""
+    names = {name: (key, value) for (key, value), name in c._extgstate._c.items()}
+    return [_STATE_NAME.sub(lambda m: f"/~{names[m[1]][0]}~{json.dumps(names[m[1]][1])} gs", op) for op in drawn]
+
+
+def _placed(kept: list, c) -> list:
+    """Kept operators for the page or form being drawn: each graphics state they set named in its own resources
+    (the name reportlab gives it there, made if it is new)."""
+    states = c._extgstate._c
+
+    def name(m) -> str:
+        key = (m[1], json.loads(m[2]))
+        if key not in states:
+            states[key] = "gRLs" + str(len(states))
+        return f"/{states[key]} gs"
+
+    return [_STATE_KEPT.sub(name, op) for op in kept]
 
 
 def _render(drawing, c) -> list:
@@ -534,10 +564,10 @@ def _trial(drawing, digest: str) -> None:
     try:
         scratch.beginForm("trial", lowerx=0, lowery=0, upperx=drawing.width, uppery=drawing.height)
         drawn = _render(drawing, scratch)
+        _keep(digest, drawn, scratch)  # (before the form ends: its graphics states' names are its own)
         scratch.endForm()
     except Exception as e:  # reportlab raises what its parts raise (ValueError for nan, TypeError, ...)
         raise ArtError(f"is an SVG that cannot be drawn: {e or type(e).__name__}") from None
-    _keep(digest, drawn)
 
 
 def _reader(data: bytes, kind: str, shrink: tuple[int, int] | None):

@@ -6,8 +6,6 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 from reportlab.lib.colors import HexColor, white
-from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Frame, Paragraph, Spacer
 
 from .. import __version__, network, rulebook
 from ..cards import CardSet
@@ -156,7 +154,10 @@ def _ruler(c, x0: float, y0: float, lang: str) -> None:
     c.drawString(x0 + 104 * MM, y0 + 2.5 * MM, _("This ruler must measure 100 mm", lang))
 
 
-def _styles(accent) -> dict[str, ParagraphStyle]:
+def _styles(accent) -> dict:
+    """The booklet's paragraph styles (platypus is imported for the booklet only: a game without rules needs none)."""
+    from reportlab.lib.styles import ParagraphStyle
+
     body = ParagraphStyle("body", fontName=draw.FONT, fontSize=BOOKLET_SIZE, leading=BOOKLET_SIZE * 1.3,
                           textColor=draw.INK, spaceAfter=3)
     return {
@@ -175,6 +176,8 @@ def _styles(accent) -> dict[str, ParagraphStyle]:
 
 def booklet_story(card_set: CardSet, lang: str) -> list:
     """The rules as flowables: the title, the inventory, then every section, its lists and its readings."""
+    from reportlab.platypus import Paragraph, Spacer
+
     st = _styles(HexColor(card_set.look.accent))
     story = [Paragraph(escape(f"{card_set.title.get(lang)} · {_('Rules', lang)}"), st["h1"]),
              Paragraph(escape(_("Components", lang)), st["h2"])]
@@ -198,6 +201,8 @@ def booklet_story(card_set: CardSet, lang: str) -> list:
 
 def booklet_pages(c, card_set: CardSet, lang: str, page: tuple[float, float], finish) -> None:
     """Lay the rules out in two columns a page until they are all placed; `finish()` ends each page."""
+    from reportlab.platypus import Frame
+
     w, h = page
     story = booklet_story(card_set, lang)
     margin, top, bottom = 15 * MM, 15 * MM, 15 * MM
@@ -218,7 +223,7 @@ def booklet_pages(c, card_set: CardSet, lang: str, page: tuple[float, float], fi
         finish()
 
 
-def _fill(frame: Frame, story: list, c) -> int:
+def _fill(frame, story: list, c) -> int:
     """Place flowables from the front of `story` in `frame` until it is full; how many were placed. A paragraph
     taller than what an empty column holds is split by its lines: its first part placed, the rest left at the front
     of the story (a paragraph that fits a column is never split: it starts the next one)."""

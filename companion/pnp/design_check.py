@@ -40,6 +40,7 @@ def validate_file(path, card_size: str | None = None) -> tuple[CardSet | None, l
         return None, errors
     if card_size and (card_set.design.layouts or card_set.design.defaults):  # (its own sizes: check_design's)
         more += [line for line in small_codes(card_set, SAMPLE_BASE, card_size) if ", printed as a" in line]
+    more += safe_zone(card_set, card_size)
     return replace(card_set, warnings=(*card_set.warnings, *more)), []
 
 
@@ -580,3 +581,97 @@ def _has_glyph(font_name: str, ch: str) -> bool:
     if mapping is None:  # a standard font
         return True
     return ord(ch) in mapping
+
+
+def pictures_drawn(card_set: CardSet, components) -> dict[str, list[str]]:
+    """The art files (paths) the faces and backs of `components` draw, each with the components drawing it: their
+    own art, a layout's art elements, the icons' pictures, the file's back picture."""
+    found: dict[str, list[str]] = {}
+
+    def add(path, card_id):
+        if path:
+            ids = found.setdefault(os.path.abspath(path), [])
+            if card_id not in ids:
+                ids.append(card_id)
+
+    terms = [t.art.path for t in card_set.look.terms.values() if t.art is not None]
+    for c in components:
+        add(c.art.path if c.art else None, c.id)
+        if c.kind == "back" and not c.layout and not c.art:
+            add(card_set.design.back_art, c.id)
+        for path in terms:
+            add(path, c.id)
+        for e in _elements(card_set, c) or ():
+            if e.kind != "art" or not isinstance(e.props["art"], str):
+                continue
+            for lang in card_set.languages:
+                try:
+                    add(layout.art_file(e, faces.shown(c, card_set, lang)), c.id)
+                except Missing:
+                    continue
+    return found
+
+
+SAFE_KINDS = ("card", "reference", "back")  # what a print service cuts from a sheet with its uneven cut
+INKED_KINDS = ("text", "qr", "icon", "icons", "pips", "track")  # text, code and icon ink
+
+
+def safe_zone(card_set: CardSet, card_size: str | None = None) -> list[str]:
+    """Warnings for text, code or icon ink nearer the cut than the file's `safe_margin:` (1/8 inch unless it says
+    otherwise), where a print service's cut may take it: one per element, at its line, naming how near and the
+    first cards. At `card_size` (--card-size), as a file's own layout is scaled to it."""
+    from .geometry import CARD_KINDS
+
+    margin = card_set.safe_margin
+    near: dict[str, tuple[float, list[str]]] = {}
+    version = _version(card_set, SAMPLE_BASE)
+    for c in card_set.components:
+        if c.kind not in SAFE_KINDS:
+            continue
+        elements = _elements(card_set, c)
+        if not elements:
+            continue
+        fw, fh = SIZES[c.size]
+        size = card_size if card_size and c.kind in CARD_KINDS else c.size
+        k = min(SIZES[size][0] / fw, SIZES[size][1] / fh) if card_set.design.layouts else 1.0
+        width, height = (SIZES[size] if card_set.design.layouts else (fw, fh))
+        for lang in card_set.languages:
+            shown = faces.shown(c, card_set, lang)
+            for e in elements:
+                if e.kind not in INKED_KINDS or not _drawn(e, shown, c):
+                    continue
+                if e.kind == "qr":
+                    modules = _modules(version)
+                    side = layout.qr_module(e, modules) / MM * modules
+                    x, y, w, h = e.box
+                    ink = (x + (w - side) / 2, y + (h - side) / 2, side, side)
+                else:
+                    ink = _ink(e, shown) if e.kind in ("text", "icon") else e.box
+                    if e.kind == "icon" and _pictured(e, shown):  # a picture is drawn 2.3 r wide, not 2 r
+                        x, y, w, h = ink
+                        ink = (x - 0.075 * w, y - 0.075 * h, 1.15 * w, 1.15 * h)
+                for _, (x, y, w, h) in _copies(e, ink, c):
+                    x, y = x * k + (width - fw * k) / 2, y * k + (height - fh * k) / 2
+                    gap = min(x, y, width - x - w * k, height - y - h * k)
+                    if gap < margin - 1e-6:
+                        where = _where(card_set, c, e)
+                        least, ids = near.get(where, (gap, []))
+                        if c.id not in ids:
+                            ids.append(c.id)
+                        near[where] = (min(least, gap), ids)
+    out = []
+    for where, (gap, ids) in near.items():
+        shown_ids = ", ".join(ids[:SHOWN_IDS]) + (f" and {len(ids) - SHOWN_IDS} more" if len(ids) > SHOWN_IDS else "")
+        out.append(f"{where}: warning: its ink comes {max(gap, 0):.1f} mm from the cut, inside the {margin:g} mm "
+                   f"safe margin that a print service's cut may take, on {shown_ids}: move it in (or set "
+                   f"safe_margin: in the file)")
+    return out
+
+
+def _pictured(e, shown) -> bool:
+    """Whether an icon element draws its term's picture (drawn larger than a shape, icons.paint_icon)."""
+    try:
+        icon = layout.icon_named(fill(e.props["icon"], shown.values, shown.lang, shown.design), shown.look)
+    except Missing:
+        return False
+    return bool(icon and icon.art)

@@ -56,10 +56,10 @@ def many_card_pngs(games: list[tuple[CardSet, Path]], settings: BuildSettings) -
 
 
 def _card_pages(card_set: CardSet, settings: BuildSettings, components: Iterable[Component] | None = None,
-                bleed: float = SERVICE_BLEED_MM) -> tuple[bytes, list[tuple[str, float, float]]]:
+                bleed: float = SERVICE_BLEED_MM, backs: Iterable[Component] = ()) -> tuple[bytes, list]:
     """One PDF of a game's unique faces and backs, a card a page with `bleed` mm around it: (its bytes, (file name,
     trim width mm, trim height mm) of each page). `components`: the faces to draw (default: all but the backs), in
-    their order, then the backs they use."""
+    their order, then the backs they use, then `backs` (more backs, at their own size)."""
     settings = settings.for_game(card_set)
     draw.register_fonts()
     rl_config.useA85 = 0  # binary streams, as the print document writes them: ASCII85 costs time for nothing
@@ -81,6 +81,8 @@ def _card_pages(card_set: CardSet, settings: BuildSettings, components: Iterable
         plan.append((f"{comp.id}.png", w, h))
         if comp.back and settings.backs:
             used_backs.setdefault(comp.back, (w, h))
+    for back in backs:
+        used_backs.setdefault(back.id, SIZES[back.size])
     for back_id, (w, h) in used_backs.items():
         c.setPageSize(((w + 2 * bleed) * MM, (h + 2 * bleed) * MM))
         faces.paint_back(c, card_set.component(back_id), card_set, settings.lang, bleed * MM, bleed * MM,
@@ -92,13 +94,15 @@ def _card_pages(card_set: CardSet, settings: BuildSettings, components: Iterable
     return buf.getvalue(), plan
 
 
-def _render(pdfs: list[bytes], jobs: list[tuple[int, int, str, tuple[int, int]]]) -> None:
-    """Rasterise pages into PNG files: (which PDF, page index, path, exact size in pixels)."""
+def _render(pdfs: list[bytes], jobs: list[tuple[int, int, str, tuple[int, int]]], icc: bytes | None = None) -> None:
+    """Rasterise pages into PNG files: (which PDF, page index, path, exact size in pixels); `icc`: the colour
+    profile to embed (sRGB's, for a service that asks which)."""
     opened: dict[int, pdfium.PdfDocument] = {}
+    extra = {"icc_profile": icc} if icc else {}
     for g, i, path, exact, radius in jobs:
         pdf = opened.get(g) or opened.setdefault(g, pdfium.PdfDocument(pdfs[g]))
         # zlib level 6: a third of the time of optimize=True, for files 7 % larger
-        rounded(page_image(pdf, i, DPI, exact), radius).save(path, dpi=(DPI, DPI), compress_level=6)
+        rounded(page_image(pdf, i, DPI, exact), radius).save(path, dpi=(DPI, DPI), compress_level=6, **extra)
     for pdf in opened.values():
         pdf.close()
 
@@ -140,18 +144,18 @@ def corner_mask(size: tuple[int, int], radius: float) -> Image.Image:
     return big.resize(size, Image.Resampling.BOX)
 
 
-def _rasterise(pdfs: list[bytes], jobs: list) -> None:
+def _rasterise(pdfs: list[bytes], jobs: list, icc: bytes | None = None) -> None:
     """Render and encode on every core: one worker process each (started once for the whole export, not per
     card), every worker taking every n-th page so that they finish together; one core or a handful of pages stays
     in this process."""
     workers = min(os.cpu_count() or 1, MAX_WORKERS, max(1, len(jobs) // 8))
     if workers == 1:
-        _render(pdfs, jobs)
+        _render(pdfs, jobs, icc)
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        for done in [pool.submit(_render, pdfs, jobs[k::workers]) for k in range(workers)]:
+        for done in [pool.submit(_render, pdfs, jobs[k::workers], icc) for k in range(workers)]:
             done.result()
 
 

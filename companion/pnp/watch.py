@@ -104,7 +104,8 @@ def _target(name: str) -> _Target:
 
 
 def watch(game_ids_or_files: list[str], out_dir: str | Path, settings: BuildSettings, png: bool = False, *,
-          checked: Callable[[], None] | None = None, stop_event=None, quiet_ms: int = QUIET_MS) -> int:
+          checked: Callable[[], None] | None = None, stop_event=None, quiet_ms: int = QUIET_MS,
+          only: list[str] | None = None) -> int:
     """Build each game into `out_dir`, then again each time its files change, until Ctrl+C (or `stop_event`, for
     tests); returns how many builds were made. The settings and the games named are checked first (no file change
     can fix them), then `checked` is called (the command line's warnings about the settings)."""
@@ -136,14 +137,14 @@ def watch(game_ids_or_files: list[str], out_dir: str | Path, settings: BuildSett
             if first:  # the watcher runs from here on: nothing saved during the first build is missed
                 first = False
                 for t in targets:
-                    _build_one(t, out, settings, png, None)
+                    _build_one(t, out, settings, png, None, only)
                     builds += 1
                 continue
             paths = sorted({os.path.normpath(p) for _, p in changes})
             for t in targets:
                 mine = [p for p in paths if relevant(p, t.data_file, out, games())]
                 if mine:
-                    _build_one(t, out, settings, png, mine)
+                    _build_one(t, out, settings, png, mine, only)
                     builds += 1
     except KeyboardInterrupt:
         _say("stopped watching")
@@ -155,7 +156,8 @@ def _outermost(folders: set[str]) -> list[str]:
     return sorted(f for f in folders if not any(o != f and _inside(f, o) for o in folders))
 
 
-def _build_one(t: _Target, out: Path, settings: BuildSettings, png: bool, changed: list[str] | None) -> None:
+def _build_one(t: _Target, out: Path, settings: BuildSettings, png: bool, changed: list[str] | None,
+               only: list[str] | None = None) -> None:
     """One build of one game, reported on one line (its errors first, as `companion build` prints them)."""
     stamp = time.strftime("%H:%M:%S")
     what = f"{_changed(changed)}: " if changed else ""
@@ -163,7 +165,7 @@ def _build_one(t: _Target, out: Path, settings: BuildSettings, png: bool, change
     warnings: list[str] = []
     errors: list[str]
     try:
-        (path, pages), = build([t.data_file], out, settings, png=png, warn=warnings.append)
+        (path, pages), = build([t.data_file], out, settings, png=png, warn=warnings.append, only=only)
     except cards.DataError as e:
         errors = list(e.errors)
     except InputError as e:
@@ -175,7 +177,9 @@ def _build_one(t: _Target, out: Path, settings: BuildSettings, png: bool, change
     else:
         t.pdf, t.game = path, path.stem
         extra = f" (+ {shown(path.with_suffix(''))}-png/)" if png else ""
-        _say(f"{stamp} {what}{shown(path)}: {pages} pages{extra} ({time.perf_counter() - start:.1f} s)")
+        took = time.perf_counter() - start
+        _say(f"{stamp} {what}{shown(path)}: {pages} pages{extra} ({took:.2f} s)" if only else
+             f"{stamp} {what}{shown(path)}: {pages} pages{extra} ({took:.1f} s)")
         if warnings != t.warnings:  # said again only when they change
             for line in warnings:
                 _say(line, err=True)

@@ -49,6 +49,8 @@ _STORED = {  # what needs SQLAlchemy: the store and the service over it
                                              "view_token")},
     **{name: f".service:{name}" for name in ("IMPORT_LIMIT", "create", "change", "import_sheet", "export_all",
                                              "import_files", "read_export")},
+    # the playtest figures (statistics, which the phone's Python does not need)
+    "playtest_report": ".playtest:from_store", "playtest_csv": ".playtest:csv_rows",
 }
 __getattr__ = lazy(__name__, _STORED)
 

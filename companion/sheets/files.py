@@ -56,14 +56,18 @@ _RECORD = Record({"seq": Int(1, MAX_LOG), "action": Enum(ACTIONS, "action"), "ta
                   "body": Record({}), "at": Moment(),
                   "client_id": CLIENT_ID}, required=("seq", "action", "at"))
 _EXPORT = Record({"format": Enum((FORMAT,), "format"), "version": Int(1, 1), "game": Str(), "title": Text(max_len=80),
-                  "players": ListOf(NAME, 1, MAX_PLAYERS), "log": ListOf(Record({}), 0, MAX_LOG)},
+                  "players": ListOf(NAME, 1, MAX_PLAYERS), "log": ListOf(Record({}), 0, MAX_LOG),
+                  "card_version": Str(r"\S+(?: \S+)*", max_len=64)},
                  required=("format", "version", "game", "players", "log"))
 
 
 def export_json(sheet: Mapping, log: Iterable[Mapping]) -> dict:
     """A sheet and its log in the export format (`format`, `version` 1), for json.dumps; `import_json` reads it back."""
-    return {"format": FORMAT, "version": 1, "game": sheet["game"], "title": sheet.get("title", ""),
-            "players": list(sheet["players"]), "log": [_plain_record(r) for r in log]}
+    out = {"format": FORMAT, "version": 1, "game": sheet["game"], "title": sheet.get("title", ""),
+           "players": list(sheet["players"]), "log": [_plain_record(r) for r in log]}
+    if sheet.get("card_version"):  # the card data it started with (the playtest figures group sheets by it)
+        out["card_version"] = sheet["card_version"]
+    return out
 
 
 def _plain_record(record: Mapping) -> dict:
@@ -79,6 +83,10 @@ def import_json(data: Any) -> tuple[dict, list[dict]]:
                    | {"log": []})
     sheet = new_sheet({"game": head["game"], "players": list(head["players"]),
                        **({"title": head["title"]} if head.get("title") else {})})
+    # the version it was played with, as the file says (none: from before versions were kept, unknown)
+    sheet.pop("card_version", None)
+    if head.get("card_version"):
+        sheet["card_version"] = head["card_version"]
     log_data = data.get("log")
     if not isinstance(log_data, list) or len(log_data) > MAX_LOG:
         raise InputError([problem(("log",), "must be a list of at most %(most)s changes", most=MAX_LOG)])
@@ -182,8 +190,9 @@ def export_csv(sheet: Mapping, log: Iterable[Mapping]) -> str:
     writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
     players = list(sheet["players"])
     writer.writerow([*CSV_HEAD, *map(csv_text, players)])
-    writer.writerow([csv_text(sheet["game"]), csv_text(sheet.get("title", "")), 0, "create", "", "", "", "", "", "",
-                     *[""] * len(players)])
+    # the sheet's own row: its game and title, and in its note the version of the card data it started with
+    writer.writerow([csv_text(sheet["game"]), csv_text(sheet.get("title", "")), 0, "create", "", "", "",
+                     csv_text(sheet.get("card_version", "")), "", "", *[""] * len(players)])
     for r in log:
         body = r.get("body") or {}
         points = body.get("points", {})
@@ -206,6 +215,8 @@ def import_csv(text: str) -> tuple[dict, list[dict]]:
         raise InputError([problem(("row 2",), "must be the sheet's own row (action create) with its game and title")])
     data: dict[str, Any] = {"format": FORMAT, "version": 1, "game": csv_untext(rows[1][0]),
                             "title": csv_untext(rows[1][1]), "players": players, "log": []}
+    if len(rows[1]) > 7 and rows[1][7].strip():  # (an export from before versions were kept has none)
+        data["card_version"] = csv_untext(rows[1][7]).strip()
     for number, row in zip(lines[2:], rows[2:], strict=True):
         if len(row) != len(rows[0]):
             raise InputError([problem((f"row {number}",), "has %(n)s columns; the first row has %(first)s",

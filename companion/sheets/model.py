@@ -77,7 +77,8 @@ def new_sheet(data: Any) -> dict:
     if problems:
         raise InputError(problems)
     game_end(sheet["game"], 0, None, dict.fromkeys(players, 0))  # its end for these players (InputError if none)
-    return {"game": sheet["game"], "title": sheet.get("title", "").strip(), "players": players}
+    return {"game": sheet["game"], "title": sheet.get("title", "").strip(), "players": players,
+            "card_version": known[sheet["game"]].version}
 
 
 _ENTRY = Record({"points": MapOf(NAME, POINTS), "request": Record({}), "seats": ListOf(NAME, 1, MAX_PLAYERS),
@@ -93,7 +94,9 @@ def entry_body(game: str, players: list[str], data: Any) -> dict:
     if not isinstance(data, Mapping):
         raise InputError([problem((), "must be a mapping with points or a request")])
     request = data.get("request")
-    body = dict(checked(_ENTRY, {k: v for k, v in data.items() if k != "request"}))
+    # (a scored entry's `rules` are what its request scores to: an export's are scored again, never taken as given)
+    body = dict(checked(_ENTRY, {k: v for k, v in data.items()
+                                 if k != "request" and not (k == "rules" and "request" in data)}))
     problems = Problems()
     if ("points" in body) == ("request" in data):
         raise InputError([problem((), "give either points or a request to score, not both")]
@@ -118,7 +121,7 @@ def entry_body(game: str, players: list[str], data: Any) -> dict:
             raise InputError(problems)
         points = dict.fromkeys(players, 0)
         points.update(zip(seats, values, strict=True))
-        body = {"request": request, "seats": seats, "points": points, **_note(body)}
+        body = {"request": request, "seats": seats, "points": points, **_rules(result, seats), **_note(body)}
     else:
         for name in body["points"]:
             if name not in players:
@@ -128,6 +131,17 @@ def entry_body(game: str, players: list[str], data: Any) -> dict:
             raise InputError(problems)
         body = {"points": {name: body["points"].get(name, 0) for name in players}, **_note(body)}
     return body
+
+
+def _rules(result: Mapping, seats: list[str]) -> dict:
+    """A scored result's points rule by rule for each seat's player, as the rules gave them when it was scored (a
+    designer's `scoring:`; the playtest figures read them): `{"rules": {player: {rule: points}}}`, or nothing for
+    a game whose result has no rules."""
+    scored = result.get("players") if isinstance(result, Mapping) else None
+    if not isinstance(scored, list) or len(scored) != len(seats) \
+            or not all(isinstance(p, Mapping) and isinstance(p.get("rules"), Mapping) for p in scored):
+        return {}
+    return {"rules": {name: dict(p["rules"]) for name, p in zip(seats, scored, strict=True)}}
 
 
 def now() -> str:

@@ -83,6 +83,14 @@ TOTALS = Table(
     Column("totals", Text, nullable=False),  # JSON: {player: total}
     Column("active", Integer, nullable=False),  # entries that count (not undone)
 )
+# The version of the card data each sheet started with (its file's `version:` or digest): what the playtest figures
+# group sheets by. A table of its own, so a database made before it gets it by `create_all`; a sheet from before it
+# has no row, and its version is unknown (None).
+CARD_VERSIONS = Table(
+    "sheet_card_versions", metadata,
+    Column("sheet_id", Integer, ForeignKey("sheets.id"), primary_key=True),
+    Column("card_version", String(64), nullable=False),
+)
 # The write limits' token buckets (companion.web.shell.limits), here so that every server on this database shares them.
 # A bucket with no row is full; a row left unused for a whole refill period is full again and may be deleted.
 RATE_BUCKETS = Table(
@@ -232,15 +240,22 @@ class Store:
                     created=log[0]["at"] if log else stamp, updated=log[-1]["at"] if log else stamp,
                 )).inserted_primary_key[0]
                 conn.execute(insert(TOTALS).values(_totals_row(sheet_id, folded)))
+                if sheet.get("card_version"):
+                    conn.execute(insert(CARD_VERSIONS).values(sheet_id=sheet_id, card_version=sheet["card_version"]))
                 if log:
                     conn.execute(insert(CHANGES), [_row(sheet_id, r) for r in log])
                 tokens.append(token)
         return tokens
 
-    def sheet_ids(self) -> list[int]:
-        """Every sheet's id, oldest first (for a backup)."""
+    def sheet_ids(self, game: str | None = None, finished: bool | None = None) -> list[int]:
+        """Every sheet's id, oldest first (for a backup); only one game's, only finished ones, when asked."""
+        query = select(SHEETS.c.id).order_by(SHEETS.c.id)
+        if game is not None:
+            query = query.where(SHEETS.c.game == game)
+        if finished is not None:
+            query = query.where(SHEETS.c.finished == finished)
         with self.engine.connect() as conn:
-            return list(conn.execute(select(SHEETS.c.id).order_by(SHEETS.c.id)).scalars())
+            return list(conn.execute(query).scalars())
 
     def open(self, token: str) -> Access | None:
         """The sheet a token opens, or None (also for anything that is not a token: it is never looked up)."""
@@ -270,9 +285,12 @@ class Store:
             return self._load(conn, sheet_id)
 
     def _load(self, conn: Connection, sheet_id: int) -> tuple[dict, list[dict]]:
-        row = conn.execute(select(SHEETS).where(SHEETS.c.id == sheet_id)).one()
+        row = conn.execute(select(SHEETS, CARD_VERSIONS.c.card_version).outerjoin(
+            CARD_VERSIONS, CARD_VERSIONS.c.sheet_id == SHEETS.c.id).where(SHEETS.c.id == sheet_id)).one()
         sheet = {"game": row.game, "title": row.title, "players": json.loads(row.players), "created": row.created,
                  "updated": row.updated}
+        if row.card_version:
+            sheet["card_version"] = row.card_version
         log = [_record(r) for r in conn.execute(
             select(CHANGES).where(CHANGES.c.sheet_id == sheet_id).order_by(CHANGES.c.seq))]
         return sheet, log

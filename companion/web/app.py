@@ -118,6 +118,7 @@ def _blueprints(app: Flask) -> None:
     from .play import setup as setup_page
     from .sheets import api as sheets_api
     from .sheets import pages as sheet_pages
+    from .sheets import playtest
     from .shell import offline
 
     own = scoring.own_blueprints()
@@ -125,6 +126,8 @@ def _blueprints(app: Flask) -> None:
         from .site import phone_sheets
 
         own.append(phone_sheets.bp)
+    if not app.config.get("STATIC_SITE"):  # (the figures of the sheets kept on a server)
+        own.append(playtest.bp)
     for blueprint in (api.bp, pages.bp, preview.bp, scoring.bp, setup_page.bp, scan.bp, sheets_api.bp, sheet_pages.bp,
                       offline.bp, photo_pages.bp, *own):
         app.register_blueprint(blueprint)
