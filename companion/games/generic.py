@@ -259,7 +259,8 @@ def restates(card_set) -> bool:
 def restate(card_set, entries: list[dict], start: int = 0) -> None:
     """A sheet's counting scored rounds from the `start`-th entry on, each scored again after the rounds before it:
     its body's `points` (by seat) and `history` (each seat's sums after it, what before() and game() read) set in
-    place. A round typed as points adds nothing to the game so far; a round that no longer scores keeps its points."""
+    place (and its `rules`, each rule's points). A round typed as points adds nothing to the game so far; a round that
+    no longer scores keeps its points."""
     scoring = card_set.scoring
     sums: dict[str, dict] = {}
     for e in reversed(entries[:start]):
@@ -279,8 +280,10 @@ def restate(card_set, entries: list[dict], start: int = 0) -> None:
                 played = scoring.play([(hands, counters, round_, names)], start={n: sums.get(n, {}) for n in names})
         except (InputError, FormulaError, RecursionError, MemoryError):
             continue
-        body["points"] = {**body["points"], **{n: r["points"] for n, r in zip(names, played[0]["players"],
-                                                                               strict=True)}}
+        scored = dict(zip(names, played[0]["players"], strict=True))
+        body["points"] = {**body["points"], **{n: r["points"] for n, r in scored.items()}}
+        if "rules" in body:  # (each rule's points too, as the playtest figures read them)
+            body["rules"] = {**body["rules"], **{n: dict(r["rules"]) for n, r in scored.items()}}
         sums = {**sums, **played[0]["history"]}
         body["history"] = sums
 
