@@ -298,8 +298,11 @@ def _canvas(card_set: CardSet, settings: BuildSettings, target, page: tuple[floa
 
 
 def metadata(c, card_set: CardSet, lang: str, what: str) -> None:
-    """A PDF's title (the game's, in `lang`, and what the file is) and author (the data file's `author:`, else
-    companion)."""
+    """A PDF's title (the game's, in `lang`, and what the file is), author (the data file's `author:`, else
+    companion) and language (the catalog's /Lang: a screen reader reads the file in it)."""
+    from reportlab.pdfbase.pdfdoc import PDFString
+
+    c._doc.Catalog.Lang = PDFString(lang)  # (reportlab sets it only from its constructor or its config)
     c.setTitle(f"{card_set.title.get(lang)} — {what}")
     c.setAuthor(card_set.author or "companion")
     c.setCreator(f"companion {__version__}")

@@ -438,3 +438,13 @@ def test_a_build_at_a_smaller_card_size_warns_of_the_codes_it_shrinks_and_they_a
             assert abs(module - warned) <= 0.02, (module, warned)
             return
     raise AssertionError("no code read on the mini pages")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_every_pdf_says_its_language(tmp_path, lang):
+    """The catalog's /Lang: a screen reader reads the deck's cover and booklet in the language it was built in."""
+    import pikepdf
+
+    build(["nobles"], tmp_path, BuildSettings(lang=lang))
+    with pikepdf.open(tmp_path / "nobles.pdf") as pdf:
+        assert str(pdf.Root.Lang) == lang
