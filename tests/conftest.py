@@ -1,41 +1,27 @@
-"""Shared fixtures: the shipped card data, the registry, the web app and client, broken copies of data files."""
+"""Shared fixtures: the shipped card data, the registry, the web app and client, the browser, servers and sites
+started for a module or a session. Plain helpers (values, functions, classes) live in tests/helpers/, never here."""
 from __future__ import annotations
 
-import http.cookiejar
-import json
 import os
-import re
-import socket
-import subprocess
-import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 import postgres
-from companion import cards, games
+from companion import cards
 from companion.core.resources import cards_dir
 from companion.web import create_app
+from helpers.phones import CHROMIUM, PHONE
+from helpers.server import free_port, start_server, static_server
 
-GAME_IDS = sorted(games.GAMES)
 # Every app and server the tests start keeps its database and secret in a throwaway instance folder.
 os.environ["COMPANION_INSTANCE_PATH"] = tempfile.mkdtemp(prefix="companion-tests-")
 
 # The fast lane (`make test-fast`) loads this profile: properties without a count of their own run 10 examples, and
 # those with one run a tenth of it through examples(). `make test` runs every property at its full count.
 settings.register_profile("fast", max_examples=10)
-
-
-def examples(full: int) -> int:
-    """A property's number of examples: `full` in `make test`, a tenth of it (at least 10) in the fast lane."""
-    return max(10, full // 10) if settings.get_current_profile_name() == "fast" else full
 
 
 # The lanes (README, "Tests"): `make test-fast` runs -m "not browser and not postgres and not slow". These two
@@ -115,15 +101,6 @@ def shipped_pdfs(tmp_path_factory):
     return pdf
 
 
-# The per-game measurements of the printed files run on every game in `make test`; in the fast lane on this one
-# (cards, tokens of another size and a reference card: 15 pieces, the quickest to build and measure).
-FAST_GAME = "gemas"
-GAMES_ONE_FAST = [pytest.param(g, marks=() if g == FAST_GAME else pytest.mark.slow) for g in GAME_IDS]
-
-
-CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
-
-
 @pytest.fixture(scope="session")
 def chromium():
     """Debian's chromium driven by Playwright, launched once per session (per xdist worker); each test opens its own
@@ -172,14 +149,6 @@ def builds(request, shipped_pdfs):
     return (lambda game: shipped_pdfs(game, paper=paper, bleed=bleed, lang="en")), bleed
 
 
-# A phone's screen as the browser tests open every page: 390 × 844 CSS px at 2×, touch.
-# Its service worker blocked: a first visit would also keep copies of pages (a fifth of the browser's work in a test
-# that is not about offline use); the tests of offline use open an OFFLINE_PHONE.
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True,
-         "service_workers": "block"}
-OFFLINE_PHONE = {**PHONE, "service_workers": "allow"}
-
-
 @pytest.fixture(scope="session")
 def browser(chromium):
     """The browser tests' name for the session's chromium."""
@@ -223,29 +192,6 @@ def site(tmp_path_factory):
     proc.wait(timeout=10)
 
 
-def site_with_game(folder: Path, data: Path, port: int) -> Path:
-    """`companion site --cards data` into `folder/site`, its codes for `port` on loopback: the five games and the
-    designer's file `data` (as a designer puts a game on the static site); the site's folder."""
-    from companion.cli import main
-
-    assert main(["site", "--out", str(folder / "site"), "--base-url", f"http://127.0.0.1:{port}",
-                 "--cards", str(data)]) == 0
-    return folder / "site"
-
-
-def static_server(folder: Path, port: int) -> subprocess.Popen:
-    """Python's plain static file server for `folder` on `port`, once it answers (the caller stops it)."""
-    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-                            cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.05)
-    return proc
-
-
 @pytest.fixture
 def broken_copy(tmp_path):
     """Write a shipped data file with one substitution applied; return (path, line of the change)."""
@@ -259,74 +205,6 @@ def broken_copy(tmp_path):
         return path, text[: text.index(old)].count("\n") + 1
 
     return make
-
-
-def error_lines(text: str) -> list[tuple[str, int, str, str, str]]:
-    """Parse `file:line: card id: field: problem` lines."""
-    out = []
-    for line in text.strip().splitlines():
-        m = re.fullmatch(r"(.+?):(\d+): (.+?): (.+?): (.+)", line)
-        assert m, f"not in file:line: card id: field: problem form: {line!r}"
-        out.append((m[1], int(m[2]), m[3], m[4], m[5]))
-    return out
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(port: int | None = None, instance: Path | None = None,
-                 env: dict | None = None, cards: Path | None = None) -> tuple[str, subprocess.Popen]:
-    """Start `companion serve` (optionally on a given port and instance folder, with more environment, serving a
-    designer's card data file beside the shipped games) and wait until it answers."""
-    port = port or free_port()
-    env = dict(os.environ, **({"COMPANION_INSTANCE_PATH": str(instance)} if instance else {}), **(env or {}))
-    more = ["--cards", str(cards)] if cards else []
-    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--port", str(port), *more],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(150):
-        try:
-            urllib.request.urlopen(f"{base}/healthz", timeout=1)
-            return base, proc
-        except (urllib.error.URLError, ConnectionError):
-            if proc.poll() is not None:
-                break
-            time.sleep(0.1)
-    proc.kill()
-    pytest.fail(f"companion serve did not start: {proc.stderr.read()}")
-
-
-@contextmanager
-def serving_cards(data: Path, instance: Path) -> Iterator[str]:
-    """`companion serve --cards DATA` (`start_server`) until the block ends: its base URL."""
-    base, proc = start_server(instance=instance, cards=data)
-    try:
-        yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
-class Api:
-    """A client of a running server's JSON API with its own cookies and CSRF token (one phone)."""
-
-    def __init__(self, base: str, timeout: float = 15):
-        self.base, self.timeout = base, timeout
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-        self.csrf = self.call("GET", "/api/v1/csrf")[1]["csrf"]
-
-    def call(self, method: str, path: str, data=None, headers=None) -> tuple[int, dict]:
-        body = json.dumps(data).encode() if data is not None else None
-        request = urllib.request.Request(self.base + path, data=body, method=method, headers={
-            "Content-Type": "application/json", **({"X-CSRF-Token": self.csrf} if hasattr(self, "csrf") else {}),
-            **(headers or {})})
-        try:
-            with self.opener.open(request, timeout=self.timeout) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read() or b"{}")
 
 
 @pytest.fixture(scope="module")

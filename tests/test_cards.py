@@ -10,7 +10,7 @@ import pytest
 from companion import cards, games
 from companion.cards import ID_PATTERN
 from companion.core.resources import cards_dir
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 QR_ALPHANUMERIC = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
 

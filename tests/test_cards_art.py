@@ -10,7 +10,7 @@ from PIL import Image
 from companion import cards
 from companion.cli import main
 from companion.pnp.design_check import check_art
-from conftest import error_lines
+from helpers.server import error_lines
 
 SQUARE_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200"><circle cx="100" cy="100" r="80"/></svg>'
 WIDE_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 200"><rect width="400" height="200"/></svg>'

@@ -8,7 +8,8 @@ import pytest
 
 from companion.cli import main
 from companion.core.resources import cards_dir
-from conftest import GAME_IDS, error_lines
+from helpers.games import GAME_IDS
+from helpers.server import error_lines
 
 BROKEN = [
     # (name, game, old text, new text, card id, field, words in the problem)

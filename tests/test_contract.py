@@ -12,7 +12,7 @@ from companion.components import ComponentType
 from companion.core import i18n
 from companion.core.schema import InputError
 from companion.games import Game, Option
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).parent / "golden"

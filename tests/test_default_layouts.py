@@ -21,7 +21,7 @@ from companion.pnp.build import build
 from companion.pnp.design_check import QR_MIN_MODULE_MM
 from companion.pnp.document import BuildSettings, card_url
 from companion.pnp.geometry import MM
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "example-game" / "especias.yaml"
 DEFAULTS = layouts.default_layouts()

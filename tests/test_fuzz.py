@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from companion import service
 from companion.core.schema import InputError
-from conftest import GAME_IDS, examples
+from helpers.games import GAME_IDS, examples
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 leaves = st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False) | st.text(max_size=12)

@@ -21,7 +21,7 @@ from companion.cards import yaml_lines as cards_yaml
 from companion.look import Art
 from companion.pnp import art
 from companion.pnp.design_check import check_art
-from conftest import examples as scaled
+from helpers.games import examples as scaled
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "example-game" / "especias.yaml"
 def fast(examples: int):

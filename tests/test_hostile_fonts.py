@@ -19,7 +19,7 @@ from companion.cli import main
 from companion.pnp import font_tables
 from companion.web import create_app
 from companion.web.play import face_svg
-from test_hostile_cards import child  # a child process capped in time and memory, and its peak resident memory
+from helpers.capped import child  # a child process capped in time and memory, and its peak resident memory
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "docs" / "example-game"

@@ -14,8 +14,8 @@ from companion import cards, layouts
 from companion.cli import main
 from companion.core.schema import Problems
 from companion.pnp import tts
-from conftest import error_lines
-from test_hostile_cards import LAUNCHER
+from helpers.capped import LAUNCHER
+from helpers.server import error_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAD = "game: tiny\ntitle: {es: Mini, en: Tiny}\nprefix: TY\nplayers: [2, 4]\n"

@@ -53,7 +53,7 @@ def test_base_addresses_are_told_apart(base, kind):
 
 @pytest.mark.skipif(not INTERFACES, reason="THIS MACHINE HAS NO NETWORK INTERFACE BUT LOOPBACK")
 def test_serve_on_every_interface_prints_the_address_for_phones_and_a_qr_code(tmp_path):
-    from conftest import free_port
+    from helpers.server import free_port
 
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--host", "0.0.0.0", "--port", str(port)],

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from companion import library, rulebook
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 DEVELOPER_WORDS = re.compile(r"\.ya?ml\b|\byaml\b|cards/|reconstru|\brequest\b|companion/|\bjson\b", re.I)
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from companion import cards
 from companion.games import generic
-from conftest import examples
+from helpers.games import examples
 
 PROPERTY = settings(max_examples=examples(1000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

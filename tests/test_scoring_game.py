@@ -18,7 +18,7 @@ from companion import cards, cli
 from companion.core.schema import InputError
 from companion.games import generic
 from companion.scoring import dealt
-from conftest import examples
+from helpers.games import examples
 from helpers.plain_scoring import PlainError, score_game
 
 GAME = Path(__file__).parent / "data" / "tricks.yaml"

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from companion import cards, cli
 from companion.core.schema import InputError
 from companion.games import generic
-from conftest import examples
 from helpers.designer_files import games, tables
+from helpers.games import examples
 from helpers.plain_scoring import PlainError, score, target_of
 
 FILES = examples(2000)

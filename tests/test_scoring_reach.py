@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from companion import cards
 from companion.core.schema import InputError
 from companion.games import duplicon, gemas, generic
-from conftest import examples
+from helpers.games import examples
 
 GEMAS_DATA = """
 game: gemasdata

@@ -14,7 +14,7 @@ from companion.core.schema import InputError
 from companion.sheets import service as sheet_service
 from companion.sheets import storage
 from companion.web import create_app
-from test_sheet_rounds import game_file
+from helpers.probe_game import game_file
 
 PLAYERS = ["Ana", "Bo"]
 RACERS = 6

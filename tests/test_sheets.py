@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from companion import games, service, sheets
 from companion.core.schema import InputError
 from companion.sheets import files as sheet_files
-from conftest import GAME_IDS, examples
+from helpers.games import GAME_IDS, examples
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 

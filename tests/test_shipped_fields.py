@@ -5,7 +5,7 @@ import yaml
 
 from companion import cards, games, layouts
 from companion.core.schema import Enum, Problems
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 
 @pytest.mark.parametrize("game", GAME_IDS)

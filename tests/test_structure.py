@@ -361,3 +361,30 @@ def test_the_project_cites_nothing_outside_itself():
     citing = [name for name in tracked if name.endswith((".py", ".md", ".yaml", ".html", ".js", ".toml", ".csv"))
               and re.search(r"\.\./shared|shared/(specs|rulebooks)", (ROOT / name).read_text(encoding="utf-8"))]
     assert not citing, citing
+
+
+# --- The tests: each module read, moved or deleted alone (issue 47) ---
+
+TESTS = Path(__file__).resolve().parent
+
+
+def _test_imports(source: str) -> list[str]:
+    """The test modules and conftests a test module's source imports (at its top or inside a function)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                 else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+        found += [n for n in names if re.fullmatch(r"(tests\.)?(\w+\.)*(test_\w+|conftest)", n)]
+    return found
+
+
+def test_the_test_import_finder_finds_them():
+    assert _test_imports("import conftest\ndef f():\n    from test_site import served\n") == ["conftest", "test_site"]
+    assert _test_imports("from helpers.site import served\nimport tests.web.test_api\n") == ["tests.web.test_api"]
+
+
+def test_no_test_module_imports_another_or_a_conftest():
+    """What tests share lives in tests/helpers/ (plain modules) or in conftest fixtures, never in a test module."""
+    offenders = {str(path.relative_to(TESTS)): names for path in sorted(TESTS.rglob("*.py"))
+                 if (names := _test_imports(path.read_text(encoding="utf-8")))}
+    assert not offenders, offenders

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from companion import library, service
 from companion.core.schema import InputError
 from companion.games import duquesa as dq
-from conftest import examples
+from helpers.games import examples
 
 
 def W(stone, count, florins):

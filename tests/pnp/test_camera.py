@@ -7,7 +7,7 @@ import pytest
 from camera import as_a_phone_sees_it, decode_rate, decodes, printed_cards
 from companion import library
 from companion.pnp.document import BuildSettings
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 LAN = "http://192.168.1.20:5000"
 

@@ -17,7 +17,7 @@ from companion.pnp import draw
 from companion.pnp.build import build
 from companion.pnp.document import BACK_BLEED, BuildSettings, card_url, qr_version
 from companion.pnp.geometry import MM, SIZES
-from conftest import GAME_IDS, GAMES_ONE_FAST
+from helpers.games import GAME_IDS, GAMES_ONE_FAST
 
 BASE = "http://127.0.0.1:5000"
 PAGE_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}

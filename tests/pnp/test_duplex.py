@@ -10,24 +10,19 @@ import pypdfium2.raw as raw
 import pytest
 
 from companion import library
-from companion.pnp import draw, faces
+from companion.pnp import faces
 from companion.pnp.build import build
 from companion.pnp.document import BuildSettings
 from companion.pnp.geometry import MM, SIZES, layout
 from companion.pnp.layout import draw as layout_draw
-from conftest import GAMES_ONE_FAST
+from helpers.games import GAMES_ONE_FAST
+from helpers.pdf import is_booklet, origins, render_rgb
 
 ID = re.compile(r"\b[A-Z]{2}[A-Z0-9]*(?:-[A-Z0-9]+)*\b")
 
 
-def origins(page):
-    """Where each face or back placed on a page (each one form XObject) has its bottom-left corner, bleed included."""
-    return [(o.get_matrix().e, o.get_matrix().f) for o in page.get_objects(filter=[raw.FPDF_PAGEOBJ_FORM], max_depth=1)]
 
 
-def is_booklet(page):
-    text = page.get_textpage().get_text_bounded()
-    return "· Rules ·" in text or "· Reglas ·" in text
 
 
 @pytest.mark.parametrize("game", GAMES_ONE_FAST)
@@ -99,19 +94,6 @@ def test_a_gutterfold_file_asks_for_one_sided_printing(tmp_path):
     assert b"/Duplex /Simplex" in data
 
 
-def render_rgb(draw_fn, w, h, bleed, dpi=300):
-    """One component drawn alone on a page of its trim plus `bleed` (mm), rendered at `dpi`."""
-    import io
-
-    from reportlab.pdfgen import canvas as rl_canvas
-
-    draw.register_fonts()
-    buf = io.BytesIO()
-    c = rl_canvas.Canvas(buf, pagesize=((w + 2 * bleed) * MM, (h + 2 * bleed) * MM), invariant=1)
-    draw_fn(c, bleed * MM, bleed * MM, w * MM, h * MM, bleed * MM)
-    c.showPage()
-    c.save()
-    return pdfium.PdfDocument(buf.getvalue())[0].render(scale=dpi / 72).to_pil().convert("RGB")
 
 
 def band_colours(image, band_px, inner_px=0):

@@ -8,7 +8,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from companion import cards, games, library
 from companion.core import i18n
 from companion.pnp import draw, faces
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 GLYPHS = {name: set(TTFont(name, str(draw.FONT_DIR / file)).face.charToGlyph) for name, file in draw.FONT_FILES.items()}
 COVERED = set.intersection(*GLYPHS.values())

@@ -2,7 +2,6 @@
 on the face with no white square (and none at all with --qr none), Nobles indices in two opposite corners and
 ranks in their suit's colour, the joker's stats, reference cards as lists at 8 pt or more, and every value a rule
 needs printed on its component."""
-import io
 import math
 import re
 
@@ -10,49 +9,16 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 import pytest
 import zxingcpp
-from reportlab.pdfgen import canvas as rl_canvas
 
 from companion import library
 from companion.cli import main
 from companion.games.gemas import GEM_POINTS
 from companion.layouts import plain
 from companion.pnp import draw, faces
-from companion.pnp.document import BuildSettings, printed_size, qr_text, qr_version
-from companion.pnp.geometry import MM, SIZES
-from conftest import GAME_IDS, GAMES_ONE_FAST
-
-LAN = BuildSettings(base_url="http://192.168.1.20:5000", lang="en")
-
-
-def drawn(game, comp_id, settings=LAN):
-    """The component drawn alone on a page of its trim size, as the build prints it (from its layout where its game
-    has layouts): (page, width, height) in points."""
-    card_set = library.load_game(game)
-    comp = card_set.component(comp_id)
-    w, h = (v * MM for v in SIZES[printed_size(comp, settings)])
-    draw.register_fonts()
-    buf = io.BytesIO()
-    c = rl_canvas.Canvas(buf, pagesize=(w, h), invariant=1)
-    faces.paint_front(c, comp, card_set, settings.lang, 0, 0, w, h, 0, qr_text(card_set, comp, settings),
-                      qr_version(card_set, settings))
-    c.showPage()
-    c.save()
-    return pdfium.PdfDocument(buf.getvalue())[0], w, h
-
-
-def chars(page):
-    """Every printed character: (char, font size, left, bottom, right, top)."""
-    tp = page.get_textpage()
-    out = []
-    for i in range(tp.count_chars()):
-        ch = tp.get_text_range(i, 1)
-        if ch.strip():
-            out.append((ch, raw.FPDFText_GetFontSize(tp.raw, i), *tp.get_charbox(i)))
-    return out
-
-
-def components(game, kinds=None):
-    return [c for c in library.load_game(game).components if c.kind != "back" and (kinds is None or c.kind in kinds)]
+from companion.pnp.document import BuildSettings, qr_text
+from companion.pnp.geometry import MM
+from helpers.games import GAME_IDS, GAMES_ONE_FAST
+from helpers.pdf import LAN, chars, components, drawn
 
 
 def id_chars(page, comp_id):

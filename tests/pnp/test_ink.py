@@ -5,8 +5,8 @@ import pypdfium2.raw as raw
 import pytest
 
 from companion.cli import main
-from conftest import GAMES_ONE_FAST
-from test_duplex import is_booklet
+from helpers.games import GAMES_ONE_FAST
+from helpers.pdf import is_booklet
 
 DPI = 30
 

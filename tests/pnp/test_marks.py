@@ -2,7 +2,6 @@
 Letter (home printers lose ~4.2 mm), at least 1 mm long, one in line with every cut; page boxes that crop no
 mark; and the print-service file with one card a page, its TrimBox the card and its BleedBox 1/8 inch around it."""
 import pypdfium2 as pdfium
-import pypdfium2.raw as raw
 import pytest
 
 from companion import library
@@ -10,19 +9,8 @@ from companion.pnp.build import build
 from companion.pnp.document import BuildSettings
 from companion.pnp.export import SERVICE_BLEED_MM
 from companion.pnp.geometry import MM, SIZES
-from conftest import GAMES_ONE_FAST
-from test_duplex import is_booklet, origins
-
-
-def marks(page):
-    """The crop marks as drawn: the page's own path objects (faces and backs are form XObjects)."""
-    return [obj.get_bounds() for obj in page.get_objects(filter=[raw.FPDF_PAGEOBJ_PATH], max_depth=1)]
-
-
-def card_pages(pdf):
-    pages = [pdf[i] for i in range(len(pdf))]
-    end = next(i for i, p in enumerate(pages) if is_booklet(p))
-    return [p for p in pages[2:end] if marks(p)]
+from helpers.games import GAMES_ONE_FAST
+from helpers.pdf import card_pages, marks, origins
 
 
 @pytest.mark.parametrize("game", GAMES_ONE_FAST)

@@ -12,7 +12,7 @@ from companion.core import i18n
 from companion.pnp import art, draw, faces, layout
 from companion.pnp.document import card_url
 from companion.pnp.geometry import MM
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 LAN = "http://192.168.1.20:5000"  # a LAN base: the larger (version 3) code, the least room on a face
 

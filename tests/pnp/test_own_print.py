@@ -12,8 +12,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 from companion import library
 from companion.pnp import art, faces
 from companion.pnp.geometry import SIZES
-from test_duplex import render_rgb
-from test_faces_fit import chars, components, drawn
+from helpers.pdf import chars, components, drawn, render_rgb
 
 GAMES = ("duplicon", "duquesa", "gemas", "nobles", "queens-necklace")
 # Machado et al. (2009) at full severity, on linear RGB

@@ -14,10 +14,8 @@ from companion.pnp import faces
 from companion.pnp.build import build
 from companion.pnp.document import BuildSettings
 from companion.pnp.geometry import MM, SIZES
-from conftest import GAME_IDS
-from test_duplex import origins
-from test_faces_fit import drawn
-from test_marks import card_pages, marks
+from helpers.games import GAME_IDS
+from helpers.pdf import card_pages, drawn, marks, origins
 
 
 def test_the_price_marker_covers_one_step_of_the_price_track():

@@ -9,7 +9,7 @@ from companion.layouts import MIN_TEXT_PT, QUIET_MIN_PT
 from companion.pnp import faces, layout
 from companion.pnp.design_check import check_design
 from companion.web.play import face_svg
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 
 @pytest.mark.parametrize("game", GAME_IDS)

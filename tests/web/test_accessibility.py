@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 axe_api = pytest.importorskip("axe_playwright_python.sync_playwright",
                               reason="the axe-playwright-python package is missing: make test installs it")

@@ -6,7 +6,7 @@ import pytest
 
 from companion import service
 from companion.cli import main
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 

@@ -175,8 +175,8 @@ def test_after_one_page_the_offline_page_has_its_styles_and_scripts(browser, tmp
     """The first page a phone opens loads its files before the service worker runs, so the worker holds them only
     at the plain addresses it installs with; the offline page asks for them at their versioned addresses and gets
     those copies (the same files): styled, its script running. (Fails with the worker's exact matches alone.)"""
-    from conftest import free_port, start_server
-    from test_browser import OFFLINE_PHONE  # (and skips without playwright or chromium)
+    from helpers.browser import OFFLINE_PHONE  # (and skips without playwright or chromium)
+    from helpers.server import free_port, start_server
 
     base, proc = start_server(free_port(), tmp_path)
     context = browser.new_context(**OFFLINE_PHONE, locale="en-GB")

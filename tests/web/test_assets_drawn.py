@@ -2,7 +2,7 @@
 the pages exactly as the stylesheet as written: compared element by element in Debian's chromium."""
 from pathlib import Path
 
-from test_browser import PHONE  # (and skips this module without playwright or chromium)
+from helpers.browser import PHONE  # (and skips this module without playwright or chromium)
 
 STATIC = Path(__file__).parents[2] / "companion" / "web" / "static"
 

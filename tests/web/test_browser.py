@@ -1,80 +1,11 @@
 """Real-browser tests on a phone viewport: Debian's chromium driven by Playwright (never a downloaded browser)."""
-import json
-import os
-from pathlib import Path
 
 import pypdfium2 as pdfium
-import pytest
 import zxingcpp
 
 from companion import service
 from companion.cli import main
-from conftest import CHROMIUM, OFFLINE_PHONE, PHONE  # noqa: F401 (the other browser modules import them from here)
-
-SHOTS = Path(os.environ.get("COMPANION_SCREENSHOTS", "")) if os.environ.get("COMPANION_SCREENSHOTS") else None
-
-playwright_api = pytest.importorskip("playwright.sync_api",
-                                     reason="the playwright package is missing: make test installs it")
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"BROWSER TESTS SKIPPED: no chromium at {CHROMIUM}. Install Debian's: sudo apt-get install chromium "
-                "(or set COMPANION_CHROMIUM to its path)", allow_module_level=True)
-
-
-def shot(page, name):
-    if SHOTS:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
-def settled(page):
-    """Wait until a live form's answer is the form's as it is now: no change is waiting for its redraw (on a busy
-    machine taps come slower than the redraw's pause, and an answer to the first taps is drawn before the last)."""
-    page.wait_for_selector("html:not([data-live-pending])", state="attached")
-
-
-class Counted:
-    """A phone's taps and keys as a player makes them. Taps are counted by the page itself: every trusted primary
-    pointerdown, kept in the tab's session storage so that they add up across the pages of a whole game. Keys are
-    the characters typed (`type`; a phone's keyboard is outside the page, and an accented letter reaches it with no
-    keydown). A choice from a dropdown is its tap on the field plus one for the option (`choose`), which the
-    browser's own picker makes outside the page."""
-
-    # (as it bubbles up to the window: a pointerdown Playwright stops because something covered the target, before
-    # it taps again, is not a player's tap)
-    SCRIPT = """addEventListener("pointerdown", e => { if (e.isTrusted && e.isPrimary)
-      sessionStorage.setItem("_taps", +(sessionStorage.getItem("_taps") || 0) + 1); });"""
-
-    def __init__(self, page):
-        self.page, self.picked, self.keys = page, 0, 0
-        page.context.add_init_script(self.SCRIPT)
-
-    def type(self, locator, text: str):
-        """A field tapped, then its text typed key by key (a player's name replaces the seat's word the field held:
-        the page selects it when the field is tapped)."""
-        locator.tap()
-        locator.press_sequentially(text)
-        self.keys += len(text)
-
-    def choose(self, locator, value: str):
-        locator.tap()
-        locator.select_option(value)
-        self.picked += 1
-
-    def now(self) -> tuple[int, int]:
-        """(taps, keys) so far (read again once a page that a tap had start loading has come: its storage is the
-        same tab's)."""
-        for _ in range(20):
-            try:
-                return self.page.evaluate("+(sessionStorage.getItem('_taps') || 0)") + self.picked, self.keys
-            except playwright_api.Error as e:
-                if "context was destroyed" not in str(e):
-                    raise
-                self.page.wait_for_load_state()
-        raise AssertionError("the page kept navigating: its taps could not be read")
-
-
-def tap_card(page, section: int, card_id: str):
-    page.locator("details.pick").nth(section).locator(f"label.card:has(input[value='{card_id}'])").tap()
+from helpers.browser import PHONE, from_home, playwright_api, settled, shot, tap_card  # (skips without chromium)
 
 
 def test_score_a_duquesa_hand_by_tapping_cards(server, phone):
@@ -234,28 +165,6 @@ def test_names_typed_once_fill_every_page(server, phone):
     # names carried in the address (a setup's link, a sheet's calculator) win over the phone's
     phone.goto(f"{base}/score/duplicon?_n=2&_names=Zoe&_names=Yago")
     assert [names.nth(i).input_value() for i in range(2)] == ["Zoe", "Yago"]
-
-
-class Taps:
-    """Taps counted, from the home page's first."""
-
-    def __init__(self):
-        self.count = 0
-
-    def __call__(self, locator):
-        locator.tap()
-        self.count += 1
-
-
-def from_home(phone, base: str, game: str, names: list[str]) -> Taps:
-    """A phone that knows the table's names opens `game`'s scoring page from the home page: one tap, counted."""
-    phone.goto(f"{base}/")
-    phone.evaluate(f"localStorage.setItem('companion-names', {json.dumps(json.dumps(names))})")
-    phone.reload()
-    tap = Taps()
-    tap(phone.locator(f"a[href$='/score/{game}']").first)
-    phone.wait_for_url(f"**/score/{game}")
-    return tap
 
 
 def test_a_two_player_duquesa_game_in_ten_taps_from_the_home_page(server, phone):

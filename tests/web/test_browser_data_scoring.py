@@ -5,12 +5,12 @@ from pathlib import Path
 
 import pytest
 
-import conftest
 from companion import cards
 from companion.games import generic
-from conftest import free_port, serving_cards
-from test_browser import OFFLINE_PHONE, PHONE, playwright_api, settled, shot  # (skips this module without chromium)
-from test_site import visited_then_offline
+from helpers.browser import OFFLINE_PHONE, PHONE, playwright_api, settled, shot  # (skips this module without chromium)
+from helpers.server import free_port, serving_cards, static_server
+from helpers.server import site_with_game as site_of
+from helpers.site import visited_then_offline
 
 expect = playwright_api.expect
 GAME = Path(__file__).with_name("data_scoring_game.yaml")
@@ -82,12 +82,12 @@ def test_a_hand_tapped_in_on_the_served_page_scores_live(served, browser):
 def site_with_game(tmp_path_factory):
     """The static site with the game added (`companion site --cards`): (its port, its folder)."""
     folder, port = tmp_path_factory.mktemp("site-data-scoring"), free_port()
-    return port, conftest.site_with_game(folder, GAME, port)  # (the file read where it is, as --cards reads it)
+    return port, site_of(folder, GAME, port)  # (the file read where it is, as --cards reads it)
 
 
 def test_a_hand_tapped_in_on_the_static_site_scores_offline(site_with_game, browser):
     port, folder = site_with_game
-    base, proc = f"http://127.0.0.1:{port}", conftest.static_server(folder, port)
+    base, proc = f"http://127.0.0.1:{port}", static_server(folder, port)
     context = browser.new_context(**OFFLINE_PHONE, locale="en-GB")
     try:
         page = context.new_page()

@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-import conftest
-from conftest import free_port, serving_cards
-from test_browser import OFFLINE_PHONE, PHONE, shot  # (skips this module without chromium)
-from test_data_sheet_pages import AFTER, GAME, NAMES, ROUNDS, TARGET, WINNERS, request_of  # (the hands played)
-from test_site import visited_then_offline
+from helpers.browser import OFFLINE_PHONE, PHONE, shot  # (skips this module without chromium)
+from helpers.cometas import AFTER, GAME, NAMES, ROUNDS, TARGET, WINNERS, request_of  # (the hands played)
+from helpers.server import free_port, serving_cards, static_server
+from helpers.server import site_with_game as site_of
+from helpers.site import visited_then_offline
 
 
 def fill_round(page, k: int) -> None:
@@ -85,7 +85,7 @@ def test_a_game_to_40_on_a_served_sheet_names_the_rules_winner(served, browser):
 def site_with_game(tmp_path_factory):
     """The static site with the game added (`companion site --cards`): (its port, its folder)."""
     folder, port = tmp_path_factory.mktemp("site-data-sheet"), free_port()
-    return port, conftest.site_with_game(folder, GAME, port)  # (the file read where it is, as --cards reads it)
+    return port, site_of(folder, GAME, port)  # (the file read where it is, as --cards reads it)
 
 
 def python_drawn(page) -> None:
@@ -96,7 +96,7 @@ def python_drawn(page) -> None:
 
 def test_a_game_to_40_on_a_phone_sheet_offline_names_the_rules_winner(site_with_game, browser):
     port, folder = site_with_game
-    base, proc = f"http://127.0.0.1:{port}", conftest.static_server(folder, port)
+    base, proc = f"http://127.0.0.1:{port}", static_server(folder, port)
     context = browser.new_context(**OFFLINE_PHONE, locale="en-GB")
     try:
         page = context.new_page()

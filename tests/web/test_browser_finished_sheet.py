@@ -3,8 +3,8 @@ sheet the second round ended: played to 100). Neither loses a value in silence: 
 over is saved and the sheet stays finished (it was thrown away as "finished on another phone", though only the
 first phone's own save had finished it again); two corrections of the same entry show the second phone both values,
 and the one it keeps is saved; both are in the history of changes."""
-from conftest import Api
-from test_browser_sheets import new_phone, total  # (and skips this module without chromium)
+from helpers.browser import new_phone, total  # (and skips this module without chromium)
+from helpers.server import Api
 
 PLAYERS = ["Ana", "Bo"]
 

@@ -3,8 +3,8 @@ it the service worker's copies of its pages and of every page holding its link, 
 another sheet's copies stay. And the server's own 429 keeps an entry in the phone's queue until it may pass."""
 import re
 
-from conftest import Api, free_port, start_server
-from test_browser import OFFLINE_PHONE  # (and skips this module without playwright or chromium)
+from helpers.browser import OFFLINE_PHONE  # (and skips this module without playwright or chromium)
+from helpers.server import Api, free_port, start_server
 
 COPIES = """async (needle) => {  // cached requests whose address or page holds `needle`
   const found = [];

@@ -1,12 +1,11 @@
 """Whole games on a phone (issue 13, done when): from the setup page, where the names are typed once, through the
 scoring page its Play button opens, to the winner said big. Each final answer is checked against the rules' own
 scoring of the same game. (Gemas and Nobles: test_browser_gemas.py and test_browser_nobles.py.)"""
-from urllib.parse import parse_qs, urlparse
 
 from companion import service
 
 # (test_browser skips this module without playwright or chromium)
-from test_browser import PHONE, Counted, playwright_api, settled, shot
+from helpers.browser import PHONE, Counted, fresh_phone, playwright_api, set_the_table, settled, shot
 
 expect = playwright_api.expect
 
@@ -17,33 +16,8 @@ QUEENS_NECKLACE_TAPS = 29  # 3 sales of 3 players with Rings, a Banker, the Neck
 DUPLICON_TAPS, DUPLICON_KEYS = 31, 37  # 4 rounds of 3 players, names typed included
 
 
-def fresh_phone(browser):
-    """A phone that has never met these players (no names kept)."""
-    return browser.new_context(**PHONE, locale="en-GB").new_page()
 
 
-def set_the_table(phone, base: str, game: str, names: list[str], counted: Counted | None = None) -> dict:
-    """The setup page: the player count, each name typed once, Deal; then Play opens the scoring page. Returns the
-    setup's answer as the server deals it for the seed in the page's address. With `counted`, the names are typed
-    key by key and the count chosen as a player does, so that they are counted."""
-    phone.goto(f"{base}/setup/{game}")
-    players = phone.locator("select[name=players]")
-    if counted and players.input_value() != str(len(names)):
-        counted.choose(players, str(len(names)))
-    elif not counted:
-        players.select_option(str(len(names)))  # the name fields follow the count at once
-    fields = phone.locator("input[name='_names']")
-    expect(fields).to_have_count(len(names))
-    for k, name in enumerate(names):
-        counted.type(fields.nth(k), name) if counted else fields.nth(k).fill(name)
-        assert fields.nth(k).input_value() == name
-    phone.locator(".go button[type=submit]").tap()
-    phone.locator("#result").wait_for()
-    seed = parse_qs(urlparse(phone.url).query)["seed"][0]
-    dealt = service.setup(game, str(len(names)), seed, {})
-    phone.get_by_role("link", name="Play: open the scoring").tap()
-    phone.wait_for_url(f"**/score/{game}**")
-    return dealt
 
 
 def test_a_whole_duquesa_game_from_setup_to_winner(server, browser):

@@ -6,8 +6,14 @@ checked against the rules' own scoring of the same table."""
 from urllib.parse import parse_qsl, urlparse
 
 from companion import service
-from test_browser import PHONE, playwright_api, settled, shot  # (and skips this module without playwright or chromium)
-from test_browser_games import fresh_phone, set_the_table
+from helpers.browser import (  # (and skips this module without playwright or chromium)
+    PHONE,
+    fresh_phone,
+    playwright_api,
+    set_the_table,
+    settled,
+    shot,
+)
 
 expect = playwright_api.expect
 COLOURS = ("green", "blue", "violet", "orange")

@@ -1,8 +1,8 @@
 """Names as chromium shows them on a phone (issue 15, item 6): a right-to-left name cannot carry the number beside
 it to the other side of the line (on the sheet's grid: a number stays in its own name's column), and a long wide-glyph
 name wraps instead of pushing the totals off the screen."""
-from conftest import Api
-from test_browser import PHONE, shot  # (and skips this module without playwright or chromium)
+from helpers.browser import PHONE, shot  # (and skips this module without playwright or chromium)
+from helpers.server import Api
 
 RTL = "سارة"  # Sara, written right to left
 WIDE = "Ｗ" * 40  # forty full-width letters, the longest name a sheet takes

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlparse
 
 from companion import service
 from companion.games.nobles import WOUNDS
-from test_browser import PHONE, Counted, playwright_api, settled, shot  # (and skips this module without chromium)
+from helpers.browser import PHONE, Counted, playwright_api, settled, shot  # (and skips this module without chromium)
 
 expect = playwright_api.expect
 

@@ -5,8 +5,13 @@ from urllib.parse import parse_qs, urlsplit
 
 from companion import service
 from companion.web.games.nobles import noble_of
+from helpers.browser import (  # (and skips this module without playwright or chromium)
+    PHONE,
+    playwright_api,
+    settled,
+    shot,
+)
 from table import small_photo
-from test_browser import PHONE, playwright_api, settled, shot  # (and skips this module without playwright or chromium)
 
 expect = playwright_api.expect
 HANDS = (("DQ03", "DQ07", "DQ11", "DQ15"), ("DQ01", "DQ05", "DQ09", "DQ13"))

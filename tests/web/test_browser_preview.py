@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import serving_cards
+from helpers.server import serving_cards
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 SHOTS = Path(os.environ.get("COMPANION_SCREENSHOTS", "")) if os.environ.get("COMPANION_SCREENSHOTS") else None

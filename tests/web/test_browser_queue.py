@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from conftest import Api
-from test_browser import OFFLINE_PHONE, shot  # (and skips this module without playwright or chromium)
+from helpers.browser import OFFLINE_PHONE, shot  # (and skips this module without playwright or chromium)
+from helpers.server import Api
 
 PORTAL = "<!doctype html><html><body><h1>Welcome to CafeNet</h1><form><button>Accept and connect</button></form>"
 

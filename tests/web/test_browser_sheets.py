@@ -8,20 +8,16 @@ import zxingcpp
 from PIL import Image
 
 from companion import service
-from conftest import Api, free_port, start_server
-from test_browser import OFFLINE_PHONE, PHONE, settled, shot, tap_card  # (and skips this module without chromium)
-
-
-def new_phone(browser):
-    context = browser.new_context(**OFFLINE_PHONE, locale="en-GB")
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return context, page, errors
-
-
-def total(page, name: str) -> str:
-    return page.locator(f'[data-player="{name}"]').get_attribute("data-total")
+from helpers.browser import (  # (and skips this module without chromium)
+    OFFLINE_PHONE,
+    PHONE,
+    new_phone,
+    settled,
+    shot,
+    tap_card,
+    total,
+)
+from helpers.server import Api, free_port, start_server
 
 
 def test_two_phones_on_one_sheet_see_each_others_entries(server, browser):

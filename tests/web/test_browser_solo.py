@@ -6,8 +6,8 @@ from playwright.sync_api import expect
 
 from companion import service
 from companion.games import duquesa
-from test_browser import PHONE, Taps, shot  # (and skips this module without playwright or chromium)
-from test_site import _text, _wait_drawn
+from helpers.browser import PHONE, Taps, shot  # (and skips this module without playwright or chromium)
+from helpers.site import text_of, wait_drawn
 
 SEED = "1"  # a deal where the helper keeps the card turned up twice and takes the hidden card three times
 
@@ -147,20 +147,20 @@ def test_the_static_sites_phone_draws_the_solo_steps_and_percentile_as_the_serve
 
     def same(path: str, query: str, drawn) -> None:
         mine = server_pages.get(f"/{path}?{query}&lang=en").get_data(as_text=True)
-        assert _text(drawn, "#result") == _text(mine, "#result") and _text(drawn, "#result"), path
+        assert text_of(drawn, "#result") == text_of(mine, "#result") and text_of(drawn, "#result"), path
 
     try:
         page.goto(f"{base}/")
         page.evaluate("localStorage.setItem('companion-lang', 'en')")
         page.goto(f"{base}/en/solo/duquesa/turn/?{carried}")
-        _wait_drawn(page)
+        wait_drawn(page)
         same("solo/duquesa/turn", carried, page)
         # the next step as the page's live form asks its Python for it (the same worker, no second start)
         same("solo/duquesa/turn", carried + "&drawn=DQ10", page.evaluate("(q) => window.companionPage(q)",
                                                                            carried + "&drawn=DQ10"))
         page.goto(f"{base}/en/solo/duquesa/?florins:int=30")
-        _wait_drawn(page)
+        wait_drawn(page)
         same("solo/duquesa", "florins:int=30", page)
-        assert "Better than 61%" in _text(page, "#result")
+        assert "Better than 61%" in text_of(page, "#result")
     finally:
         context.close()

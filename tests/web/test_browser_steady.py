@@ -5,7 +5,7 @@ import time
 import pytest
 
 from companion import games
-from conftest import PHONE
+from helpers.browser import PHONE
 
 # Every layout shift from the page's start (PerformanceObserver 'layout-shift', as Lighthouse counts them: the test
 # makes no input, so none is left out), and when companion.js has run (its DOMContentLoaded work is done by load).

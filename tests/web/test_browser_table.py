@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 from playwright.sync_api import expect
 
 from companion import service
-from test_browser import PHONE, settled
+from helpers.browser import PHONE, settled
 
 GEMS = ["diamond", "emerald", "ruby", "amber"]
 
@@ -157,10 +157,10 @@ def test_queens_necklace_names_show_whole_at_320_px(server, browser):
 def test_static_site_taps_made_while_python_starts_are_scored_once_it_is_ready(site, chromium):
     """A first visit's scoring page: the cards tapped while "Preparing the scoring…" shows are scored as soon as the
     phone's Python is up, with no Score tap."""
-    from test_browser import OFFLINE_PHONE, tap_card
-    from test_site import static_server
+    from helpers.browser import OFFLINE_PHONE, tap_card
+    from helpers.site import served
 
-    base, proc = static_server(site[1] / "site")
+    base, proc = served(site[1] / "site")
     context = chromium.new_context(**OFFLINE_PHONE, locale="en-GB")
     held = []  # our code for the phone's Python, held back until the taps are made (a slow download)
     context.route("**/py/companion.zip*", lambda route: held.append(route))
@@ -192,20 +192,20 @@ def test_static_site_taps_made_while_python_starts_are_scored_once_it_is_ready(s
 def test_static_site_offline_a_link_in_the_other_language_opens_the_kept_one(site, chromium):
     """An English phone that visited the site: offline, a shared Spanish scoring link opens the English page with
     the link's game, as the visit online would (theme.js), not "This page was not opened before"."""
-    from test_browser import OFFLINE_PHONE
-    from test_site import KEPT, _until, _wait_drawn, static_server
+    from helpers.browser import OFFLINE_PHONE
+    from helpers.site import KEPT, served, until, wait_drawn
 
-    base, proc = static_server(site[1] / "site")
+    base, proc = served(site[1] / "site")
     context = chromium.new_context(**OFFLINE_PHONE, locale="en-GB")
     try:
         phone = context.new_page()
         phone.goto(f"{base}/en/")
-        _until(phone, KEPT, 180)
+        until(phone, KEPT, 180)
         context.set_offline(True)
         query = (Path(__file__).parent / "forms" / "duquesa.txt").read_text().strip()
         phone.goto(f"{base}/score/duquesa/?{query}")
         phone.wait_for_url("**/en/score/duquesa/?common=DQ01**")
-        _wait_drawn(phone, timeout=120000)
+        wait_drawn(phone, timeout=120000)
         expect(phone.locator("#result")).to_have_count(1)
         assert phone.evaluate("document.documentElement.lang") == "en"
     finally:

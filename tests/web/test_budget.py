@@ -3,25 +3,18 @@ import re
 
 import pytest
 
-from conftest import GAME_IDS
 from helpers import http
-
-BUDGET = 60 * 1024  # bytes for the heaviest scoring page and everything it loads (issue 13)
-PHONE = {"Accept-Encoding": "gzip, deflate, br"}  # what every phone's browser says it accepts
-
-
-def assets(page: str) -> list[str]:
-    """What the page loads (a link to the page in another language is not loaded)."""
-    return re.findall(r'<(?:link(?![^>]*rel="alternate")|script)[^>]+(?:href|src)="(/[^"]+)"', page)
+from helpers.games import GAME_IDS
+from helpers.http import BUDGET, PHONE_ACCEPTS, assets
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_every_scoring_page_transfers_under_60_kb(client, game):
     """Counted as sent to a phone: the page and its files as they travel, compressed (issues 30 and 46)."""
-    r = client.get(f"/score/{game}", headers=PHONE)
+    r = client.get(f"/score/{game}", headers=PHONE_ACCEPTS)
     assert r.headers["Content-Encoding"] == "gzip"
     urls = assets(http.body(r).decode())
-    files = [client.get(a, headers=PHONE) for a in urls]
+    files = [client.get(a, headers=PHONE_ACCEPTS) for a in urls]
     assert len(files) == 6  # manifest, icon, stylesheet, icons, theme, script
     total = len(r.get_data()) + sum(len(f.get_data()) for f in files)
     assert total < BUDGET, f"{total} bytes"

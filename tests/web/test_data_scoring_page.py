@@ -13,7 +13,7 @@ from companion import cards
 from companion.games import generic
 from companion.web import create_app
 from helpers import http
-from test_budget import BUDGET, PHONE, assets
+from helpers.http import BUDGET, PHONE_ACCEPTS, assets
 
 GAME = Path(__file__).with_name("data_scoring_game.yaml")
 # Ana: a red expedition with two wagers and 3 chips; Bea: a blue card and two puddings; Cai: five puddings (the most,
@@ -134,8 +134,8 @@ def test_a_file_without_scoring_is_the_sum_of_values_as_before(tmp_path):
 
 def test_a_four_player_page_stays_within_the_budget(tmp_path):
     client, _ = served(tmp_path)
-    sent = client.get("/score/lost?_n=4", headers=PHONE)
-    total = len(sent.get_data()) + sum(len(client.get(a, headers=PHONE).get_data())
+    sent = client.get("/score/lost?_n=4", headers=PHONE_ACCEPTS)
+    total = len(sent.get_data()) + sum(len(client.get(a, headers=PHONE_ACCEPTS).get_data())
                                        for a in assets(http.body(sent).decode()))
     assert total < BUDGET, total
 

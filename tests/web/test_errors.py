@@ -5,7 +5,7 @@ import pytest
 from companion import games
 from companion.web.games import GENERIC
 from companion.web.games.glue import pages
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 
 @pytest.mark.parametrize("path,code,field", [

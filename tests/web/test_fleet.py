@@ -6,7 +6,7 @@ import threading
 import pytest
 
 import postgres
-from conftest import Api, start_server
+from helpers.server import Api, start_server
 
 pytestmark = pytest.mark.postgres  # every test here runs its servers on the real PostgreSQL
 

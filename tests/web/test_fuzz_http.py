@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from companion.sheets import storage
 from companion.web import create_app
-from conftest import examples
+from helpers.games import examples
 
 leaves = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats() | st.text(max_size=20)
 json_values = st.recursive(leaves, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(

@@ -32,7 +32,7 @@ def test_a_games_stylesheet_goes_with_its_look_and_nowhere_else(client, game):
 def test_a_games_rules_draw_its_page(server, browser):
     """Gemas' turn shows who is hit only for a thief or a chipote (its own :has() rule); a Nobles duel's steps are
     headed 1.05rem (16.8 px; 18 px without its stylesheet)."""
-    from test_browser import PHONE  # (skips without playwright or chromium)
+    from helpers.browser import PHONE  # (skips without playwright or chromium)
 
     context = browser.new_context(**PHONE)
     try:

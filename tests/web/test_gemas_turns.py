@@ -264,16 +264,17 @@ def test_the_heaviest_gemas_pages_stay_light(client):
     """The steppers' buttons and names are made by companion.js, not sent forty times; the tally's chips are written
     tight, and teams of 8-10 count by steppers: the ten-player page's HTML within 35 KB, with what it loads under
     the 60 KB budget (issues 13 and 30); the seven-player tally, all chips, within 35 KB too."""
-    from test_budget import BUDGET, PHONE, assets
+    from helpers.http import BUDGET, PHONE_ACCEPTS, assets
     for query in ("_n=10", "_n=10&_turns=1", "_n=7", "_n=7&_turns=1"):
         page = client.get(f"/score/gemas?{query}").get_data()
         assert len(page) <= 35 * 1024, (query, len(page))
     from helpers import http
 
-    sent = client.get("/score/gemas?_n=10", headers=PHONE)
+    sent = client.get("/score/gemas?_n=10", headers=PHONE_ACCEPTS)
     page = http.body(sent)
     # counted as test_budget counts them: the page and its files as sent to a phone, compressed
-    total = len(sent.get_data()) + sum(len(client.get(a, headers=PHONE).get_data()) for a in assets(page.decode()))
+    total = len(sent.get_data()) + sum(len(client.get(a, headers=PHONE_ACCEPTS).get_data())
+                                       for a in assets(page.decode()))
     assert page.decode().count('class="steps"') == 40
     assert total < BUDGET, f"{total} bytes"
 

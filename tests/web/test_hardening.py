@@ -19,7 +19,8 @@ from companion.sheets import files as sheet_files
 from companion.web import create_app
 from companion.web.shell import instance, limits
 from companion.web.site import browser
-from conftest import Api, examples, start_server
+from helpers.games import examples
+from helpers.server import Api, start_server
 
 DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
 

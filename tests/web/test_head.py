@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from companion.web import create_app
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 PAGES = ["/", "/sheets", "/offline", "/companion-needed", "/solo/duquesa", "/c/duquesa/DQ07", "/c/gemas/GM-THIEF",
          *[f"/{kind}/{game}" for game in GAME_IDS for kind in ("rules", "score")],
@@ -163,7 +163,7 @@ SMALL_TEXT = """() => {
 
 
 def test_every_text_is_at_least_12_px_on_a_phone(server, browser):
-    from test_browser import PHONE  # (and skips without playwright or chromium)
+    from helpers.browser import PHONE  # (and skips without playwright or chromium)
 
     context = browser.new_context(**PHONE, locale="es-ES")
     page = context.new_page()

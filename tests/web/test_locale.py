@@ -3,7 +3,7 @@ import html
 
 import pytest
 
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 
 def lang_of(response):

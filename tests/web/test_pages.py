@@ -5,7 +5,7 @@ import pytest
 
 from companion import cards, library
 from companion.pnp.document import card_url
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 
 @pytest.mark.parametrize("game", GAME_IDS)

@@ -14,8 +14,9 @@ import pytest
 from companion import library
 from companion.sheets import files as sheet_files
 from companion.sheets.storage import Store
-from conftest import PHONE, Api, serving_cards
-from test_playtest import EXAMPLE, expected, twelve_games
+from helpers.browser import PHONE
+from helpers.playtest import EXAMPLE, expected, twelve_games
+from helpers.server import Api, serving_cards
 
 SVG = "{http://www.w3.org/2000/svg}"
 SHOTS = Path(os.environ["COMPANION_SCREENSHOTS"]) if os.environ.get("COMPANION_SCREENSHOTS") else None

@@ -13,7 +13,7 @@ import pytest
 
 from companion import library
 from companion.web import create_app
-from conftest import free_port
+from helpers.server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "docs" / "example-game"

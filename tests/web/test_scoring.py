@@ -8,7 +8,7 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from companion import service
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 

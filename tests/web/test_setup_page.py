@@ -5,7 +5,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from companion import service
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 
 def seed_of(url):

@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from companion import games, service
-from conftest import GAME_IDS
+from helpers.games import GAME_IDS
 
 PLAYERS = {"gemas": 8}  # teams only from eight players
 
@@ -119,7 +119,7 @@ def test_a_bad_part_seed_is_a_clear_400_problem(client, query, said):
 
 def test_on_a_phone_the_reroll_button_is_44_px_and_changes_only_its_part(server, chromium):
     """In chromium, light and dark: each ↻ is a labelled 44 px target; a tap deals that part again and nothing else."""
-    from test_browser import PHONE, shot
+    from helpers.browser import PHONE, shot
 
     for scheme in ("light", "dark"):
         context = chromium.new_context(**PHONE, locale="en-GB", color_scheme=scheme)

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from conftest import Api
-from test_browser import PHONE, shot  # (and skips this module without playwright or chromium)
+from helpers.browser import PHONE, shot  # (and skips this module without playwright or chromium)
+from helpers.server import Api
 
 LONG = ["Bartolomé de las Casas y Fernández de Oviedo"[:40], "Ｗ" * 40,
         "María Auxiliadora Villanueva del Castillo"[:40]]

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conftest import Api, free_port, start_server
+from helpers.server import Api, free_port, start_server
 
 
 def on(database: str) -> dict:

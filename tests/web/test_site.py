@@ -12,46 +12,21 @@ import pypdfium2 as pdfium
 import pytest
 import zxingcpp
 
-import conftest
 from companion import library
 from companion.cli import main
-from conftest import GAME_IDS, free_port
+from helpers.games import GAME_IDS
+from helpers.server import free_port
+from helpers.site import KEPT, fetch, served, text_of, until, wait_drawn
 
 # `site` (conftest): the static site, built once per session and served on 127.0.0.1: (base URL, folder, server).
 
 
-def _until(page, check: str, seconds: float) -> None:
-    """Polls an async check in the page until it answers true. (Playwright's wait_for_function takes the promise an
-    async function returns as a truthy answer and returns at once: the offline tests then went offline before the
-    service worker had kept what they need, and failed one run in five.)"""
-    end = time.monotonic() + seconds
-    while not page.evaluate(check):
-        assert time.monotonic() < end, f"not true after {seconds} s: {check}"
-        time.sleep(0.1)
 
 
-def visited_then_offline(context, page, url: str, proc) -> None:
-    """A phone's first visit of `url`: its Python up and the site's service worker holding the site and the phones'
-    Python; then the file server (`proc`) stopped, the phone offline, and the page opened again from its copies."""
-    page.goto(url)
-    page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=120000)
-    _until(page, KEPT, 180)
-    proc.terminate()
-    proc.wait(timeout=10)
-    context.set_offline(True)
-    page.reload()
 
 
-def static_server(folder: Path) -> tuple[str, subprocess.Popen]:
-    """Python's plain static file server on a free port for `folder`, once it answers (the caller stops it)."""
-    port = free_port()
-    return f"http://127.0.0.1:{port}", conftest.static_server(folder, port)
 
 
-def fetch(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=10) as r:  # follows the static server's 301 to the folder
-        assert r.status == 200
-        return r.read().decode()
 
 
 @pytest.mark.slow
@@ -127,12 +102,12 @@ def test_a_second_build_replaces_a_previous_site(site, tmp_path):
 
 
 def test_after_one_visit_a_card_page_never_opened_still_opens_offline(site, chromium):
-    base, proc = static_server(site[1] / "site")
+    base, proc = served(site[1] / "site")
     context = chromium.new_context(viewport={"width": 390, "height": 844}, locale="es-ES")
     try:
         phone = context.new_page()
         phone.goto(f"{base}/rules/gemas/")
-        _until(phone, KEPT, 180)  # (the site's Spanish pages and the phones' Python)
+        until(phone, KEPT, 180)  # (the site's Spanish pages and the phones' Python)
         proc.terminate()
         proc.wait(timeout=10)
         phone.goto(f"{base}/C/NB-QH")  # a printed code never opened, with the server stopped
@@ -170,7 +145,7 @@ def test_the_phone_runs_the_same_rules_as_the_server(site, chromium, server_page
 
     from companion import service
     from companion.web.site import browser
-    from test_browser import PHONE
+    from helpers.browser import PHONE
     base = site[0]
     calls = [("score", {"game": p.name.removesuffix("-score.json"), "request": _json.loads(p.read_text())})
              for p in sorted(EXAMPLES.glob("*-score.json"))]
@@ -227,8 +202,8 @@ def test_the_phone_runs_the_same_rules_as_the_server(site, chromium, server_page
     for address, k in pages:
         drawn = answers["out"][k]["answer"]["result"]["html"]
         server = server_pages.get(address).get_data(as_text=True)
-        assert _text(drawn, "#result", ".share") == _text(server, "#result", ".share"), address
-        assert _text(drawn, "#result"), address  # (an answer, not two empty pages)
+        assert text_of(drawn, "#result", ".share") == text_of(server, "#result", ".share"), address
+        assert text_of(drawn, "#result"), address  # (an answer, not two empty pages)
     golden = [_json.loads((GOLDEN / f"setup-{g}.json").read_text()) for g in GAME_IDS]
     dealt = [a["answer"]["result"] for (call, _), a in zip(calls, answers["out"], strict=True) if call == "setup"]
     assert dealt == golden
@@ -237,58 +212,15 @@ def test_the_phone_runs_the_same_rules_as_the_server(site, chromium, server_page
 
 # --- The static site's own pages, drawn by the phone's Python (issue 16) ---
 
-def _wait_drawn(page, count: int = 1, timeout: float = 60000) -> None:
-    try:
-        page.wait_for_function(f"Number(document.documentElement.dataset.drawn || 0) >= {count}", timeout=timeout)
-    except Exception:
-        said = page.evaluate("document.querySelector('.python-status')?.textContent")
-        pytest.fail(f"not drawn: {page.url} says {said}")
 
 
-def _text(html_or_page, selector: str, drop: str = "") -> str:
-    """An element's text, spaces folded (`drop`: parts left out, e.g. a link that names the host)."""
-    import html as _html
-    if isinstance(html_or_page, str):
-        from html.parser import HTMLParser
-
-        class Grab(HTMLParser):
-            def __init__(self):
-                super().__init__(convert_charrefs=True)
-                self.depth, self.out, self.skip = 0, [], 0
-
-            def handle_starttag(self, tag, attrs):
-                a = dict(attrs)
-                if self.depth:
-                    self.depth += tag not in ("br", "input", "img", "meta", "link")
-                    if drop and drop.lstrip(".") in (a.get("class") or "").split():
-                        self.skip = self.depth
-                elif a.get("id") == selector.lstrip("#") or (selector == "main" and tag == "main"):
-                    self.depth = 1
-
-            def handle_endtag(self, tag):
-                if self.depth:
-                    if self.skip == self.depth:
-                        self.skip = 0
-                    self.depth -= 1
-
-            def handle_data(self, data):
-                if self.depth and not self.skip:
-                    self.out.append(data)
-        grab = Grab()
-        grab.feed(html_or_page)
-        text = "".join(grab.out)
-    else:
-        text = html_or_page.evaluate("([s, d]) => { const e = document.querySelector(s).cloneNode(true); "
-                                     "if (d) e.querySelectorAll(d).forEach((x) => x.remove()); return e.textContent; }",
-                                     [selector, drop])
-    return " ".join(_html.unescape(text).split())
 
 
 @pytest.fixture(scope="module")
 def site_phone(site, chromium):
     """One phone on the static site for the page tests below, its service worker and cache kept from page to page
     as on a phone: (page, the page errors seen; each test empties it first and finds it empty at its end)."""
-    from test_browser import OFFLINE_PHONE
+    from helpers.browser import OFFLINE_PHONE
 
     context = chromium.new_context(**OFFLINE_PHONE, locale="es-ES")
     page = context.new_page()
@@ -321,11 +253,11 @@ def test_a_score_page_of_the_static_site_shows_the_servers_result(site, site_pho
     page, errors = _in_language(site_phone, base, lang)
     query = form.read_text().strip()
     page.goto(f"{base}{'' if lang == 'es' else '/en'}/score/{form.stem}/?{query}")
-    _wait_drawn(page)
+    wait_drawn(page)
     assert page.url.endswith(query)
     server = server_pages.get(f"/score/{form.stem}?{query}&lang={lang}").get_data(as_text=True)
-    assert _text(page, "#result") == _text(server, "#result"), (lang, form.stem)
-    assert _text(page, "#result")  # (a result, not two empty pages)
+    assert text_of(page, "#result") == text_of(server, "#result"), (lang, form.stem)
+    assert text_of(page, "#result")  # (a result, not two empty pages)
     assert not errors, errors
 
 
@@ -333,9 +265,9 @@ def test_a_seeded_setup_of_the_static_site_deals_what_the_server_deals(site, sit
     base, game = site[0], "queens-necklace"  # (every game's setup: the worker test above)
     page, errors = _in_language(site_phone, base, "es")
     page.goto(f"{base}/setup/{game}/?seed=golden-42")
-    _wait_drawn(page)
+    wait_drawn(page)
     server = server_pages.get(f"/setup/{game}?seed=golden-42&lang=es").get_data(as_text=True)
-    assert _text(page, "#result", ".share") == _text(server, "#result", ".share"), game
+    assert text_of(page, "#result", ".share") == text_of(server, "#result", ".share"), game
     assert page.locator(".share a").inner_text() == f"{base}/setup/{game}/?seed=golden-42"
     assert not errors, errors
 
@@ -344,7 +276,7 @@ def test_a_setup_opened_bare_on_the_static_site_gets_its_seed_in_the_address_fir
     """So the link deals the same game elsewhere."""
     page, errors = _in_language(site_phone, site[0], "es")
     page.goto(f"{site[0]}/setup/gemas/")
-    _wait_drawn(page)
+    wait_drawn(page)
     seed = re.search(r"seed=([0-9a-f]{8})", page.url).group(1)
     assert page.locator("[data-seed]").inner_text() == seed
     assert not errors, errors
@@ -360,23 +292,23 @@ def test_the_static_sites_form_is_sent_in_place_and_a_refused_one_names_its_prob
     page.fill("input[name='players.0.name']", "Ana")
     page.click("label.tap:has(input[name='players.0.gems.green:int'][value='3'])")  # a count by chips
     page.click("form.form .go button[type=submit]")
-    _wait_drawn(page)
-    assert "players.0.gems.green%3Aint=3" in page.url and "Ana" in _text(page, "#result")
+    wait_drawn(page)
+    assert "players.0.gems.green%3Aint=3" in page.url and "Ana" in text_of(page, "#result")
     assert page.locator("#result td[data-points]").first.inner_text() == "12"  # 3 green × 4
     page.goto(f"{base}/score/gemas/?players.0.name=Ana&players.0.gems.green:int=9&players.1.name=Bo")
-    _wait_drawn(page)
+    wait_drawn(page)
     assert page.evaluate("document.documentElement.dataset.drawnStatus") == "400"
     server = server_pages.get("/score/gemas?players.0.name=Ana&players.0.gems.green:int=9&players.1.name=Bo"
                               "&lang=es").get_data(as_text=True)
-    assert _text(page, ".problems") == _text(server.replace('class="problems"', 'id="problems"'), "#problems")
+    assert text_of(page, ".problems") == text_of(server.replace('class="problems"', 'id="problems"'), "#problems")
     assert not errors, errors
 
 
 def test_a_sheet_kept_on_the_phone_survives_a_reload_and_imports_into_a_companion(site, tmp_path, chromium):
     """No server: a two-entry sheet kept in the phone's storage, reloaded, refused bad points, exported in the
     server's format, and imported into a running `companion serve` with the same totals."""
-    from conftest import start_server
-    from test_browser import PHONE
+    from helpers.browser import PHONE
+    from helpers.server import start_server
 
     base = site[0]
     companion, proc = start_server(instance=tmp_path / "instance")
@@ -386,26 +318,26 @@ def test_a_sheet_kept_on_the_phone_survives_a_reload_and_imports_into_a_companio
         page = context.new_page()
         page.goto(f"{base}/")
         page.click("header a.home.sub")  # "Hojas": this phone's sheets on a static site
-        _wait_drawn(page)
+        wait_drawn(page)
         assert "solo en este móvil" in page.locator("[data-kept=phone]").inner_text()
         page.select_option("select[name=game]", "duplicon")
         page.fill("input[name='players.0']", "Ana")
         page.fill("input[name='players.1']", "Bruno")
         page.click("form[data-phone=new] button[type=submit]")
-        _wait_drawn(page, 2)
+        wait_drawn(page, 2)
         for drawn, (a, b) in enumerate(((5, 3), (2, 7)), start=3):
             page.fill("input[data-player=Ana]", str(a))
             page.fill("input[data-player=Bruno]", str(b))
             page.click("form[data-phone=add] button[type=submit]")
-            _wait_drawn(page, drawn)
+            wait_drawn(page, drawn)
         page.reload()
-        _wait_drawn(page)
+        wait_drawn(page)
         shown = dict(page.eval_on_selector_all("#totals td[data-total]",
                                                "els => els.map((e) => [e.dataset.player, Number(e.dataset.total)])"))
         assert shown == {"Ana": 7, "Bruno": 10}
         page.eval_on_selector("input[data-player=Ana]", "e => { e.value = '1e3'; }")
         page.click("form[data-phone=add] button[type=submit]")
-        _wait_drawn(page, 2)
+        wait_drawn(page, 2)
         refused = page.locator(".problems").inner_text()  # in plain words: whose points, and what was typed
         assert "Ana" in refused and "1e3" in refused and "points.Ana" not in refused
         with page.expect_download() as download:
@@ -428,15 +360,15 @@ def test_a_sheet_kept_on_the_phone_survives_a_reload_and_imports_into_a_companio
 def test_after_one_visit_a_scoring_page_scores_with_the_server_stopped(site, chromium):
     """One visit to a scoring page keeps the phone's Python; with the file server stopped, another game's page
     (never opened) still scores, and a page of the other language says it was not kept, in its own words."""
-    from test_browser import OFFLINE_PHONE
+    from helpers.browser import OFFLINE_PHONE
 
-    base, proc = static_server(site[1] / "site")
+    base, proc = served(site[1] / "site")
     context = chromium.new_context(**OFFLINE_PHONE, locale="es-ES")
     try:
         page = context.new_page()
         page.goto(f"{base}/score/duquesa/")
         page.wait_for_function("document.documentElement.dataset.pythonReady", timeout=60000)
-        _until(page, KEPT + """ && (async () => {
+        until(page, KEPT + """ && (async () => {
             const runtime = await caches.open("companion-runtime");
             const kept = (await runtime.keys()).map((r) => r.url);
             const asked = JSON.parse(document.documentElement.dataset.pythonFiles || "[]");
@@ -448,7 +380,7 @@ def test_after_one_visit_a_scoring_page_scores_with_the_server_stopped(site, chr
         proc.wait(timeout=10)
         query = (Path(__file__).parent / "forms" / "nobles.txt").read_text().strip()
         page.goto(f"{base}/score/nobles/?{query}")
-        _wait_drawn(page)
+        wait_drawn(page)
         assert page.locator("#result").count() == 1 and page.locator(".problems").count() == 0
         page.goto(f"{base}/en/rules/nobles/")  # the English pages were not kept: the Spanish one, as online
         page.wait_for_url(f"{base}/rules/nobles/")
@@ -481,7 +413,6 @@ def _sent(log: Path) -> list[str]:
     return re.findall(r'"GET (\S+) HTTP/[\d.]+" 200 ', log.read_text())
 
 
-KEPT = "async () => (await navigator.serviceWorker.ready).active?.state === 'activated'"
 
 
 def test_one_visit_of_the_home_page_makes_scoring_setup_and_the_solo_rank_work_offline(site, chromium, server_pages,
@@ -489,7 +420,7 @@ def test_one_visit_of_the_home_page_makes_scoring_setup_and_the_solo_rank_work_o
     """A Spanish visitor opens the home page only; once the service worker has kept the site, with no connection,
     a scoring page, a setup and the solo rank are drawn by the phone's own Python with the server's answers. The
     first visit asked for every address once, and for no English page (the visitor's language only)."""
-    from test_browser import OFFLINE_PHONE
+    from helpers.browser import OFFLINE_PHONE
 
     log = tmp_path / "requests.log"
     base, proc = _logged_server(site[1] / "site", log)
@@ -497,7 +428,7 @@ def test_one_visit_of_the_home_page_makes_scoring_setup_and_the_solo_rank_work_o
     try:
         page = context.new_page()
         page.goto(f"{base}/")
-        _until(page, KEPT, 180)
+        until(page, KEPT, 180)
         sent = _sent(log)
         twice = {u for u in sent if sent.count(u) > 1}
         assert not twice, twice
@@ -508,10 +439,10 @@ def test_one_visit_of_the_home_page_makes_scoring_setup_and_the_solo_rank_work_o
         for path, query, drop in (("score/duplicon/", form, ""), ("setup/gemas/", "seed=golden-42", ".share"),
                                   ("solo/duquesa/", "florins:int=30", "")):
             page.goto(f"{base}/{path}?{query}")
-            _wait_drawn(page, timeout=120000)
+            wait_drawn(page, timeout=120000)
             server = server_pages.get(f"/{path.rstrip('/')}?{query}&lang=es").get_data(as_text=True)
-            assert _text(page, "#result", drop) == _text(server, "#result", drop), path
-            assert _text(page, "#result"), path  # (an answer, not two empty pages)
+            assert text_of(page, "#result", drop) == text_of(server, "#result", drop), path
+            assert text_of(page, "#result"), path  # (an answer, not two empty pages)
     finally:
         context.close()
         proc.terminate()

@@ -6,9 +6,9 @@ import json
 import re
 
 from companion import service
+from helpers.browser import OFFLINE_PHONE, PHONE, playwright_api, settled, shot  # (skips this module without chromium)
+from helpers.site import KEPT, served, until
 from table import small_photo
-from test_browser import OFFLINE_PHONE, PHONE, playwright_api, settled, shot  # (skips this module without chromium)
-from test_site import KEPT, _until, static_server
 
 expect = playwright_api.expect
 HANDS = (("DQ03", "DQ07", "DQ11", "DQ15"), ("DQ01", "DQ05", "DQ09", "DQ13"))
@@ -32,7 +32,7 @@ def _scan(page, tmp_path, k: int) -> None:
 
 
 def test_a_photo_fills_a_hand_on_the_static_site_and_is_read_again_offline(site, chromium, tmp_path):
-    base, proc = static_server(site[1] / "site")
+    base, proc = served(site[1] / "site")
     context = chromium.new_context(**OFFLINE_PHONE, locale="en-GB")
     asked, held = [], []
     context.on("request", lambda r: asked.append(r.url))
@@ -54,10 +54,10 @@ def test_a_photo_fills_a_hand_on_the_static_site_and_is_read_again_offline(site,
         for route in held:
             route.continue_()
         context.unroute("**/sw.js*")
-        _until(page, KEPT, 180)
+        until(page, KEPT, 180)
         settled(page)
         expect(page).to_have_url(re.compile("DQ15"), timeout=30000)  # (the live answer keeps the filled form's address)
-        _until(page, """(async () => {
+        until(page, """(async () => {
             const kept = (await (await caches.open("companion-runtime")).keys()).map((r) => r.url);
             return window.companionPhoto.zxing.files.every((u) => kept.includes(u));
         })()""", 60)

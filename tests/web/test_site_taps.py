@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 from companion import service
 from companion.core import i18n
 from companion.web.site import browser
-from test_browser import OFFLINE_PHONE, PHONE, settled  # (skips this module without chromium)
-from test_site import _wait_drawn
+from helpers.browser import OFFLINE_PHONE, PHONE, settled  # (skips this module without chromium)
+from helpers.site import wait_drawn
 
 
 def python_drawn(page) -> None:
@@ -191,7 +191,7 @@ def start_sheet(page, names: list[str], game: str = "duplicon") -> None:
 def expect_started(page, names: list[str]) -> None:
     """The sheet just started is the page shown and is kept in the phone's storage (once)."""
     page.wait_for_url("**/phone-sheets/?id=*", timeout=120_000)
-    _wait_drawn(page, timeout=120_000)
+    wait_drawn(page, timeout=120_000)
     sheet_id = dict(query_of(address(page)))["id"]
     expect(page.locator("input[data-player]")).to_have_count(len(names))
     assert page.locator("input[data-player]").evaluate_all("els => els.map((e) => e.dataset.player)") == names
@@ -272,10 +272,10 @@ def test_a_sheet_started_after_an_offline_reload_is_started_and_kept(site, chrom
     """The phone's sheets page visited once, then offline and reloaded: it opens at once from the phone's copy while
     Python restores. "Start the sheet" tapped then starts the sheet once Python is up (it did nothing), and names
     typed before Python drew the page are still there for the next start (they were wiped)."""
-    from test_site import static_server, visited_then_offline
+    from helpers.site import served, visited_then_offline
 
     version = re.search(r"companion\.zip\?v=(\w+)", (site[1] / "site" / "py" / "worker.js").read_text())[1]
-    base, proc = static_server(site[1] / "site")
+    base, proc = served(site[1] / "site")
     context = chromium.new_context(**OFFLINE_PHONE, locale="en-GB")
     context.add_init_script(HOLD_OFFLINE_PYTHON % version)
     try:

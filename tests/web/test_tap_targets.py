@@ -3,8 +3,9 @@ chromium on a 390 px phone, in Spanish (the longer words), with each game's exam
 and a sheet holding an entry (its Edit / Undo)."""
 from pathlib import Path
 
-from conftest import GAME_IDS, Api
-from test_browser import PHONE  # (and skips this module without playwright or chromium)
+from helpers.browser import PHONE  # (and skips this module without playwright or chromium)
+from helpers.games import GAME_IDS
+from helpers.server import Api
 
 FORMS = Path(__file__).parent / "forms"
 MIN = 44
