@@ -16,8 +16,7 @@ from ..core.i18n import N_
 from ..core.rng import randbelow, shuffled
 from ..core.schema import INVALID, Enum, Field, InputError, Int, ListOf, MapOf, Problems, Record, Value, Word, problem
 from ..look import Face, Icon
-from ..scoring import (DEFAULT, GAME_STEPS, HELD_KINDS, Env, FormulaError, Scoring, Table, card_fields, dealt,
-                       one_budget)
+from ..scoring import DEFAULT, GAME_STEPS, HELD_KINDS, Env, FormulaError, Scoring, Table, card_fields, dealt, one_budget
 from .base import NAME, check_unique_names, checked
 from .descriptor import Entry, Game
 

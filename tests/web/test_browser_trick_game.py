@@ -114,3 +114,61 @@ def test_a_whole_trick_taking_game_on_a_sheet_in_at_most_60_taps_and_keys(served
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_a_table_whose_tricks_do_not_add_up_says_so_live_and_a_round_is_corrected_in_the_calculator(served, browser):
+    context = browser.new_context(**PHONE, locale="en-GB")
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{served}/sheets?lang=en")
+        page.select_option("select[name=game]", "tricks")
+        for i, name in enumerate(NAMES):
+            page.fill(f"input[name='players.{i}']", name)
+        page.locator("form[action$='/sheets'] button[type=submit]").tap()
+        page.wait_for_selector("#sheet")
+        sheet_url = page.url
+        page.get_by_role("button", name="Score it with the calculator").tap()
+        page.wait_for_selector("form[data-live]")
+        chip(page, 0, "tricks", 5).tap()  # 5 tricks of 12: the check's message under the players, as tapped
+        settled(page)
+        said = page.locator("form[data-live] #checks .check")
+        assert said.inner_text() == "The tricks taken must add up to the cards dealt to each player"
+        assert page.locator("main > .problems").count() == 0  # said once, under the table
+        assert page.locator("section.save form").count() == 0  # nothing to save
+        for seat, tricks in ((1, 4), (2, 3)):  # 5 + 4 + 3 = 12
+            chip(page, seat, "tricks", tricks).tap()
+        settled(page)
+        assert page.locator("form[data-live] #checks .check").count() == 0
+        enter_round(page, Counted(page), 0)
+        settled(page)
+        page.locator("section.save button[type=submit]").tap()
+        page.wait_for_url(sheet_url)
+        after = totals_after()
+        for name, total in after[0].items():
+            page.wait_for_selector(f'[data-player="{name}"][data-total="{total}"]', timeout=20_000)
+        # the round corrected: its edit page opens the calculator with its cards and counters
+        page.locator("a[href$='/entries/1/edit']").first.tap()
+        page.get_by_role("button", name="Correct it in the calculator").tap()
+        page.wait_for_selector("form[data-live]")
+        assert page.locator("form[data-live] .round").inner_text() == "Round 1"
+        for seat, (bid, tricks) in enumerate(ROUNDS[0]):
+            for counter, value in (("bid", bid), ("tricks", tricks)):
+                assert page.locator(f"input[name='players.{seat}.counters.{counter}:int']:checked") \
+                    .get_attribute("value") == str(value)
+        assert page.locator(f"input[name='players.0.cards.{KRAKEN}:int']").input_value() == "1"
+        corrected = [list(r) for r in ROUNDS]
+        corrected[0] = [(3, 3), (4, 4), (2, 2), (1, 3)]  # Bo took 4, not 5; Di 3, not 2
+        chip(page, 1, "tricks", 4).tap()
+        chip(page, 3, "tricks", 3).tap()
+        settled(page)
+        page.get_by_role("button", name="Save the correction of entry 1").tap()
+        page.wait_for_url(f"{sheet_url}**")
+        fixed = totals_after(corrected)
+        for name, total in fixed[0].items():
+            page.wait_for_selector(f'[data-player="{name}"][data-total="{total}"]', timeout=20_000)
+        assert fixed[0] != after[0]
+        assert not errors, errors
+    finally:
+        context.close()
