@@ -14,8 +14,8 @@ import pytest
 
 from companion import cards
 from companion.games import generic
-from conftest import serving_cards
-from test_browser import PHONE, Counted, settled, shot  # (skips this module without chromium)
+from helpers.browser import PHONE, Counted, settled, shot  # (skips this module without chromium)
+from helpers.server import serving_cards
 
 GAME = Path(__file__).parents[1] / "data" / "tricks.yaml"
 NAMES = ["Ana", "Bo", "Cy", "Di"]
