@@ -16,7 +16,7 @@ from ..core.i18n import N_
 from ..core.rng import randbelow, shuffled
 from ..core.schema import INVALID, Enum, Field, InputError, Int, ListOf, MapOf, Problems, Record, Value, Word, problem
 from ..look import Face, Icon
-from ..scoring import DEFAULT, GAME_STEPS, HELD_KINDS, FormulaError, Scoring, card_fields, dealt, one_budget
+from ..scoring import DEFAULT, GAME_STEPS, HELD_KINDS, Env, FormulaError, Scoring, Table, card_fields, dealt, one_budget
 from .base import NAME, check_unique_names, checked
 from .descriptor import Entry, Game
 
@@ -47,6 +47,29 @@ def holdable(card_set) -> dict:
     if card_set.scoring is None:
         return {c.id: c for c in card_set.components if "value" in c.data}
     return {c.id: c for c in card_set.components if c.kind in HELD_KINDS}
+
+
+def offered(card_set) -> dict:
+    """The components a scoring page offers each player to count, by id: those its `scoring.cards:` takes (a card's
+    formula, computed on each component's fields), else every one a player may hold. A component the formula cannot
+    be computed on (validate proves it can) is offered: a card is never hidden by a failure. A photo or a scanned code
+    still adds any holdable one."""
+    held = holdable(card_set)
+    scoring = card_set.scoring
+    if scoring is None or scoring.offered is None:
+        return held
+    table = Table(scoring, [[]], [{}], 1, False)
+    out = {}
+    for cid, c in held.items():
+        env = Env(table, 0, ())
+        env.card = card_fields(c)
+        try:
+            taken = scoring.offered.run(env)
+        except (FormulaError, RecursionError, MemoryError):
+            taken = True
+        if isinstance(taken, list) or bool(taken):  # (a list is no condition: validate says so; offered)
+            out[cid] = c
+    return out
 
 
 class Held(Field):

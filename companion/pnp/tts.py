@@ -5,8 +5,9 @@ The faces are the print's own: `export._card_pages` draws each unique card once 
 and pdfium rasterises it at TILE_DPI, so a sheet tile is the printed card, code and all (on several cores, worker
 processes each draw a share of the faces into the sheets, then encode them: see `_pictures`). What goes in:
 
-* the deck is the game's cards (kind `card`), in data order, each `qty` times; reference cards, tiles and tokens
-  are left out (they are not dealt);
+* every component but the backs goes in, each `qty` times: the game's cards (kind `card`) in the deck, in data
+  order, and each other kind (reference cards, tiles, tokens: `KINDS`) in a deck of its own beside it (one copy
+  alone: a card), so that a reference card is never shuffled into the cards dealt;
 * unique faces are packed on sheets of at most 10 × 7 tiles, the bottom-right slot of every sheet holding the
   back (what TTS shows for a card hidden in another player's hand; `BackIsHidden` says the same), so at most 69
   faces a sheet. A deck needing several sheets gets them evenly filled, each with the smallest grid that holds its
@@ -101,10 +102,13 @@ def image_base_problems(url: str | None) -> list[Problem]:
     return []
 
 
+KINDS = ("card", "reference", "tile", "token")  # what an export takes, each kind its own deck (the cards' first)
+
+
 def plan_sheets(card_set: CardSet, settings: BuildSettings) -> list[Sheet]:
     """The deck's unique cards on sheets: a run of evenly filled sheets for each (back, size), in data order."""
     groups: dict[tuple[str | None, str], list[Component]] = {}
-    for comp in card_set.select(("card",)):
+    for comp in card_set.select(KINDS):
         groups.setdefault((comp.back, printed_size(comp, settings)), []).append(comp)
     sheets: list[Sheet] = []
     back_files: dict[tuple[str | None, str], str] = {}
@@ -138,8 +142,8 @@ def export_tts(game: str, out_dir: str | Path, settings: BuildSettings, image_ba
         raise cards.DataError(errors)
     sheets = plan_sheets(card_set, settings)
     if not sheets:
-        raise InputError([Problem(("game",), f"{card_set.game} has no cards (components of kind card) to make a "
-                                             f"deck of")])
+        raise InputError([Problem(("game",), f"{card_set.game} has no components (cards, reference cards, tiles "
+                                             f"or tokens) to make a deck of")])
     if warn is not None and settings.qr != "none":  # a long address can shrink a layout's codes (the codes made
         for line in small_codes(card_set, settings.base_url):  # here are kept for the faces drawn next)
             warn(line)
@@ -317,40 +321,58 @@ def _guid(*parts) -> str:
     return hashlib.sha1(":".join(map(str, parts)).encode()).hexdigest()[:6]
 
 
+BESIDE = 3.0  # how far apart (TTS units) the decks of each kind lie
+KIND_NAMES = {"reference": {"es": "Referencia", "en": "Reference"}, "tile": {"es": "Losetas", "en": "Tiles"},
+              "token": {"es": "Fichas", "en": "Tokens"}}  # a deck of another kind's name, after the game's title
 TRANSFORM = {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
              "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}  # face down in the middle of the table
 GREY = {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259}  # TTS's own tint for a card
 
 
 def saved_object(card_set: CardSet, settings: BuildSettings, sheets: list[Sheet], url: Callable[[str], str]) -> dict:
-    """The whole saved object: one DeckCustom holding every copy of the cards, in data order."""
+    """The whole saved object: a DeckCustom holding every copy of the cards, in data order, and beside it one of each
+    other kind the game has (reference cards, tiles, tokens; a lone copy is a card on the table)."""
     lang = settings.lang
     decks = {str(s.number): {"FaceURL": url(s.file), "BackURL": url(s.back_file), "NumWidth": s.columns,
                              "NumHeight": s.rows, "BackIsHidden": True, "UniqueBack": False, "Type": 0}
              for s in sheets}
     card_ids = {c.id: (s.number, s.number * 100 + slot) for s in sheets for slot, c in enumerate(s.faces)}
-    contained, deck_ids = [], []
-    for i, comp in enumerate(card_set.deck(("card",))):
-        number, card_id = card_ids[comp.id]
-        deck_ids.append(card_id)
-        contained.append({
-            "GUID": _guid(card_set.game, "card", i), "Name": "Card", "Transform": dict(TRANSFORM),
-            "Nickname": comp.name_in(lang) or comp.id, "Description": description(comp.text_in(lang), card_set, lang),
-            "GMNotes": comp.id, "ColorDiffuse": dict(GREY), "Locked": False, "Grid": True, "Snap": True,
-            "IgnoreFoW": False, "Autoraise": True, "Sticky": True, "Tooltip": True, "GridProjection": False,
-            "HideWhenFaceDown": True, "Hands": True, "CardID": card_id, "SidewaysCard": False,
-            "CustomDeck": {str(number): decks[str(number)]}, "LuaScript": "", "LuaScriptState": "", "XmlUI": "",
-        })
     title = card_set.title.get(lang)
-    deck = {
-        "GUID": _guid(card_set.game, "deck"), "Name": "DeckCustom", "Transform": dict(TRANSFORM),
-        "Nickname": title, "Description": "", "GMNotes": "", "ColorDiffuse": dict(GREY), "Locked": False,
-        "Grid": True, "Snap": True, "IgnoreFoW": False, "Autoraise": True, "Sticky": True, "Tooltip": True,
-        "GridProjection": False, "HideWhenFaceDown": True, "Hands": False, "SidewaysCard": False,
-        "DeckIDs": deck_ids, "CustomDeck": decks, "LuaScript": "", "LuaScriptState": "", "XmlUI": "",
-        "ContainedObjects": contained,
-    }
+    objects, count = [], 0
+    for kind in KINDS:
+        copies = card_set.deck((kind,))
+        if not copies:
+            continue
+        contained, deck_ids = [], []
+        for i, comp in enumerate(copies):
+            number, card_id = card_ids[comp.id]
+            deck_ids.append(card_id)
+            contained.append({
+                "GUID": _guid(card_set.game, "card" if kind == "card" else kind, i), "Name": "Card",
+                "Transform": dict(TRANSFORM), "Nickname": comp.name_in(lang) or comp.id,
+                "Description": description(comp.text_in(lang), card_set, lang),
+                "GMNotes": comp.id, "ColorDiffuse": dict(GREY), "Locked": False, "Grid": True, "Snap": True,
+                "IgnoreFoW": False, "Autoraise": True, "Sticky": True, "Tooltip": True, "GridProjection": False,
+                "HideWhenFaceDown": True, "Hands": True, "CardID": card_id, "SidewaysCard": False,
+                "CustomDeck": {str(number): decks[str(number)]}, "LuaScript": "", "LuaScriptState": "", "XmlUI": "",
+            })
+        at = {**TRANSFORM, "posX": TRANSFORM["posX"] + BESIDE * len(objects)}  # side by side on the table
+        count += len(copies)
+        if len(contained) == 1:
+            objects.append({**contained[0], "Transform": at})
+            continue
+        used = dict.fromkeys(str(n) for n, _ in (card_ids[c.id] for c in copies))
+        objects.append({
+            "GUID": _guid(card_set.game, "deck") if kind == "card" else _guid(card_set.game, "deck", kind),
+            "Name": "DeckCustom", "Transform": at,
+            "Nickname": title if kind == "card" else f"{title} · {KIND_NAMES[kind].get(lang, KIND_NAMES[kind]['en'])}",
+            "Description": "", "GMNotes": "", "ColorDiffuse": dict(GREY), "Locked": False,
+            "Grid": True, "Snap": True, "IgnoreFoW": False, "Autoraise": True, "Sticky": True, "Tooltip": True,
+            "GridProjection": False, "HideWhenFaceDown": True, "Hands": False, "SidewaysCard": False,
+            "DeckIDs": deck_ids, "CustomDeck": {n: decks[n] for n in used}, "LuaScript": "", "LuaScriptState": "",
+            "XmlUI": "", "ContainedObjects": contained,
+        })
     return {"SaveName": title, "GameMode": title, "Gravity": 0.5, "PlayArea": 0.5, "Date": "", "Table": "",
-            "Sky": "", "Note": f"{title}: {len(deck_ids)} cards, made by companion {__version__} from "
+            "Sky": "", "Note": f"{title}: {count} components, made by companion {__version__} from "
                                 f"{os.path.basename(card_set.path)}", "Rules": "", "XmlUI": "", "LuaScript": "",
-            "LuaScriptState": "", "ObjectStates": [deck], "TabStates": {}, "VersionNumber": ""}
+            "LuaScriptState": "", "ObjectStates": objects, "TabStates": {}, "VersionNumber": ""}

@@ -494,3 +494,71 @@ def _why_over(end: Mapping) -> str:
     if end.get("target") is not None:
         return f"a total reached the target of {end['target']}"
     return "by its rules"
+
+
+# --- A sheet's round opened in its game's calculator ---------------------------------------------------------------
+
+
+def calculator_fields(game: str, entries: Iterable[Mapping], players: list[str], next_round_: int | None,
+                      correcting: Mapping | None = None) -> list[tuple[str, str]]:
+    """The scoring form's fields a sheet's calculator opens with, beside the players' names: the round (the sheet's
+    next one, or that of the entry `correcting`, said and not asked: `_round=sheet`), the earlier rounds as their
+    score requests (`earlier:json`, each player named by their seat) for a game whose rounds read the game so far,
+    and, correcting an entry scored with the calculator, that round's cards and counters (a data-only game's form)
+    with the entry it corrects (`_edit`, `_base`). Earlier rounds go only where every counting round before this one
+    was scored with the calculator by the same players (a round typed as points says nothing of its hands): else the
+    calculator sees the round alone, and the sheet, which scores its rounds again in order, still counts it right."""
+    out: list[tuple[str, str]] = []
+    round_ = next_round_
+    counting = sorted((e for e in entries if e.get("active")), key=lambda e: e["seq"])
+    if correcting is not None:
+        counting = [e for e in counting if e["seq"] < correcting["seq"]]
+        asked = correcting.get("request") if isinstance(correcting.get("request"), Mapping) else {}
+        if round_ is not None:
+            round_ = asked.get("round") if isinstance(asked.get("round"), int) else len(counting) + 1
+        out += [("_edit", str(correcting["seq"])), ("_base", str(correcting["rev"]))]
+        out += _request_fields(asked, correcting.get("seats"))
+    if round_ is not None:
+        out += [("_round", "sheet"), ("round:int", str(round_))]
+    earlier = _earlier(game, counting, players)
+    if earlier and round_ == len(earlier) + 1:
+        out.append(("earlier:json", json.dumps(earlier, ensure_ascii=False, separators=(",", ":"))))
+    return out
+
+
+def _earlier(game: str, counting: list[Mapping], players: list[str]) -> list[dict] | None:
+    """The score requests of a sheet's counting rounds in order, each player named by their seat; None where the
+    game's rounds stand alone or a round cannot be given as a request of these players."""
+    if not counting or restater(game) is None:
+        return None
+    out = []
+    for e in counting:
+        request = e.get("request")
+        if not isinstance(request, Mapping) or not isinstance(request.get("players"), list):
+            return None
+        seats = e.get("seats") or [p.get("name") for p in request["players"] if isinstance(p, Mapping)]
+        if sorted(map(str, seats)) != sorted(players) or len(seats) != len(request["players"]):
+            return None
+        out.append({**{k: v for k, v in request.items() if k not in ("earlier", "round")},
+                    "players": [{**p, "name": seat} for p, seat in zip(request["players"], seats, strict=True)]})
+    return out
+
+
+def _request_fields(request: Mapping, seats: Any) -> list[tuple[str, str]]:
+    """A data-only game's score request as its scoring form's fields: each player's name (their seat's), copies of
+    each card and counters."""
+    out = []
+    rows = request.get("players") if isinstance(request.get("players"), list) else []
+    seats = seats if isinstance(seats, list) else []
+    for i, p in enumerate(rows):
+        if not isinstance(p, Mapping):
+            continue
+        name = seats[i] if i < len(seats) else p.get("name")
+        out.append((f"players.{i}.name", str(name or "")))
+        held = p.get("cards")
+        if isinstance(held, list):  # (a list of ids, repeated for copies)
+            held = {cid: held.count(cid) for cid in dict.fromkeys(held)}
+        for key, part in (("cards", held), ("counters", p.get("counters"))):
+            if isinstance(part, Mapping):
+                out += [(f"players.{i}.{key}.{k}:int", str(v)) for k, v in part.items() if isinstance(v, int)]
+    return out

@@ -105,16 +105,19 @@ def test_a_shipped_game_is_a_deck_tts_loads_with_every_copy_on_its_sheet(tmp_pat
     card_set = library.load_game("duplicon")
     saved = check_export(folder, card_set, "es")
     deck = saved["ObjectStates"][0]
-    assert len(deck["DeckIDs"]) == 96 and len(deck["CustomDeck"]) == 1  # 8 faces × 12, reference cards left out
+    assert len(deck["DeckIDs"]) == 96 and len(deck["CustomDeck"]) == 1  # 8 faces × 12: the cards dealt alone
     entry = deck["CustomDeck"]["1"]
     assert entry["FaceURL"] == (folder / "duplicon-sheet-1.png").as_uri()
     assert entry["BackURL"] == (folder / "duplicon-back.png").as_uri()
-    assert (entry["NumWidth"], entry["NumHeight"]) == (3, 3)  # 8 faces and the hidden slot
-    assert Image.open(folder / "duplicon-sheet-1.png").size == (1200, 1680)  # 400 × 560 px a poker card
+    assert (entry["NumWidth"], entry["NumHeight"]) == (4, 3)  # 8 faces, the reference card's and the hidden slot
+    assert Image.open(folder / "duplicon-sheet-1.png").size == (1600, 1680)  # 400 × 560 px a poker card
+    reference = saved["ObjectStates"][1]  # the reference card's 3 copies: a deck of their own, on the same sheet
+    assert [o["GMNotes"] for o in reference["ContainedObjects"]] == ["DP-TURN"] * 3
+    assert reference["CustomDeck"] == {"1": entry}
     assert {p.name for p in folder.iterdir()} == {"duplicon.json", "duplicon-sheet-1.png", "duplicon-back.png",
                                                  ".companion-tts-duplicon"}
     out = capsys.readouterr()
-    assert "duplicon.json" in out.out and "96 cards" in out.out
+    assert "duplicon.json" in out.out
     assert "127.0.0.1" in out.err  # codes that open this computer only are never silent
 
 
@@ -153,12 +156,14 @@ def test_a_re_export_replaces_its_own_files_keeps_the_others_and_refuses_a_stran
     out = tmp_path / "Saved Objects"
     out.mkdir()
     (out / "notes.txt").write_text("table for Friday")
-    assert main(["export", "tts", str(big_game(tmp_path / "big", 75)), "--out", str(out)]) == 0
-    assert (out / "cosecha-sheet-2.png").exists()
+    assert main(["export", "tts", str(big_game(tmp_path / "big", 140)), "--out", str(out)]) == 0
+    assert (out / "cosecha-sheet-3.png").exists()
     assert main(["export", "tts", "gemas", "--out", str(out)]) == 0  # another game beside it
-    assert main(["export", "tts", str(EXAMPLE), "--out", str(out)]) == 0  # the same game, now one sheet
+    # the same game, now two sheets: its cards', and its reference card's (no back: a sheet of its own)
+    assert main(["export", "tts", str(EXAMPLE), "--out", str(out)]) == 0
     names = {p.name for p in out.iterdir()}
-    assert "cosecha-sheet-2.png" not in names and {"cosecha-sheet-1.png", "notes.txt", "gemas.json"} <= names
+    assert {n for n in names if n.startswith("cosecha-sheet-")} == {"cosecha-sheet-1.png", "cosecha-sheet-2.png"}
+    assert {"notes.txt", "gemas.json"} <= names
     assert (out / "notes.txt").read_text() == "table for Friday"
     check_export(out, cards.load_file(EXAMPLE), "es")
     check_export(out, library.load_game("gemas"), "es")
@@ -201,3 +206,30 @@ def test_every_grid_holds_its_faces_and_the_hidden_slot_within_10_by_7():
         assert columns <= 10 and rows <= 7 and columns * rows >= faces + 1
         assert columns * 400 <= 4096 and rows * 560 <= 4096
     assert tts.grid(69, (400, 560)) == (10, 7)
+
+
+COMETAS = ROOT / "docs" / "example-game" / "cometas.yaml"
+
+
+def test_every_component_goes_in_reference_cards_in_a_deck_of_their_own(tmp_path):
+    """Issue 44, item 7: a reference card was left out of the export. Every component but the backs goes in: the
+    cards in the deck, the reference cards (two copies of KT-HELP) in a deck of their own beside it, each read back
+    from its tile on the sheets (its QR code opens its page)."""
+    assert main(["export", "tts", str(COMETAS), "--out", str(tmp_path), "--lang", "en"]) == 0
+    card_set = cards.load_file(COMETAS)
+    saved = check_export(tmp_path, card_set, "en")  # (the cards' deck, first)
+    assert [o["Name"] for o in saved["ObjectStates"]] == ["DeckCustom", "DeckCustom"]
+    reference = saved["ObjectStates"][1]
+    assert reference["Nickname"] == f"{card_set.title.get('en')} · Reference"
+    assert [o["GMNotes"] for o in reference["ContainedObjects"]] == ["KT-HELP", "KT-HELP"]
+    assert reference["Transform"]["posX"] != saved["ObjectStates"][0]["Transform"]["posX"]  # beside, not on it
+    (card_id,) = set(reference["DeckIDs"])
+    number, slot = divmod(card_id, 100)
+    entry = reference["CustomDeck"][str(number)]
+    sheet = Image.open(local_file(entry["FaceURL"], tmp_path, None)).convert("RGB")
+    w, h = Image.open(local_file(entry["BackURL"], tmp_path, None)).size
+    x, y = (slot % entry["NumWidth"]) * w, (slot // entry["NumWidth"]) * h
+    (found,) = zxingcpp.read_barcodes(sheet.crop((x, y, x + w, y + h)))
+    assert found.text == card_url(LOCAL, "KT-HELP")
+    assert "KT-HELP" in {o["GMNotes"] for o in saved["ObjectStates"][1]["ContainedObjects"]}
+    assert "KT-HELP" not in {o["GMNotes"] for o in saved["ObjectStates"][0]["ContainedObjects"]}  # never dealt

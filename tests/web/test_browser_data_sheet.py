@@ -21,7 +21,9 @@ def fill_round(page, k: int) -> None:
         assert page.locator(f"input[name='players.{i}.name']").input_value() == p["name"]
         for card, n in p["cards"].items():
             page.fill(f"input[name='players.{i}.cards.{card}:int']", str(n))
-        page.fill(f"input[name='players.{i}.counters.knots:int']", str(p["counters"]["knots"]))
+        knots = f"input[name='players.{i}.counters.knots:int']"  # (0 to 12: a row of number chips, 0 chosen)
+        page.locator(f"label.tap:has({knots}[value='{p['counters']['knots']}'])").tap()
+        assert page.locator(f"{knots}:checked").get_attribute("value") == str(p["counters"]["knots"])
 
 
 def check_sheet(page, k: int) -> None:

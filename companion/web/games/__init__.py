@@ -7,6 +7,7 @@ sheet with typed points, and a scoring page when its components declare values, 
 the cards adds to the cards a player holds."""
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +28,7 @@ Add = Callable[[Component, MultiDict, str], None]  # fill that field with the ca
 ToScore = Callable[[dict], list[tuple[str, str]]]  # a setup's answer → the scoring form's fields it fills
 Ready = Callable[[MultiDict], bool]  # whether a sent form is to be worked out yet
 View = Callable[..., tuple[str, dict[str, Any], int]]  # (form, lang) → (template, context, status): play/views.py
-Shows = Callable[[CardSet, str], dict]  # (card set, lang) → what the page shows from the game's data
+Shows = Callable[[CardSet, str, MultiDict], dict]  # (card set, lang, form) → what the page shows from the data
 
 
 def players_filled(req: dict, _form: MultiDict) -> dict:
@@ -95,12 +96,20 @@ def _copies(form: MultiDict, field: str) -> int:
 KIND_WORDS = {"card": N_("Cards"), "tile": N_("Tiles"), "token": N_("Tokens")}
 
 
-def hand_page(card_set: CardSet, lang: str) -> dict:
-    """What a data-only game's scoring page shows from its data: the components a player names, in groups (by the
-    choices of the first `each` field, headed by the file's labels; else by type), the counters, the rounds, the
-    rules and who wins (see templates/score/generic.html)."""
+_NAMED = re.compile(r"players\.\d{1,3}\.cards\.(.+):int")  # a player's copies of a component, on the form
+CHIPS_AT_MOST = 21  # a counter of at most this many values is a row of number chips (one tap for any); else a stepper
+
+
+def hand_page(card_set: CardSet, lang: str, form: MultiDict) -> dict:
+    """What a data-only game's scoring page shows from its data: the components it offers a player to count
+    (`scoring.cards:`, `generic.offered`), in groups (by the choices of the first `each` field, headed by the file's
+    labels; else by type), the counters (`chips`: those of at most CHIPS_AT_MOST values, as chips), the rounds, the
+    rules and who wins (see templates/score/generic.html). A component the form names that the page does not offer
+    (added by a photo or a scanned code, or an old link) is shown too, in its group, for every player."""
     scoring = generic.scoring_of(card_set)
-    held = list(generic.holdable(card_set).values())
+    offered, holdable = generic.offered(card_set), generic.holdable(card_set)
+    named = {m[1] for m in map(_NAMED.fullmatch, form) if m and m[1] in holdable and forms.count(form.get(m[0]))}
+    held = [c for cid, c in holdable.items() if cid in offered or cid in named]
     by = scoring.group if scoring is not None else None
     groups: dict[Any, list[Component]] = {}
     for c in held:
@@ -114,6 +123,7 @@ def hand_page(card_set: CardSet, lang: str) -> dict:
         "rounds": list(range(1, scoring.rounds + 1)) if scoring and scoring.target is None and scoring.rounds > 1
         else None,
         "target_game": scoring is not None and scoring.target is not None,
+        "chips": {c.key for c in (scoring.counters if scoring else ()) if c.high - c.low + 1 <= CHIPS_AT_MOST},
     }
 
 

@@ -2,12 +2,14 @@
 
 A field's name is the request path it fills, dotted (`players.0.name`, `attacker.weapon`), with an optional type:
 `:int` (a number), `:ints` (numbers separated by spaces or commas), `:bool` (a checkbox), `:list` (every value of a
-repeated field, e.g. tapped cards). Empty fields are left out, so the rules' defaults apply. Digit keys become list
-positions. Names starting with `_`, and `lang`, belong to the page, not the request. Values that are not what the
-type asks for are passed on unchanged, so the rules' own checks name the field, exactly as for the JSON API.
+repeated field, e.g. tapped cards), `:json` (a part of the request as JSON: a sheet's earlier rounds,
+`earlier:json`). Empty fields are left out, so the rules' defaults apply. Digit keys become list positions. Names
+starting with `_`, and `lang`, belong to the page, not the request. Values that are not what the type asks for are
+passed on unchanged, so the rules' own checks name the field, exactly as for the JSON API.
 """
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Protocol
@@ -54,6 +56,7 @@ class Fields:
 
 PAGE_ONLY = ("lang",)
 _INT = re.compile(r"[+-]?\d{1,9}")
+MAX_JSON = 100_000  # characters of a `:json` field read (a longer one is passed on as text, for the rules to name)
 MAX_FIELDS = 400
 
 
@@ -64,6 +67,11 @@ def _value(raw: str, kind: str) -> Any:
         return [int(v) if _INT.fullmatch(v) else v for v in re.split(r"[\s,;]+", raw) if v]
     if kind == "bool":
         return raw.lower() in ("1", "on", "true", "yes")
+    if kind == "json" and len(raw) <= MAX_JSON:
+        try:
+            return json.loads(raw)
+        except (ValueError, RecursionError):
+            return raw
     return raw
 
 

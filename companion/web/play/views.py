@@ -103,7 +103,7 @@ def scoring(game: str, form: MultiDict, lang: str, glue: GamePages, template: st
     if template is None and glue.extras:
         context.update(glue.extras(req, result, form))
     if template is None and glue.shows:
-        context.update(glue.shows(card_set, lang))
+        context.update(glue.shows(card_set, lang, form))
     low, high = card_set.players  # player counts come from the card data, the default from the game
     default = games.for_data(game).players_by_default(card_set)
     context.update(card_set=card_set, result=result,

@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, abort, current_app, g, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import lazy_gettext as _l
 
-from ... import library, service, sheets
+from ... import games, library, service, sheets
 from ...core.schema import InputError, Problem, Problems, whole_number
 from ..play import views
 from ..shell import errors
@@ -157,7 +157,7 @@ def _change(token: str, action: str, target: int | None = None, edit_form: bool 
             return errors.input_json(e)
         if edit_form:
             return _render(token, access, "sheets/edit.html", 400, entry=_entry(access, token, target),
-                           problems=e.problems, form=request.form)
+                           problems=e.problems, form=request.form, correctable=_correctable(access))
         return _render(token, access, status=400, problems=e.problems, form=request.form)
     except sheets.Conflict as e:
         if _wants_json():
@@ -192,7 +192,15 @@ def edit(token: str, seq: int):
     if request.method == "POST":
         return _change(token, "edit", seq, edit_form=True)
     access = saved.open_sheet(token, write=True)
-    return _render(token, access, "sheets/edit.html", entry=_entry(access, token, seq), problems=(), form={})
+    return _render(token, access, "sheets/edit.html", entry=_entry(access, token, seq), problems=(), form={},
+                   correctable=_correctable(access))
+
+
+def _correctable(access) -> bool:
+    """Whether the sheet's entries scored with the calculator are corrected in it: a data-only game's (its form's
+    fields are its request's, `sheets.calculator_fields`)."""
+    game = store().meta(access.sheet_id)["game"]
+    return game not in games.GAMES and views.has_score_page(game)
 
 
 @bp.post(f"/s/<token:token>/entries/<{saved.SEQ}:seq>/<any(undo, restore):action>")
@@ -221,14 +229,31 @@ def forget(token: str):
 @bp.post("/s/<token:token>/calculator")
 def calculator(token: str):
     """Open the game's scoring page saving to this sheet: its result gets a "save to the sheet" form. A POST with
-    this session's form token: a link from another site cannot point a phone's next save at someone's sheet."""
+    this session's form token: a link from another site cannot point a phone's next save at someone's sheet. The
+    page opens with the players' names, the sheet's next round (a game of rounds) and the rounds before it
+    (`sheets.calculator_fields`)."""
+    return _calculator(token)
+
+
+@bp.post(f"/s/<token:token>/entries/<{saved.SEQ}:seq>/calculator")
+def correct(token: str, seq: int):
+    """Correct an entry scored with the calculator in the calculator: the scoring page opens with that round's
+    cards and counters (and the rounds before it), and its save form changes the entry (404 for an entry the sheet
+    lacks or one not scored with the calculator)."""
+    return _calculator(token, seq)
+
+
+def _calculator(token: str, seq: int | None = None):
     access = saved.open_sheet(token, write=True)
-    session[SAVING_TO] = token
     meta = store().meta(access.sheet_id)
-    query = {"_n": [str(len(meta["players"]))], "_names": meta["players"], "_from": ["sheet"]}
-    round_ = sheets.next_round(store().page(access.sheet_id, 0))  # a game of rounds: the sheet's next one
-    if round_ is not None:
-        query["round:int"] = [str(round_)]
+    correcting = _entry(access, token, seq) if seq else None
+    if correcting is not None and "request" not in correcting:
+        abort(404)
+    session[SAVING_TO] = token
+    state = store().page(access.sheet_id)  # (every entry: the rounds before this one)
+    query = [("_n", str(len(meta["players"]))), *(("_names", name) for name in meta["players"]), ("_from", "sheet"),
+             *sheets.calculator_fields(meta["game"], [sheets.entry_view(e) for e in state["entries"]],
+                                       meta["players"], sheets.next_round(state), correcting)]
     return redirect(with_query(url_for("scoring.score", game=meta["game"]), query), 303)
 
 
@@ -243,6 +268,10 @@ def save_box(game: str, req: dict | None, result: dict | None) -> dict | None:
         return None
     g.holds_edit_link = True  # the page's save form holds the sheet's edit link: no cache keeps it
     box = {"token": token, "title": meta["title"], "players": meta["players"], "request": None, "seats": []}
-    if result is not None:
-        box.update(request=req, **sheets.seat_choices(game, result, meta["players"]))
+    edit, base = whole_number(request.args.get("_edit", ""), signed=False), request.args.get("_base", "")
+    if edit and edit <= sheets.MAX_LOG:  # correcting an entry (`correct`): the save changes it, from its revision
+        box.update(edit=edit, base=base)
+    if result is not None:  # (saved without its earlier rounds: the sheet has them, and scores each in order)
+        box.update(request={k: v for k, v in (req or {}).items() if k != "earlier"},
+                   **sheets.seat_choices(game, result, meta["players"]))
     return box

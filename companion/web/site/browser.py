@@ -183,16 +183,17 @@ def _phone_save(renderer, sheet_id: str, context: dict, players: list[str]) -> d
 
     box = {"id": sheet_id, "request": None, "seats": [], "players": players,
            "after": f"{renderer.url_for(views.PHONE_SHEETS)}?id={quote(sheet_id)}"}
-    if context.get("result") is not None:
-        box["request"] = context.get("request_made")
+    if context.get("result") is not None:  # (saved without its earlier rounds: the sheet scores each in order)
+        box["request"] = {k: v for k, v in (context.get("request_made") or {}).items() if k != "earlier"}
         if players:
             box.update(sheets.seat_choices(context["card_set"].game, context["result"], players))
     return box
 
 
 def _calculator(renderer, kept: dict) -> str | None:
-    """The scoring page of a sheet kept on this phone, for its players and its next round (a game of rounds),
-    saving back to the sheet; None for a game without a scoring page."""
+    """The scoring page of a sheet kept on this phone, for its players and its next round (a game of rounds) with
+    the rounds before it (`sheets.calculator_fields`), saving back to the sheet; None for a game without a scoring
+    page."""
     from urllib.parse import urlencode
 
     from ..play import views
@@ -201,9 +202,8 @@ def _calculator(renderer, kept: dict) -> str | None:
     if not views.has_score_page(sheet["game"]):
         return None
     query = [("_n", str(len(sheet["players"]))), *(("_names", name) for name in sheet["players"]),
-             ("_from", "sheet"), ("_sheet", kept["id"])]
-    if (round_ := sheets.next_round(state)) is not None:
-        query.append(("round:int", str(round_)))
+             ("_from", "sheet"), ("_sheet", kept["id"]),
+             *sheets.calculator_fields(sheet["game"], state["entries"], sheet["players"], sheets.next_round(state))]
     return f"{renderer.url_for('scoring.score', game=sheet['game'])}?{urlencode(query)}"
 
 

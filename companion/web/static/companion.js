@@ -247,6 +247,11 @@ function live(form) {
     const old = document.getElementById("result");
     if (fresh) { fresh.classList.add("live-result"); if (old) old.replaceWith(fresh); else form.before(fresh); }
     else if (old) old.remove();  // refused (or no answer yet): no winner of a form that is no longer there
+    // a part of the form the answer says (`data-live-part`, e.g. the table's checks under the players) as it says it
+    for (const part of form.querySelectorAll("[data-live-part][id]")) {
+      const told = doc.getElementById(part.id);
+      if (told) part.replaceWith(document.importNode(told, true));
+    }
     document.querySelector("main > .problems")?.remove();
     const unsaid = sayBeside(form, doc.querySelector(".problems"));
     if (unsaid.length) {  // a problem of no one field (the players' count…): said above the form, as the page does
