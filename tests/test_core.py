@@ -3,6 +3,8 @@ code, so the command line, a static site or any other tool can use them alone.""
 import subprocess
 import sys
 
+import pytest
+
 HEAVY = ("flask", "werkzeug", "reportlab", "qrcode", "PIL", "pypdfium2")
 
 
@@ -23,6 +25,7 @@ def test_the_check_would_see_a_heavy_import():
     assert "reportlab" in out
 
 
+@pytest.mark.slow  # builds and runs the phones' zip in a fresh interpreter (about 10–19 s)
 def test_the_phones_zip_runs_alone(tmp_path):
     """The static site's worker runs `web.site.browser` from its zip alone (issue 16): unpacked here and run by a
     Python that sees no site-packages (`-S`, like Pyodide, which has none of ours), every call works, a scoring

@@ -170,6 +170,7 @@ def test_a_cycle_of_values_and_a_name_taken_twice_are_refused(tmp_path, capsys):
     assert "scoring.values.colour: 'colour' is already a card field" in err
 
 
+@pytest.mark.slow  # runs nested each to its step limit (about 9–18 s)
 def test_nested_each_cannot_hold_the_server(tmp_path, capsys):
     """Each nested each() multiplies the work: a table's scoring stops past MAX_STEPS, found by validate."""
     import time

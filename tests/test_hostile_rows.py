@@ -151,6 +151,7 @@ def test_a_parts_root_name(xml, name):
 SPACED = "a" + " " * 4997 + "b,"  # a run of spaces with no separator after it: `\s*,\s*` tried each space in turn
 
 
+@pytest.mark.slow  # reads a spreadsheet at the text limit (about 5–11 s)
 def test_a_long_cell_shared_by_thousands_of_list_cells_is_refused_at_the_text_limit(game):
     data, sheet = game
     header = "".join(f'<c t="s"><v>{i}</v></c>' for i in range(5))
@@ -163,6 +164,7 @@ def test_a_long_cell_shared_by_thousands_of_list_cells_is_refused_at_the_text_li
            "a card spreadsheet may (as much as a CSV file of 4 MiB holds)" in err
 
 
+@pytest.mark.slow  # times large spreadsheets (about 10–19 s)
 def test_hundreds_of_long_list_cells_under_the_limit_are_read_in_linear_time(game):
     data, sheet = game
     sheet.write_bytes(workbook(worksheet(card_rows(300, '<c t="s"><v>0</v></c>')), [SPACED]))

@@ -226,6 +226,7 @@ def test_solo_hint_keeps_a_seen_card_that_beats_every_unseen_one():
     assert hint["keep"] == "seen" and hint["expected_seen"] == 28 and hint["discard_if_seen"] == 3
 
 
+@pytest.mark.slow  # simulates thousands of solo games (about 7–13 s)
 def test_simulator_reaches_every_rank_and_magister_is_rare():
     r = service.simulate("duquesa", 2000, "tuning")
     assert sum(r["ranks"].values()) == 2000 and all(r["ranks"].values())

@@ -66,6 +66,7 @@ def test_an_entry_of_other_code_or_unreadable_is_not_read(fresh, monkeypatch, tm
     assert art.inspect(NECKLACE) == first
 
 
+@pytest.mark.slow  # two whole builds, cold and cached (about 9–18 s)
 def test_a_build_from_the_cache_is_the_same_pdf(fresh, tmp_path):
     def pdf(folder):
         build(["queens-necklace"], tmp_path / folder, BuildSettings())

@@ -277,6 +277,7 @@ def test_a_broken_data_file_is_reported_by_line_and_nothing_is_written(tmp_path,
     assert f"{bad}:6: SP-A: icons[0]: unknown icon 'moon'" in err and not out.exists()
 
 
+@pytest.mark.slow  # exports and decodes PNGs (about 7–14 s)
 def test_png_export_gives_print_service_sized_cards_that_scan(tmp_path):
     from PIL import Image
 
@@ -413,6 +414,7 @@ def test_png_export_on_several_cores_writes_the_same_files_as_on_one(tmp_path, m
     assert made[1] == made[2]
 
 
+@pytest.mark.slow  # builds and measures every game at mini size (about 7–14 s)
 def test_a_build_at_a_smaller_card_size_warns_of_the_codes_it_shrinks_and_they_are_that_small(tmp_path, capsys):
     """`build --card-size mini` printed codes of 0.46 mm modules without a word: now it says so, the warned module
     size is the printed one (measured on the page), and `validate --card-size mini` says the same first."""

@@ -155,7 +155,7 @@ def test_the_colours_are_littlecms_conversions_through_the_profile(dtc):
 
 @pytest.mark.skipif(GS is None, reason="Ghostscript (gs) is not installed: apt-get install ghostscript "
                                        "(.ci/run installs it); the ink of the DriveThruCards files is not measured")
-@pytest.mark.parametrize("name", ["cosecha-poker.pdf", "especias-poker.pdf"])
+@pytest.mark.parametrize("name", ["cosecha-poker.pdf", pytest.param("especias-poker.pdf", marks=pytest.mark.slow)])
 def test_no_point_of_any_page_takes_more_than_240_percent_of_ink(dtc, name, tmp_path):
     """Each page rendered by Ghostscript into its four inks (tiff32nc, no conversion: the file's own CMYK), every
     pixel's C + M + Y + K at most 240 %; and the average coverage as Ghostscript's ink_cov reads it."""

@@ -134,6 +134,7 @@ def test_the_example_game_in_english_with_its_images_on_a_web_server(tmp_path):
     assert grape["Nickname"] == "Grapes" and grape["Description"] == "[b]+2[/b] when selling grapes."
 
 
+@pytest.mark.slow  # exports a large deck (about 6–12 s)
 def test_a_large_deck_on_even_sheets_one_deck_each_back(tmp_path):
     data = big_game(tmp_path / "game", 75, night=4, bare=True)  # 4 faces on the night back, 70 on the day back:
     card_set = cards.load_file(data)  # more than a sheet's 69, so two sheets, evenly filled: 35 + 35; one bare
@@ -152,6 +153,7 @@ def test_a_large_deck_on_even_sheets_one_deck_each_back(tmp_path):
     assert night == (0x10, 0x18, 0x40)  # the second back's own layout
 
 
+@pytest.mark.slow  # three exports of a deck (about 6–15 s)
 def test_a_re_export_replaces_its_own_files_keeps_the_others_and_refuses_a_stranger(tmp_path, capsys):
     out = tmp_path / "Saved Objects"
     out.mkdir()
