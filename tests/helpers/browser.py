@@ -144,3 +144,19 @@ def new_phone(browser):
 def total(page, name: str) -> str:
     return page.locator(f'[data-player="{name}"]').get_attribute("data-total")
 
+
+
+def new_sheet(page, base: str, game: str, names: list[str], counted: Counted | None = None) -> str:
+    """A saved sheet of `game` started on the sheets page as a player starts it (with `counted`: the game chosen and
+    the names typed key by key, counted); the sheet's address, once its page is open."""
+    page.goto(f"{base}/sheets?lang=en")
+    if counted:
+        counted.choose(page.locator("select[name=game]"), game)
+    else:
+        page.select_option("select[name=game]", game)
+    for i, name in enumerate(names):
+        field = page.locator(f"input[name='players.{i}']")
+        counted.type(field, name) if counted else field.fill(name)
+    page.locator("form[action$='/sheets'] button[type=submit]").tap()
+    page.wait_for_selector("#sheet")
+    return page.url

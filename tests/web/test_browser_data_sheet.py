@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from helpers.browser import OFFLINE_PHONE, PHONE, shot  # (skips this module without chromium)
+from helpers.browser import OFFLINE_PHONE, PHONE, new_sheet, shot  # (skips this module without chromium)
 from helpers.cometas import AFTER, GAME, NAMES, ROUNDS, TARGET, WINNERS, request_of  # (the hands played)
 from helpers.server import free_port, serving_cards, static_server
 from helpers.server import site_with_game as site_of
@@ -55,13 +55,7 @@ def test_a_game_to_40_on_a_served_sheet_names_the_rules_winner(served, browser):
         page = context.new_page()
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{served}/sheets?lang=en")
-        page.select_option("select[name=game]", "cometas")
-        for i, name in enumerate(NAMES):
-            page.fill(f"input[name='players.{i}']", name)
-        page.locator("form[action$='/sheets'] button[type=submit]").tap()
-        page.wait_for_selector("#sheet")
-        sheet_url = page.url
+        sheet_url = new_sheet(page, served, "cometas", NAMES)
         for k in range(len(ROUNDS)):
             page.get_by_role("button", name="Score it with the calculator").tap()
             page.wait_for_selector("form[data-live]")

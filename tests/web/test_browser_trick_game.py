@@ -14,7 +14,7 @@ import pytest
 
 from companion import cards
 from companion.games import generic
-from helpers.browser import PHONE, Counted, settled, shot  # (skips this module without chromium)
+from helpers.browser import PHONE, Counted, new_sheet, settled, shot  # (skips this module without chromium)
 from helpers.server import serving_cards
 
 GAME = Path(__file__).parents[1] / "data" / "tricks.yaml"
@@ -79,13 +79,7 @@ def test_a_whole_trick_taking_game_on_a_sheet_in_at_most_60_taps_and_keys(served
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         counted = Counted(page)
-        page.goto(f"{served}/sheets?lang=en")
-        counted.choose(page.locator("select[name=game]"), "tricks")
-        for i, name in enumerate(NAMES):
-            counted.type(page.locator(f"input[name='players.{i}']"), name)
-        page.locator("form[action$='/sheets'] button[type=submit]").tap()
-        page.wait_for_selector("#sheet")
-        sheet_url = page.url
+        sheet_url = new_sheet(page, served, "tricks", NAMES, counted)
         after = totals_after()
         for k in range(len(ROUNDS)):
             page.get_by_role("button", name="Score it with the calculator").tap()
@@ -122,13 +116,7 @@ def test_a_table_whose_tricks_do_not_add_up_says_so_live_and_a_round_is_correcte
         page = context.new_page()
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{served}/sheets?lang=en")
-        page.select_option("select[name=game]", "tricks")
-        for i, name in enumerate(NAMES):
-            page.fill(f"input[name='players.{i}']", name)
-        page.locator("form[action$='/sheets'] button[type=submit]").tap()
-        page.wait_for_selector("#sheet")
-        sheet_url = page.url
+        sheet_url = new_sheet(page, served, "tricks", NAMES)
         page.get_by_role("button", name="Score it with the calculator").tap()
         page.wait_for_selector("form[data-live]")
         chip(page, 0, "tricks", 5).tap()  # 5 tricks of 12: the check's message under the players, as tapped
