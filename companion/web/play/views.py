@@ -158,20 +158,46 @@ def _card_faces(card_set: cards.CardSet, lang: str) -> dict[str, tuple[tuple[str
         counts = Counter(words.values())
         words = {cid: disambiguate(cid, text) if counts[text] > 1 else text for cid, text in words.items()}
     out = {}
+    drawn = face_icons(card_set)
     for c in listed:
         terms = [t for v in c.data.values()
                  for t in ((v,) if isinstance(v, str) else v if isinstance(v, tuple) else ())]
-        out[c.id] = (tuple(dict.fromkeys(t for t in terms if isinstance(t, str) and t in icons)), words[c.id])
+        shown = tuple(dict.fromkeys(t for t in terms if isinstance(t, str) and t in icons))
+        out[c.id] = (shown or ((FACE_ICON + c.id,) if c.id in drawn else ()), words[c.id])
+    return out
+
+
+FACE_ICON = "face-"  # the icon class of a card drawn by its face's own icons (`face_icons`): `i-face-<card id>`
+
+
+def face_icons(card_set: cards.CardSet) -> dict[str, tuple]:
+    """Each card's id → the icons its printed face draws (a shape in its colour), for the cards
+    whose data names no term the look draws and whose face is no picture of its own (none, or a frame around its
+    icons): a list of cards shows them as the card does, from the same description of the face (`Game.face`) the
+    print and the card's page draw. The game's look stylesheet has a class for each (`icons.face_rules`)."""
+    rules = games.for_data(card_set.game)
+    icons = card_set.look.icons()
+    out = {}
+    for c in card_set.select(("card",)):
+        if any(isinstance(v, str) and v in icons for v in c.data.values()):
+            continue
+        face = rules.face(c, card_set, "en")
+        drawn = tuple(i for i in face.icons if i.art is None)
+        if drawn and (face.art is None or face.framed):
+            out[c.id] = drawn
     return out
 
 
 def card_art(card_set: cards.CardSet) -> dict[str, str]:
     """Each card's id → its `art:` picture's name under the game's art address (`pages.card_art`), for a list of
-    cards to show its picture rather than its terms' shapes; cards without one are left out."""
+    cards to show its picture rather than its terms' shapes; cards without one are left out, and so are those
+    whose picture only frames the icons drawn on it (`face_icons` draws those)."""
     from .face_svg import art_files
 
     names = {path: name for name, path in art_files(card_set).items()}
-    return {c.id: names[c.art.path] for c in card_set.select(("card",)) if c.art is not None and c.art.path in names}
+    framed = face_icons(card_set)
+    return {c.id: names[c.art.path] for c in card_set.select(("card",))
+            if c.art is not None and c.art.path in names and c.id not in framed}
 
 
 LEADS = ("first_player", "dealer", "direction")  # what a setup says first, before its public layout
