@@ -674,3 +674,26 @@ document.addEventListener("change", (event) => {
 document.addEventListener("DOMContentLoaded", () => {
   for (const button of document.querySelectorAll("[data-redraw-button]")) button.hidden = true;
 });
+// --- A move made by the tap that completes it (`data-go` on a part of a form: the values of its field `data-go-by`,
+// the kinds of move that need nothing more once the part's needs are met: three gem cards of one colour, or a thief
+// once its target is tapped). The form is sent by its own button, as a tap on it would; a kind not listed (a mixed
+// set, whose colours are checked first) waits for that tap. A row a choice opens (`data-needs-when`) is brought
+// above the sticky bar, so that its chips are not under it. ---
+document.addEventListener("change", ({ target }) => {
+  const part = target.closest?.("fieldset[data-go]");
+  const form = target.form;
+  if (!part || !form || target.type !== "radio") return;
+  const bar = form.querySelector(".go");
+  const limit = bar ? bar.getBoundingClientRect().top : innerHeight;
+  for (const row of part.querySelectorAll("[data-needs-when]")) {
+    if (row.contains(target) || !row.offsetParent) continue;  // (hidden: not opened by this choice)
+    if (!row.dataset.needsWhen.split(" ").includes(`${target.name}=${target.value}`)) continue;
+    const bottom = row.getBoundingClientRect().bottom;
+    if (bottom > limit) window.scrollBy(0, bottom - limit + 8);
+  }
+  const data = new FormData(form);
+  const filled = (name) => (data.get(name) || "") !== "";
+  const ready = part.dataset.go.split(" ").includes(data.get(part.dataset.goBy)) &&
+    part.dataset.needs.split(" ").every(filled) && !incomplete(form, data);
+  if (ready) form.requestSubmit(bar?.querySelector("button[type=submit]") || undefined);
+});
