@@ -19,7 +19,8 @@ def test_the_row_a_set_opens_is_not_under_the_sticky_bar_at_320_px(server, brows
         # the set's chips just above the bar, as a thumb scrolling down the form leaves them
         for _ in range(3):  # (the bar settles at the screen's bottom once the page is scrolled)
             phone.evaluate("([chip, bar]) => window.scrollBy({behavior: 'instant', top: chip.getBoundingClientRect()"
-                           ".bottom - bar.getBoundingClientRect().top + 4})", [chip.element_handle(), bar.element_handle()])
+                           ".bottom - bar.getBoundingClientRect().top + 4})",
+                           [chip.element_handle(), bar.element_handle()])
         assert chip.bounding_box()["y"] + chip.bounding_box()["height"] <= bar.bounding_box()["y"], kind
         chip.tap()
         opened = phone.locator(f"#turn {row}")

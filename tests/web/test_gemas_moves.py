@@ -52,8 +52,10 @@ def test_a_gem_taken_or_stolen_is_said_for_any_colour(client):
     take = [("lay_down.player", "#1"), ("lay_down.set", "three-orange")]
     steal = [("lay_down.player", "#2"), ("lay_down.set", "thief"), ("lay_down.target", "#0")]
     for lang, taken, stolen in (
-            ("en", "Beto takes a gem from the reserve: Orange", "Caro steals a gem from Ana, the lowest-valued: Orange"),
-            ("es", "Beto toma una gema de la reserva: Naranja", "Caro roba una gema a Ana, la de menos valor: Naranja")):
+            ("en", "Beto takes a gem from the reserve: Orange",
+             "Caro steals a gem from Ana, the lowest-valued: Orange"),
+            ("es", "Beto toma una gema de la reserva: Naranja",
+             "Caro roba una gema a Ana, la de menos valor: Naranja")):
         for move, said in ((take, taken), (steal, stolen)):
             status, text = page(client, TABLE + move, lang)
             assert status == 200 and said in re.sub(r"</?bdi>", "", text), (lang, said)

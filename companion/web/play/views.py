@@ -210,7 +210,8 @@ def setup(game: str, form: MultiDict, lang: str, glue: GamePages) -> View:
     form. What the table sees comes first (`public`: who starts, then the layout); the hands and decks only in the
     dealer's view (`hidden`, the game glue's `hidden` keys). `reroll` and `share` are the query strings of a new
     deal and of this one; `to_score` and `to_sheet` those of the scoring page and a new sheet with these players
-    (and what the game's glue carries to them: `to_score`)."""
+    (and what the game's glue carries to them: `to_score`); `to_players` the scoring page's with the players alone
+    (the page's tab to it, before a deal)."""
     card_set = card_set_of(game)
     rules = games.for_data(game)
     words = {**SETUP_WORDS, **{o.key: o.label for o in rules.options}, **glue.setup_words}
@@ -222,6 +223,7 @@ def setup(game: str, form: MultiDict, lang: str, glue: GamePages) -> View:
     public, hidden, to_score, to_sheet, play = [], [], "", "", None
     part_seeds = {k[len(PART_SEED):]: form.get(k, "") for k in form if k.startswith(PART_SEED)}
     rerolls: dict[str, str] = {}
+    named = [("_names", name) for name in names]
     if form.get("seed"):
         try:
             result = service.setup(game, players, form.get("seed"), options_from(rules, form), part_seeds)
@@ -232,7 +234,6 @@ def setup(game: str, form: MultiDict, lang: str, glue: GamePages) -> View:
         public = sorted([(k, v) for k, v in shown if k not in glue.hidden],
                         key=lambda kv: LEADS.index(kv[0]) if kv[0] in LEADS else len(LEADS))
         hidden = [(k, v) for k, v in shown if k in glue.hidden]
-        named = [("_names", name) for name in names]
         to_score = urlencode([("_n", count), *named, *(glue.to_score(result) if glue.to_score else []),
                               ("_from", "setup")])
         own = glue.play(result) if glue.play else None
@@ -245,7 +246,7 @@ def setup(game: str, form: MultiDict, lang: str, glue: GamePages) -> View:
     return "setup.html", dict(
         card_set=card_set, options=rules.options, result=result,
         problems=plain.said_all(problems, lang, None, card_set, glue.words),
-        form=form, players=players,
+        form=form, players=players, to_players=urlencode([("_n", count), *named]),
         names=names, public=public, hidden=hidden, to_score=to_score, to_sheet=to_sheet, per_player=glue.per_player,
         play=play, grids=glue.grids,
         setup_label=lambda key: i18n._(words[key], lang) if key in words else card_set.label(key, lang),

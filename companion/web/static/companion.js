@@ -377,9 +377,9 @@ document.addEventListener("change", ({ target }) => {
     rememberName(document, field);
   }
 });
-// A setup's links to the scoring page and to a new sheet carry the players the form shows (a count chosen or a name
-// typed since the deal, a name this phone remembers), not those the deal was drawn with: the deal's own parts (its
-// common card…) stay as dealt.
+// A setup's links to the scoring page (its Play button and its tab) and to a new sheet carry the players the form
+// shows (a count chosen or a name typed since the deal, a name this phone remembers), not those the deal was drawn
+// with: the deal's own parts (its common card…) stay as dealt.
 function setupLinks(form) {
   if (!form?.matches("form[data-setup]")) return;
   const count = form.querySelector("select[name=players]")?.value;
@@ -395,7 +395,7 @@ function setupLinks(form) {
     url.search = new URLSearchParams(pairs).toString();
     link.setAttribute("href", url.pathname + url.search + url.hash);
   };
-  for (const link of document.querySelectorAll("#result a[data-play]")) {
+  for (const link of document.querySelectorAll("#result a[data-play], .tabs a[data-play]")) {
     carried(link, (key) => key === "_names", (name) => ["_names", name]);
   }
   for (const link of document.querySelectorAll("#result a[data-to-sheet]")) {
