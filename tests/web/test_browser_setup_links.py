@@ -50,3 +50,31 @@ def test_a_name_corrected_after_the_deal_keeps_the_deal(server, browser):
     assert query["_names"] == ["Inés", "Tomás"] and query["seed"] == [seed]
     assert phone.locator("details.dealer").inner_html() == dealt.replace("Ines", "Inés")
     phone.context.close()
+
+
+def test_two_players_named_alike_are_told_apart_by_their_seats(server, browser):
+    """The rules refuse two players of one name; meanwhile each hand is headed by its name and its seat, as it is
+    typed and once the page is drawn again (a reload keeps the table as it stands)."""
+    phone = spanish(browser)
+    phone.goto(f"{server[0]}/score/duquesa?common=DQ05")
+    heads = phone.locator("[data-seat]:visible")
+    for i in (0, 1):
+        phone.locator(f"input[name='players.{i}.name']").fill("Ana")
+    expect(phone.locator("summary [data-seat='0']").first).to_have_text("Ana (Jugador 1)")
+    expect(phone.locator("summary [data-seat='1']").first).to_have_text("Ana (Jugador 2)")
+    phone.locator("details.pick").nth(1).locator("label.card").first.tap()  # a card in the first hand
+    phone.wait_for_selector("html:not([data-live-pending])", state="attached")
+    texts = heads.evaluate_all("els => els.map(e => e.textContent)")
+    assert "Ana" not in texts and {"Ana (Jugador 1)", "Ana (Jugador 2)"} <= set(texts), texts
+    url = phone.url
+    phone.reload()
+    assert phone.url == url
+    assert [phone.input_value(f"input[name='players.{i}.name']") for i in (0, 1)] == ["Ana", "Ana"]
+    expect(phone.locator("summary [data-seat='1']").first).to_have_text("Ana (Jugador 2)")
+    expect(phone.locator("details.pick").nth(1).locator("label.card input:checked")).to_have_count(1)
+    # with JavaScript off, the page says the same
+    off = browser.new_context(**PHONE, locale="es-ES", java_script_enabled=False).new_page()
+    off.goto(url)
+    expect(off.locator("summary [data-seat='0']").first).to_have_text("Ana (Jugador 1)")
+    off.context.close()
+    phone.context.close()

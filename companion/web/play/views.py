@@ -66,6 +66,15 @@ def player_names(form: MultiDict, lang: str) -> Callable[[int], list[str]]:
     return lambda n: [name(i) for i in range(n)]
 
 
+def seat_heads(names: list[str], lang: str) -> list[str]:
+    """What heads each seat's part of a page (its hand, its row, its chip): its name, and where two players are
+    named alike (which the rules refuse) the name with its seat, "Ana (Player 2)", so that each hand is still told
+    apart while the name is corrected. companion.js says them so as a name is typed."""
+    alike = Counter(name.strip() for name in names)
+    return [f"{name} ({i18n._('Player %(n)s', lang, n=i + 1)})" if alike[name.strip()] > 1 else name
+            for i, name in enumerate(names)]
+
+
 def bad_fields(problems: list[Problem]) -> set[str]:
     """Dotted paths of the fields (and their parents) that have a problem, to mark them on the form."""
     out = set()
@@ -113,7 +122,8 @@ def scoring(game: str, form: MultiDict, lang: str, glue: GamePages, template: st
                    # the player-count button just pressed (`_seats`: it sends the whole form, so what was typed
                    # stays), else the form's own count (`_n`)
                    n=seat_count(form.get("_seats") or form.get("_n") or "", low, high, default),
-                   player_names=player_names(form, lang), request_made=req)
+                   player_names=player_names(form, lang), seat_heads=lambda names: seat_heads(names, lang),
+                   request_made=req)
     return template or glue.template, context, status
 
 
@@ -246,7 +256,7 @@ def setup(game: str, form: MultiDict, lang: str, glue: GamePages) -> View:
     return "setup.html", dict(
         card_set=card_set, options=rules.options, result=result,
         problems=plain.said_all(problems, lang, None, card_set, glue.words),
-        form=form, players=players, to_players=urlencode([("_n", count), *named]),
+        form=form, players=players, to_players=urlencode([("_n", count), *named]), heads=seat_heads(names, lang),
         names=names, public=public, hidden=hidden, to_score=to_score, to_sheet=to_sheet, per_player=glue.per_player,
         play=play, grids=glue.grids,
         setup_label=lambda key: i18n._(words[key], lang) if key in words else card_set.label(key, lang),

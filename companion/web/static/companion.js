@@ -332,12 +332,23 @@ const keptNames = () => readList(NAMES_KEY);
 function rememberNames(page) {
   for (const field of page.querySelectorAll("input[data-name-of]")) rememberName(page, field);
 }
+// What heads each seat (its hand, its row, its chip): its name, or where two players are named alike (which the
+// rules refuse) the name with its seat, "Ana (Player 2)", so that each hand is still told apart (views.seat_heads).
+function seatHeads(page) {
+  const names = new Map();
+  for (const field of page.querySelectorAll("input[data-name-of]")) {
+    names.set(field.dataset.nameOf, [field.value.trim() || field.dataset.default, field.dataset.default]);
+  }
+  const alike = (name) => [...names.values()].filter(([other]) => other === name).length > 1;
+  for (const [seat, [name, word]] of names) {
+    const head = alike(name) ? `${name} (${word})` : name;
+    for (const el of page.querySelectorAll(`[data-seat="${seat}"]`)) el.textContent = head;
+    for (const option of page.querySelectorAll(`option[value="#${seat}"]`)) option.textContent = head;
+  }
+  nameSteppers(page);  // their buttons say whose number they move
+}
 function rememberName(page, field) {
-  const shown = (seat, name) => {
-    for (const el of page.querySelectorAll(`[data-seat="${seat}"]`)) el.textContent = name;
-    for (const option of page.querySelectorAll(`option[value="#${seat}"]`)) option.textContent = name;
-    nameSteppers(page);  // their buttons say whose number they move
-  };
+  const shown = () => seatHeads(page);
   const seat = Number(field.dataset.nameOf);
   const name = keptNames()[seat];
   if (field.value === field.dataset.default && typeof name === "string" && name.trim()) {
