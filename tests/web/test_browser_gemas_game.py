@@ -6,7 +6,7 @@ bump by its target, an exchange of gems by its two colours. Each table after a m
 from urllib.parse import parse_qs, urlparse
 
 from companion import service
-from test_browser import PHONE, Counted, playwright_api, shot  # (and skips this module without playwright or chromium)
+from helpers.browser import PHONE, Counted, playwright_api, shot  # (skips this module without chromium)
 
 expect = playwright_api.expect
 COLOURS = ("green", "blue", "violet", "orange")

@@ -1,7 +1,7 @@
 """Gemas on a 320 px phone (issue 46, item 6): the row a thief or a bump opens ("Against", who is hit) used to open
 under the sticky bar, which covers the bottom of the screen; it is now brought above the bar as it opens, and so is
 an exchange's."""
-from test_browser import playwright_api, settled  # (and skips this module without playwright or chromium)
+from helpers.browser import playwright_api, settled  # (and skips this module without playwright or chromium)
 
 expect = playwright_api.expect
 NARROW = {"viewport": {"width": 320, "height": 568}, "is_mobile": True, "has_touch": True, "locale": "es-ES"}

@@ -3,7 +3,7 @@ form and no live Duel button under the winner (a link corrects it); a duel won b
 the weaker total with the ace counted as 1; the next duel's button keeps the space before the attacker's name."""
 import re
 
-from test_browser import PHONE, playwright_api, settled  # (and skips this module without playwright or chromium)
+from helpers.browser import PHONE, playwright_api, settled  # (and skips this module without playwright or chromium)
 
 expect = playwright_api.expect
 LAST = ("_names=Inés&_names=Tomás&turn%3Aint=0&courts.0.nobles.0.noble=king&courts.0.nobles.0.suit=spades"

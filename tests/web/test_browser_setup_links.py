@@ -4,7 +4,7 @@ tab as by the Play button, so a three-player table never opens with a "Jugador 4
 keeps the deal (its seed), and the hands of two players named alike are told apart by their seats."""
 from urllib.parse import parse_qs, urlparse
 
-from test_browser import PHONE, playwright_api  # (and skips this module without playwright or chromium)
+from helpers.browser import PHONE, playwright_api  # (and skips this module without playwright or chromium)
 
 expect = playwright_api.expect
 
