@@ -78,3 +78,15 @@ def test_two_players_named_alike_are_told_apart_by_their_seats(server, browser):
     expect(off.locator("summary [data-seat='0']").first).to_have_text("Ana (Jugador 1)")
     off.context.close()
     phone.context.close()
+
+
+def test_another_count_or_option_after_the_deal_is_a_new_deal(server, browser):
+    phone = spanish(browser)
+    phone.goto(f"{server[0]}/setup/nobles?_names=Inés&_names=Tomás")
+    seed = parse_qs(urlparse(phone.url).query)["seed"][0]
+    phone.locator("label.chk", has_text="comodines").tap()  # the Jokers added: dealt anew
+    with phone.expect_navigation():
+        phone.locator(".go button[type=submit]").tap()
+    query = parse_qs(urlparse(phone.url).query)
+    assert query["seed"] != [seed] and query["jokers"] == ["yes"] and query["_names"] == ["Inés", "Tomás"]
+    phone.context.close()

@@ -413,6 +413,22 @@ function setupLinks(form) {
     carried(link, (key) => /^players\.\d+$/.test(key), (name, i) => [`players.${i}`, name]);
   }
 }
+// A setup dealt keeps its deal when sent again with a name corrected (its seed is in the form); sent again as it
+// was, or with another count or option, it is a new deal: the seed is left out (the server, or the phone's Python,
+// draws a fresh one). (Before any other listener: the static site's reads the form as it is sent.)
+document.addEventListener("input", ({ target }) => {
+  if (target.matches?.("form[data-setup] input[name=_names]")) target.form.dataset.renamed = "1";
+});
+document.addEventListener("submit", ({ target: form }) => {
+  const seed = form?.matches?.("form[data-setup]") && form.querySelector("input[name=seed][data-dealt]");
+  if (!seed) return;
+  const now = [form.querySelector("select[name=players]")?.value,
+    ...[...form.querySelectorAll("input[type=checkbox]:checked")].map((box) => `${box.name}=${box.value}`)];
+  const corrected = now.join("&") === seed.dataset.dealt && form.dataset.renamed === "1";
+  for (const kept of form.querySelectorAll("input[name=seed][data-dealt], input[data-dealt-part]")) {
+    kept.disabled = !corrected;
+  }
+}, true);
 // (after the count's own listener above: its name fields first)
 for (const kind of ["input", "change"]) document.addEventListener(kind, ({ target }) => setupLinks(target.form));
 
