@@ -170,11 +170,15 @@ def _card_faces(card_set: cards.CardSet, lang: str) -> dict[str, tuple[tuple[str
     out = {}
     drawn = face_icons(card_set)
     for c in listed:
-        terms = [t for v in c.data.values()
-                 for t in ((v,) if isinstance(v, str) else v if isinstance(v, tuple) else ())]
-        shown = tuple(dict.fromkeys(t for t in terms if isinstance(t, str) and t in icons))
+        shown = _terms_drawn(c, icons)
         out[c.id] = (shown or ((FACE_ICON + c.id,) if c.id in drawn else ()), words[c.id])
     return out
+
+
+def _terms_drawn(c: cards.Component, icons) -> tuple[str, ...]:
+    """The look terms a card's data names (stones, a gem colour, a suit) that the look draws as icons, in order."""
+    terms = [t for v in c.data.values() for t in ((v,) if isinstance(v, str) else v if isinstance(v, tuple) else ())]
+    return tuple(dict.fromkeys(t for t in terms if isinstance(t, str) and t in icons))
 
 
 FACE_ICON = "face-"  # the icon class of a card drawn by its face's own icons (`face_icons`): `i-face-<card id>`
@@ -189,7 +193,7 @@ def face_icons(card_set: cards.CardSet) -> dict[str, tuple]:
     icons = card_set.look.icons()
     out = {}
     for c in card_set.select(("card",)):
-        if any(isinstance(v, str) and v in icons for v in c.data.values()):
+        if _terms_drawn(c, icons):
             continue
         face = rules.face(c, card_set, "en")
         drawn = tuple(i for i in face.icons if i.art is None)

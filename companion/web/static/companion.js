@@ -702,9 +702,9 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const button of document.querySelectorAll("[data-redraw-button]")) button.hidden = true;
 });
 // --- A move made by the tap that completes it (`data-go` on a part of a form: the values of its field `data-go-by`,
-// the kinds of move that need nothing more once the part's needs are met: three gem cards of one colour, or a thief
-// once its target is tapped). The form is sent by its own button, as a tap on it would; a kind not listed (a mixed
-// set, whose colours are checked first) waits for that tap. A row a choice opens (`data-needs-when`) is brought
+// the kinds of move that need nothing more once the part's needs are met: three cards of one kind, or a card played
+// against a player once that player is tapped). The form is sent by its own button, as a tap on it would; a kind not
+// listed (one whose parts are checked first) waits for that tap. A row a choice opens (`data-needs-when`) is brought
 // above the sticky bar, so that its chips are not under it. ---
 document.addEventListener("change", ({ target }) => {
   const part = target.closest?.("fieldset[data-go]");
