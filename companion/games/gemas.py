@@ -64,22 +64,27 @@ def complete_set(gems: Mapping[str, int]) -> bool:
 _GEMS = Record({c: Int(0, TOKENS[c]) for c in COLOURS})
 _PLAYER = Record({"name": NAME, "gems": _GEMS, "bandaids": Int(0, BANDAIDS), "heart": Bool()},
                  required=("name", "gems"))
-_LAY_DOWN = Record({"player": NAME, "set": Enum(("gems", *ACTIONS), "set"),
+EXCHANGE = "exchange"  # [R] the turn's other move that changes the gems: two equal gems for another from the reserve
+EXCHANGE_HELD = 3  # [R] only while holding three gems of that colour, two of which are given
+_LAY_DOWN = Record({"player": NAME, "set": Enum(("gems", *ACTIONS, EXCHANGE), "set"),
                     "cards": ListOf(Enum(COLOURS, "gem colour"), 3, 3), "target": NAME,
-                    "choice": Enum(COLOURS, "gem colour")}, required=("player", "set"))
+                    "choice": Enum(COLOURS, "gem colour"), "give": Enum(COLOURS, "gem colour"),
+                    "take": Enum(COLOURS, "gem colour")}, required=("player", "set"))
 _REQUEST = Record({"players": ListOf(_PLAYER, 1, 10), "lay_down": _LAY_DOWN}, required=("players",))
 
 
 def _standings(players: list[dict]) -> dict:
     """Who leads, and who won once the game is over [A]: a complete set wins at once; a heartless player out of
     band-aids (3-7 players) ends it, won on most points, then most gems, then shared. Before either, nobody has
-    won: `winners` is empty, `leaders` says who is ahead, `won_by` is None."""
+    won: `winners` is empty, `leaders` says who is ahead (nobody while nobody holds a gem), `won_by` is None."""
     rows = [{"name": p["name"], "gems": dict(p["gems"]), "points": points(p["gems"]),
              "complete_set": complete_set(p["gems"]), "bandaids": p["bandaids"], "heart": p["heart"]}
             for p in players]
     complete = [r["name"] for r in rows if r["complete_set"]]
     out_of_bandaids = uses_heart(len(rows)) and any(r["bandaids"] == 0 and not r["heart"] for r in rows)
-    leaders = complete or top(rows, lambda r: (r["points"], sum(r["gems"].values())))
+    # nobody leads a table where nobody holds a gem (at 0-0-0 every player would be "leading")
+    held = any(sum(r["gems"].values()) for r in rows)
+    leaders = complete or (top(rows, lambda r: (r["points"], sum(r["gems"].values()))) if held else [])
     won_by = "complete_set" if complete else "points" if out_of_bandaids else None
     return {"players": rows, "leaders": leaders, "winners": leaders if won_by else [], "won_by": won_by}
 
@@ -130,6 +135,8 @@ def lay_down(players: list[dict], reserve: dict[str, int], move: Mapping, n: int
     kind = move["set"]
     if kind == "gems":
         return _take_gem(me, reserve, move, path)
+    if kind == EXCHANGE:
+        return _exchange(me, reserve, move, path)
     if kind == "healing":
         if me["bandaids"] >= BANDAIDS:
             return [{"event": "heal", "player": me["name"], "bandaids": me["bandaids"], "note": "already at 3"}]
@@ -177,6 +184,31 @@ def _take_gem(me: dict, reserve: dict, move: Mapping, path) -> list[dict]:
     reserve[gem] -= 1
     me["gems"][gem] += 1
     return [{"event": "take", "player": me["name"], "gem": gem}]
+
+
+def _exchange(me: dict, reserve: dict, move: Mapping, path) -> list[dict]:
+    """Two equal gems back to the reserve for one of another colour from it, only while holding three of the colour
+    given [R]; the gem taken is of another colour than the two given, and the reserve must have one [A]."""
+    give, take = move.get("give"), move.get("take")
+    problems = Problems()
+    if give is None:
+        problems.add((*path, "give"), "is missing: the colour of the two gems given")
+    elif me["gems"][give] < EXCHANGE_HELD:
+        problems.add((*path, "give"), "exchanging needs %(n)s gems of that colour (%(gem)s); %(name)s holds %(held)s",
+                     n=EXCHANGE_HELD, gem=Term(give), name=me["name"], held=me["gems"][give])
+    if take is None:
+        problems.add((*path, "take"), "is missing: the colour of the gem taken")
+    elif take == give:
+        problems.add((*path, "take"), "must be another colour than the two gems given")
+    elif not reserve[take]:
+        problems.add((*path, "take"), "the reserve has no gem of that colour left: %(gem)s", gem=Term(take))
+    if problems:
+        raise InputError(problems)
+    me["gems"][give] -= 2
+    reserve[give] += 2
+    me["gems"][take] += 1
+    reserve[take] -= 1
+    return [{"event": "exchange", "player": me["name"], "gave": give, "took": take}]
 
 
 def _bump(me: dict, target: dict, reserve: dict, choice, n: int, path) -> list[dict]:

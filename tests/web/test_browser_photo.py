@@ -142,7 +142,7 @@ def test_a_photo_of_a_set_laid_down_scores_the_turn(server, browser, tmp_path):
     expected = service.score("gemas", {"players": [{"name": n, "gems": {}} for n in ("Ana", "Bo", "Cy")],
                                        "lay_down": {"player": "Bo", "set": "gems", "cards": colours}})
     settled(phone)
-    expect(phone.locator("#result")).to_contain_text("takes a Violet gem from the reserve")
+    expect(phone.locator("#result")).to_contain_text("takes a gem from the reserve: Violet")
     points = phone.locator("#result [data-points]").evaluate_all("els => els.map(e => Number(e.dataset.points))")
     assert points == [p["points"] for p in expected["players"]] and points[1] > 0
     shot(phone, "photo-gemas")

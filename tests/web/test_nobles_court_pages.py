@@ -35,7 +35,7 @@ def test_a_duel_at_court_waits_for_its_dice(client):
 def test_the_next_duel_swaps_roles_and_carries_both_courts(client):
     status, shown = page(client, ("defender.at:int", "1"), ("attacker.dice:ints", "6"), ("defender.dice:ints", "1"))
     assert status == 200 and 'data-winner="attacker"' in shown
-    link = re.search(r'href="/score/nobles\?([^"]*)"[^>]*data-next-duel>Next duel: <bdi>Ana</bdi> attacks', shown)
+    link = re.search(r'href="/score/nobles\?([^"]*)"[^>]*data-next-duel><span>Next duel: <bdi>Ana</bdi> attacks', shown)
     form = MultiDict(parse_qsl(link[1].replace("&amp;", "&")))
     assert form["turn:int"] == "0" and form.getlist("_names") == ["Ana", "Bea"]
     # Ana's Jack (her second filled row) died: one noble left, the Jack among the fallen; Bea won a resource

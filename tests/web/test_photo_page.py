@@ -212,7 +212,7 @@ def test_a_photo_of_a_set_laid_down_fills_the_turn_tracker(client):
                                        "lay_down": {"player": "Bo", "set": "gems",
                                                     "cards": [query[f"lay_down.cards.{k}"][0] for k in range(3)]}})
     page = client.get("/score/gemas?lang=en&" + r.json["query"]).get_data(as_text=True)
-    assert "takes a Blue gem from the reserve" in page and expected["events"][0]["gem"] == "blue"
+    assert "takes a gem from the reserve: Blue" in page and expected["events"][0]["gem"] == "blue"
     points = [int(p) for p in re.findall(r'data-points="(-?\d+)"', page)]
     assert points == [p["points"] for p in expected["players"]] == [0, 3, 0]
     data, _ = small_photo("gemas", ("GM-THIEF", "GM-THIEF", "GM-THIEF", "GM-ORANGE"))

@@ -122,7 +122,7 @@ def test_nobles_duel_equals_the_api_and_tracks_the_court(client):
     page = client.get("/score/nobles?lang=en&" + NOBLES).get_data(as_text=True)
     assert data(page, "strength") == [str(expected[s]["total"]) for s in ("attacker", "defender")]
     assert data(page, "winner") == [expected["winner"]]
-    follow = re.search(r'href="(/score/nobles\?[^"]*)"[^>]*>Next duel', page)[1].replace("&amp;", "&")
+    follow = re.search(r'href="(/score/nobles\?[^"]*)"[^>]*><span>Next duel', page)[1].replace("&amp;", "&")
     form = MultiDict(parse_qsl(follow.split("?", 1)[1]))
     assert form["defender.wounds:int"] == "1" and form["attacker.resources:int"] == "1"
     assert form["attacker.weapon:int"] == "3" and not any(".dice" in k or ".cards." in k for k in form)

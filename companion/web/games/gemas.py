@@ -8,7 +8,7 @@ from urllib.parse import parse_qsl
 from ...cards import Component
 from ...core.i18n import N_
 from ...core.schema import InputError, problem
-from ...games.gemas import ACTIONS, COLOURS, reserve_size, uses_heart
+from ...games.gemas import ACTIONS, COLOURS, EXCHANGE, reserve_size, uses_heart
 from ..play import forms
 from ..play.forms import Fields, MultiDict
 from ..play.plain import Words
@@ -18,6 +18,9 @@ SEAT = re.compile(r"#(\d{1,2})")  # a seat of the form ("#0" is the first row), 
 TURNS = "_turns"  # the page's mode: "1" follows the game turn by turn, "0" is the end-of-game tally (the default)
 ENDED = "ended_by"  # the tally's one tap for the game's end: the seat that ran out of band-aids with no heart left
 MOST_SEATS = 10
+NEXT = "_next"  # the seat whose turn it is (the tracker's "Who" shows it picked): the setup's first player, then the
+# seat after the one who last moved [R: play goes clockwise]
+THREE_OF = {f"three-{c}": c for c in COLOURS}  # a set of three gem cards of one colour: one chip
 
 
 def turn_by_turn(form: MultiDict) -> bool:
@@ -52,6 +55,11 @@ def prepare(req: dict, form: MultiDict) -> dict:
         if isinstance(p, dict):
             p.setdefault("gems", {})  # no gem typed in: none held
     move = req.get("lay_down")
+    if isinstance(move, dict) and move.get("set") in THREE_OF:  # three gem cards of one colour, in one tap
+        move.update(set="gems", cards=[THREE_OF[move["set"]]] * 3)
+    if isinstance(move, dict) and move.get("set") != EXCHANGE:
+        for key in ("give", "take"):  # (an exchange's rows, hidden once another set is tapped)
+            move.pop(key, None)
     if isinstance(move, dict) and not (turn_by_turn(form) and move.get("player") and move.get("set")):
         del req["lay_down"]  # nothing laid down this turn
     elif isinstance(move, dict):
@@ -82,7 +90,7 @@ def extras(_req: dict | None, result: dict | None, form: MultiDict) -> dict:
     fields show the next turn (every player's gems, band-aids and heart after the move, nothing laid down), so one
     tap scores a turn and opens the next (`moved`)."""
     turns = turn_by_turn(form)
-    out: dict = {"turns": turns, "shown": form, "choices": [], "moved": False, "ended": "", "kept": [],
+    out: dict = {"turns": turns, "shown": form, "choices": [], "moved": False, "undo": "", "ended": "", "kept": [],
                  "most_of": reserve_size}
     if not turns:
         out_of_play = [i for i in range(MOST_SEATS) if _out_of_play(form, i)]
@@ -104,7 +112,8 @@ def extras(_req: dict | None, result: dict | None, form: MultiDict) -> dict:
     if not result["events"] or result["won_by"]:
         return out
     n = len(result["players"])
-    table = {"_n": str(n), TURNS: "1"}
+    mover = _seat(form.get(f"{SET}.player"), [{}] * n)
+    table = {"_n": str(n), TURNS: "1", **({NEXT: str((mover + 1) % n)} if mover is not None else {})}
     for i, p in enumerate(result["players"]):
         at = f"players.{i}."
         table[at + "name"] = p["name"]
@@ -112,8 +121,11 @@ def extras(_req: dict | None, result: dict | None, form: MultiDict) -> dict:
         table[at + "bandaids:int"] = str(p["bandaids"])
         if uses_heart(n):
             table[at + "heart:bool"] = "1" if p["heart"] else "0"
-    # Rows come from the result (seat i is its i-th player), so no field of this turn's form is kept.
-    out.update(shown=_fields(form, lambda _name: True, table), moved=True)
+    # Rows come from the result (seat i is its i-th player), so no field of this turn's form is kept. `undo`: the
+    # table before the move, its player picked again.
+    out.update(shown=_fields(form, lambda _name: True, table), moved=True,
+               undo=forms.carried(form, lambda name: name.startswith(f"{SET}.") or name == NEXT,
+                                  {NEXT: str(mover)} if mover is not None else {}))
     return out
 
 
@@ -156,9 +168,11 @@ PAGES = GamePages(
     words=Words(fields={"gems": "", "bandaids": N_("band-aids"), "heart": N_("heart"),
                         "lay_down": N_("set laid down"), "player": N_("who"), "target": N_("against"),
                         "set": N_("set"), "cards": N_("cards"), "choice": N_("choice"),
+                        "give": N_("gems given"), "take": N_("gem taken"),
                         ENDED: N_("out of band-aids with no heart")},
                 count_of={"cards": N_("number of cards")}),
     template="score/gemas.html", prepare=prepare, extras=extras, targets=targets, add=add,
+    to_score=lambda result: [(NEXT, str(result.get("first_player", 0)))],
     setup_words={"reserve": N_("Gem reserve"), "bandaids_each": N_("Band-aids each"), "heart": N_("Hearts in play"),
                  "teams": N_("Teams")},
 )

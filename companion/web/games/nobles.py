@@ -195,6 +195,8 @@ def extras(req: dict | None, result: dict | None, form: MultiDict) -> dict:
                    versions={k: forms.count(form.get(f"versions.{k}:int")) or 1 for k in KINDS})
         out["played"] = played(form, result, _fighters(form, courts, out["turn"], out["versions"]))
         out["new_game"] = urlencode([("_names", name) for name in forms.typed_names(form)])
+        # the duel as it was before its dice and cards were tapped (a game it ended, corrected)
+        out["again"] = forms.carried(form, lambda k: ".dice" in k or ".cards." in k or k in ("seed", "_roll"))
         if result is not None and not result.get("finished"):
             names = [c.get("name") or "" for c in result["courts"]]
             out["next_query"] = urlencode(court_fields(result["courts"], forms.typed_names(form) or names, form,

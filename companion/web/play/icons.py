@@ -72,6 +72,18 @@ def inline_svg(icon: Icon) -> Markup:
     return Markup(f'<svg class="icon" viewBox="-12 -12 24 24" role="img" aria-hidden="true">{icon_svg(icon)}</svg>')
 
 
+def face_rules(drawn: dict[str, tuple[Icon, ...]]) -> str:
+    """One `.i-face-<card id>` rule per card drawn by its face's own icons (`views.face_icons`): those icons side by
+    side, as the print draws them, for a list of cards (the setup's) to show the card as it is printed."""
+    rules = []
+    for card_id, row in sorted(drawn.items()):
+        body = "".join(f'<g transform="translate({24 * k} 0)">{icon_svg(i)}</g>' for k, i in enumerate(row))
+        doc = f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-12 -12 {24 * len(row)} 24">{body}</svg>'
+        rules.append(f'.i-face-{card_id}{{background-image:url("data:image/svg+xml,{quote(doc, safe=" =:/-")}")'
+                     + (f";width:{1.2 * len(row):g}em" if len(row) > 1 else "") + "}\n")
+    return "".join(rules)
+
+
 def stylesheet(look: Look) -> str:
     """A game's look as CSS: its accent colour for the page, and one `.i-NAME` rule per term drawn as an icon.
     (Cached by what it is made of: a designer's file read again with another look gets its own.)"""

@@ -14,7 +14,7 @@ from ...pnp import faces
 from ..games.glue import pages
 from ..shell import assets, locale
 from ..site.urls import site_url_for
-from . import face_svg, icons, scan
+from . import face_svg, icons, scan, views
 
 bp = Blueprint("pages", __name__)
 
@@ -135,7 +135,8 @@ def icon_css(game: str) -> str | None:
     if card_set is None:
         return None
     fonts = face_svg.font_faces(card_set, lambda name: url_for("pages.card_font", game=card_set.game, name=name))
-    return icons.stylesheet(card_set.look) + fonts + game_css(card_set.game)
+    return (icons.stylesheet(card_set.look) + icons.face_rules(views.face_icons(card_set)) + fonts
+            + game_css(card_set.game))
 
 
 assets.SENDS["pages.icon_styles"] = lambda values: icon_css(values.get("game", ""))  # (for its versioned address)

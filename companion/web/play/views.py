@@ -66,6 +66,15 @@ def player_names(form: MultiDict, lang: str) -> Callable[[int], list[str]]:
     return lambda n: [name(i) for i in range(n)]
 
 
+def seat_heads(names: list[str], lang: str) -> list[str]:
+    """What heads each seat's part of a page (its hand, its row, its chip): its name, and where two players are
+    named alike (which the rules refuse) the name with its seat, "Ana (Player 2)", so that each hand is still told
+    apart while the name is corrected. companion.js says them so as a name is typed."""
+    alike = Counter(name.strip() for name in names)
+    return [f"{name} ({i18n._('Player %(n)s', lang, n=i + 1)})" if alike[name.strip()] > 1 else name
+            for i, name in enumerate(names)]
+
+
 def bad_fields(problems: list[Problem]) -> set[str]:
     """Dotted paths of the fields (and their parents) that have a problem, to mark them on the form."""
     out = set()
@@ -113,7 +122,8 @@ def scoring(game: str, form: MultiDict, lang: str, glue: GamePages, template: st
                    # the player-count button just pressed (`_seats`: it sends the whole form, so what was typed
                    # stays), else the form's own count (`_n`)
                    n=seat_count(form.get("_seats") or form.get("_n") or "", low, high, default),
-                   player_names=player_names(form, lang), request_made=req)
+                   player_names=player_names(form, lang), seat_heads=lambda names: seat_heads(names, lang),
+                   request_made=req)
     return template or glue.template, context, status
 
 
@@ -158,20 +168,50 @@ def _card_faces(card_set: cards.CardSet, lang: str) -> dict[str, tuple[tuple[str
         counts = Counter(words.values())
         words = {cid: disambiguate(cid, text) if counts[text] > 1 else text for cid, text in words.items()}
     out = {}
+    drawn = face_icons(card_set)
     for c in listed:
-        terms = [t for v in c.data.values()
-                 for t in ((v,) if isinstance(v, str) else v if isinstance(v, tuple) else ())]
-        out[c.id] = (tuple(dict.fromkeys(t for t in terms if isinstance(t, str) and t in icons)), words[c.id])
+        shown = _terms_drawn(c, icons)
+        out[c.id] = (shown or ((FACE_ICON + c.id,) if c.id in drawn else ()), words[c.id])
+    return out
+
+
+def _terms_drawn(c: cards.Component, icons) -> tuple[str, ...]:
+    """The look terms a card's data names (stones, a gem colour, a suit) that the look draws as icons, in order."""
+    terms = [t for v in c.data.values() for t in ((v,) if isinstance(v, str) else v if isinstance(v, tuple) else ())]
+    return tuple(dict.fromkeys(t for t in terms if isinstance(t, str) and t in icons))
+
+
+FACE_ICON = "face-"  # the icon class of a card drawn by its face's own icons (`face_icons`): `i-face-<card id>`
+
+
+def face_icons(card_set: cards.CardSet) -> dict[str, tuple]:
+    """Each card's id → the icons its printed face draws (a shape in its colour), for the cards
+    whose data names no term the look draws and whose face is no picture of its own (none, or a frame around its
+    icons): a list of cards shows them as the card does, from the same description of the face (`Game.face`) the
+    print and the card's page draw. The game's look stylesheet has a class for each (`icons.face_rules`)."""
+    rules = games.for_data(card_set.game)
+    icons = card_set.look.icons()
+    out = {}
+    for c in card_set.select(("card",)):
+        if _terms_drawn(c, icons):
+            continue
+        face = rules.face(c, card_set, "en")
+        drawn = tuple(i for i in face.icons if i.art is None)
+        if drawn and (face.art is None or face.framed):
+            out[c.id] = drawn
     return out
 
 
 def card_art(card_set: cards.CardSet) -> dict[str, str]:
     """Each card's id → its `art:` picture's name under the game's art address (`pages.card_art`), for a list of
-    cards to show its picture rather than its terms' shapes; cards without one are left out."""
+    cards to show its picture rather than its terms' shapes; cards without one are left out, and so are those
+    whose picture only frames the icons drawn on it (`face_icons` draws those)."""
     from .face_svg import art_files
 
     names = {path: name for name, path in art_files(card_set).items()}
-    return {c.id: names[c.art.path] for c in card_set.select(("card",)) if c.art is not None and c.art.path in names}
+    framed = face_icons(card_set)
+    return {c.id: names[c.art.path] for c in card_set.select(("card",))
+            if c.art is not None and c.art.path in names and c.id not in framed}
 
 
 LEADS = ("first_player", "dealer", "direction")  # what a setup says first, before its public layout
@@ -184,7 +224,8 @@ def setup(game: str, form: MultiDict, lang: str, glue: GamePages) -> View:
     form. What the table sees comes first (`public`: who starts, then the layout); the hands and decks only in the
     dealer's view (`hidden`, the game glue's `hidden` keys). `reroll` and `share` are the query strings of a new
     deal and of this one; `to_score` and `to_sheet` those of the scoring page and a new sheet with these players
-    (and what the game's glue carries to them: `to_score`)."""
+    (and what the game's glue carries to them: `to_score`); `to_players` the scoring page's with the players alone
+    (the page's tab to it, before a deal)."""
     card_set = card_set_of(game)
     rules = games.for_data(game)
     words = {**SETUP_WORDS, **{o.key: o.label for o in rules.options}, **glue.setup_words}
@@ -196,6 +237,7 @@ def setup(game: str, form: MultiDict, lang: str, glue: GamePages) -> View:
     public, hidden, to_score, to_sheet, play = [], [], "", "", None
     part_seeds = {k[len(PART_SEED):]: form.get(k, "") for k in form if k.startswith(PART_SEED)}
     rerolls: dict[str, str] = {}
+    named = [("_names", name) for name in names]
     if form.get("seed"):
         try:
             result = service.setup(game, players, form.get("seed"), options_from(rules, form), part_seeds)
@@ -206,7 +248,6 @@ def setup(game: str, form: MultiDict, lang: str, glue: GamePages) -> View:
         public = sorted([(k, v) for k, v in shown if k not in glue.hidden],
                         key=lambda kv: LEADS.index(kv[0]) if kv[0] in LEADS else len(LEADS))
         hidden = [(k, v) for k, v in shown if k in glue.hidden]
-        named = [("_names", name) for name in names]
         to_score = urlencode([("_n", count), *named, *(glue.to_score(result) if glue.to_score else []),
                               ("_from", "setup")])
         own = glue.play(result) if glue.play else None
@@ -219,7 +260,7 @@ def setup(game: str, form: MultiDict, lang: str, glue: GamePages) -> View:
     return "setup.html", dict(
         card_set=card_set, options=rules.options, result=result,
         problems=plain.said_all(problems, lang, None, card_set, glue.words),
-        form=form, players=players,
+        form=form, players=players, to_players=urlencode([("_n", count), *named]), heads=seat_heads(names, lang),
         names=names, public=public, hidden=hidden, to_score=to_score, to_sheet=to_sheet, per_player=glue.per_player,
         play=play, grids=glue.grids,
         setup_label=lambda key: i18n._(words[key], lang) if key in words else card_set.label(key, lang),

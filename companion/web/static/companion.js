@@ -332,12 +332,23 @@ const keptNames = () => readList(NAMES_KEY);
 function rememberNames(page) {
   for (const field of page.querySelectorAll("input[data-name-of]")) rememberName(page, field);
 }
+// What heads each seat (its hand, its row, its chip): its name, or where two players are named alike (which the
+// rules refuse) the name with its seat, "Ana (Player 2)", so that each hand is still told apart (views.seat_heads).
+function seatHeads(page) {
+  const names = new Map();
+  for (const field of page.querySelectorAll("input[data-name-of]")) {
+    names.set(field.dataset.nameOf, [field.value.trim() || field.dataset.default, field.dataset.default]);
+  }
+  const alike = (name) => [...names.values()].filter(([other]) => other === name).length > 1;
+  for (const [seat, [name, word]] of names) {
+    const head = alike(name) ? `${name} (${word})` : name;
+    for (const el of page.querySelectorAll(`[data-seat="${seat}"]`)) el.textContent = head;
+    for (const option of page.querySelectorAll(`option[value="#${seat}"]`)) option.textContent = head;
+  }
+  nameSteppers(page);  // their buttons say whose number they move
+}
 function rememberName(page, field) {
-  const shown = (seat, name) => {
-    for (const el of page.querySelectorAll(`[data-seat="${seat}"]`)) el.textContent = name;
-    for (const option of page.querySelectorAll(`option[value="#${seat}"]`)) option.textContent = name;
-    nameSteppers(page);  // their buttons say whose number they move
-  };
+  const shown = () => seatHeads(page);
   const seat = Number(field.dataset.nameOf);
   const name = keptNames()[seat];
   if (field.value === field.dataset.default && typeof name === "string" && name.trim()) {
@@ -377,9 +388,9 @@ document.addEventListener("change", ({ target }) => {
     rememberName(document, field);
   }
 });
-// A setup's links to the scoring page and to a new sheet carry the players the form shows (a count chosen or a name
-// typed since the deal, a name this phone remembers), not those the deal was drawn with: the deal's own parts (its
-// common card…) stay as dealt.
+// A setup's links to the scoring page (its Play button and its tab) and to a new sheet carry the players the form
+// shows (a count chosen or a name typed since the deal, a name this phone remembers), not those the deal was drawn
+// with: the deal's own parts (its common card…) stay as dealt.
 function setupLinks(form) {
   if (!form?.matches("form[data-setup]")) return;
   const count = form.querySelector("select[name=players]")?.value;
@@ -395,13 +406,29 @@ function setupLinks(form) {
     url.search = new URLSearchParams(pairs).toString();
     link.setAttribute("href", url.pathname + url.search + url.hash);
   };
-  for (const link of document.querySelectorAll("#result a[data-play]")) {
+  for (const link of document.querySelectorAll("#result a[data-play], .tabs a[data-play]")) {
     carried(link, (key) => key === "_names", (name) => ["_names", name]);
   }
   for (const link of document.querySelectorAll("#result a[data-to-sheet]")) {
     carried(link, (key) => /^players\.\d+$/.test(key), (name, i) => [`players.${i}`, name]);
   }
 }
+// A setup dealt keeps its deal when sent again with a name corrected (its seed is in the form); sent again as it
+// was, or with another count or option, it is a new deal: the seed is left out (the server, or the phone's Python,
+// draws a fresh one). (Before any other listener: the static site's reads the form as it is sent.)
+document.addEventListener("input", ({ target }) => {
+  if (target.matches?.("form[data-setup] input[name=_names]")) target.form.dataset.renamed = "1";
+});
+document.addEventListener("submit", ({ target: form }) => {
+  const seed = form?.matches?.("form[data-setup]") && form.querySelector("input[name=seed][data-dealt]");
+  if (!seed) return;
+  const now = [form.querySelector("select[name=players]")?.value,
+    ...[...form.querySelectorAll("input[type=checkbox]:checked")].map((box) => `${box.name}=${box.value}`)];
+  const corrected = now.join("&") === seed.dataset.dealt && form.dataset.renamed === "1";
+  for (const kept of form.querySelectorAll("input[name=seed][data-dealt], input[data-dealt-part]")) {
+    kept.disabled = !corrected;
+  }
+}, true);
 // (after the count's own listener above: its name fields first)
 for (const kind of ["input", "change"]) document.addEventListener(kind, ({ target }) => setupLinks(target.form));
 
@@ -673,4 +700,27 @@ document.addEventListener("change", (event) => {
 });
 document.addEventListener("DOMContentLoaded", () => {
   for (const button of document.querySelectorAll("[data-redraw-button]")) button.hidden = true;
+});
+// --- A move made by the tap that completes it (`data-go` on a part of a form: the values of its field `data-go-by`,
+// the kinds of move that need nothing more once the part's needs are met: three cards of one kind, or a card played
+// against a player once that player is tapped). The form is sent by its own button, as a tap on it would; a kind not
+// listed (one whose parts are checked first) waits for that tap. A row a choice opens (`data-needs-when`) is brought
+// above the sticky bar, so that its chips are not under it. ---
+document.addEventListener("change", ({ target }) => {
+  const part = target.closest?.("fieldset[data-go]");
+  const form = target.form;
+  if (!part || !form || target.type !== "radio") return;
+  const bar = form.querySelector(".go");
+  const limit = bar ? bar.getBoundingClientRect().top : innerHeight;
+  for (const row of part.querySelectorAll("[data-needs-when]")) {
+    if (row.contains(target) || !row.offsetParent) continue;  // (hidden: not opened by this choice)
+    if (!row.dataset.needsWhen.split(" ").includes(`${target.name}=${target.value}`)) continue;
+    const bottom = row.getBoundingClientRect().bottom;
+    if (bottom > limit) window.scrollBy(0, bottom - limit + 8);
+  }
+  const data = new FormData(form);
+  const filled = (name) => (data.get(name) || "") !== "";
+  const ready = part.dataset.go.split(" ").includes(data.get(part.dataset.goBy)) &&
+    part.dataset.needs.split(" ").every(filled) && !incomplete(form, data);
+  if (ready) form.requestSubmit(bar?.querySelector("button[type=submit]") || undefined);
 });
