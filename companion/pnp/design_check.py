@@ -491,8 +491,8 @@ def _version(card_set: CardSet, base_url: str) -> int:
     return draw.qr_version(card_url(base_url, c.id) for c in card_set.components if c.kind not in ("back", "token"))
 
 
-# what the camera simulation (benchmarks/bench_qr.py, docs/benchmarks.md) decoded of the five games' codes by module size:
-# (modules from this size up, the read rate band); 0.7 mm, the project's: 99.5 %
+# what the camera simulation (benchmarks/bench_qr.py, docs/benchmarks.md) decoded of the five games' codes by module
+# size: (modules from this size up, the read rate band); 0.7 mm, the project's: 99.5 %
 QR_READ_BANDS = ((0.6, "94–99 %", "0.6–0.65 mm"), (0.5, "59–94 %", "0.5–0.6 mm"), (0.0, "under 59 %", "under 0.5 mm"))
 
 
