@@ -72,8 +72,8 @@ class GamePages:
     links: tuple[tuple[str, str], ...] = ()  # (label, endpoint) shown with the game on the home page
     shows: Shows | None = None  # what its scoring page shows from the game's card data (the generic page's hand)
     own: Mapping[str, Page] = field(default_factory=dict)  # its pages of its own, by endpoint ("<blueprint>.<name>")
-    # its request's lists of texts or numbers whose form has a field a position (`forms.fields_of`: "fashion",
-    # "sales.*.fashion"), where others have one field for the whole list (`players.0.hand:list`)
+    # its request's lists of texts or numbers whose form has a field a position (`forms.fields_of`: "order",
+    # "rounds.*.order"), where others have one field for the whole list (`players.0.hand:list`)
     by_position: tuple[str, ...] = ()
     as_form: Callable[[dict], dict] | None = None  # a request as its form says it (the same request, said otherwise)
 

@@ -189,8 +189,8 @@ def fields_of(request: Mapping, by_position: Iterable[str] = ()) -> list[tuple[s
     """The form fields (name, value) whose request (`request_from_form`) is `request`: the one inverse of the naming
     scheme, for every game (a sheet's round opened again in its game's calculator). A number is an `:int` field, a
     yes/no a `:bool`, a text a plain field; a list of texts one repeated `:list` field and a list of numbers one
-    `:ints` field, unless its path is one of `by_position` (dotted, `*` for any list position: "fashion",
-    "sales.*.fashion": the page has a field a position); any other list a field a position. What no field can say
+    `:ints` field, unless its path is one of `by_position` (dotted, `*` for any list position: "order",
+    "rounds.*.order": the page has a field a position); any other list a field a position. What no field can say
     as it is (a blank or padded text, an empty list or mapping, a mapping whose keys are positions or hold a dot)
     is a `:json` field; so are whole parts past MAX_FIELDS fields. ValueError for what no form gives back: not a
     mapping, or a key of its own the page keeps (`lang`, `_…`)."""

@@ -115,7 +115,7 @@ def scoring(game: str, form: MultiDict, lang: str, glue: GamePages, template: st
         context.update(glue.shows(card_set, lang, form))
     low, high = card_set.players  # player counts come from the card data, the default from the game
     default = games.for_data(game).players_by_default(card_set)
-    # opened from a saved sheet: the sheet's round (sale, duel) its first round is, as its rows and problems say it
+    # opened from a saved sheet: the sheet's round its first round is, as its rows and problems say it
     sheet_round = whole_number((form.get("_sheet_round") or "").strip(), signed=False, digits=3) or None
     context.update(card_set=card_set, result=result, sheet_round=sheet_round,
                    problems=plain.said_all(problems, lang, req, card_set, glue.words, sheet_round or 1),
