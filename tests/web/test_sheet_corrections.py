@@ -1,9 +1,9 @@
 """A round scored with the calculator is corrected in it, for every game (issue 46, item 5), without a browser: a
 sheet made, a round typed as points, then one saved from a score request (the one its game's golden form makes,
-tests/web/forms/<game>.txt); the entry's edit page offers to correct it in the calculator, whose link's fields
-make that very request, whose page's form sent as drawn scores the same points, and whose save changes that entry
-(no new one). The calculator on a sheet says the sheet's round: Duplicon's rows "Round 3", its problems too, and
-Queen's Necklace's "Sale 3"."""
+tests/web/forms/<game>.txt; Gemas' without its move: the end-of-game tally); the entry's edit page offers to correct
+it in the calculator, whose link's fields make that very request, whose page's form sent as drawn scores the same
+points, and whose save changes that entry (no new one). The calculator on a sheet says the sheet's round:
+Duplicon's rows "Round 3", its problems too, and Queen's Necklace's "Sale 3"."""
 import html
 import json
 import re
@@ -28,6 +28,8 @@ def csrf(page: str) -> str:
 def stored_request(game: str) -> tuple[dict, list[str]]:
     """What the calculator saves of the game's golden form (its request as the page prepares it), and its players."""
     typed = parse_qsl((FORMS / f"{game}.txt").read_text(encoding="utf-8").strip(), keep_blank_values=True)
+    if game == "gemas":  # a sheet's Gemas round is the end-of-game tally (the golden form's move wins the game at once,
+        typed = [(k, v) for k, v in typed if not k.startswith("lay_down.")]  # and a page over offers no move)
     form = forms.Fields(typed)
     request = glue.pages(game).prepare(forms.request_from_form(form), form)
     labels = sheets.seat_points(game, service.score(game, request))[0]
