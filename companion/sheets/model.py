@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .. import games, library, service
@@ -210,14 +210,17 @@ def default_seats(labels: list[str], players: list[str]) -> list[str]:
     return players[: len(labels)]
 
 
-def seat_choices(game: str, result: Mapping, players: list[str]) -> dict:
+def seat_choices(game: str, result: Mapping, players: list[str], sat: list[str] | None = None) -> dict:
     """What a save box offers for a scored result on a sheet of `players`: each seat's label with the player it
-    defaults to ("" where the sheet has too few: the player chooses), and each seat's points."""
+    defaults to ("" where the sheet has too few: the player chooses), and each seat's points. `sat`: who sat in
+    each seat of the entry being corrected, the defaults where they still fit the result's seats."""
     labels, points = seat_points(game, result)
     try:
         default = default_seats(labels, players)
     except InputError:
         default = players[: len(labels)]
+    if sat and len(sat) == len(labels) and len(set(sat)) == len(sat) and all(s in players for s in sat):
+        default = list(sat)
     return {"seats": list(zip(labels, default + [""] * (len(labels) - len(default)), strict=True)), "points": points}
 
 
@@ -500,24 +503,35 @@ def _why_over(end: Mapping) -> str:
 
 
 def calculator_fields(game: str, entries: Iterable[Mapping], players: list[str], next_round_: int | None,
-                      correcting: Mapping | None = None) -> list[tuple[str, str]]:
-    """The scoring form's fields a sheet's calculator opens with, beside the players' names: the round (the sheet's
-    next one, or that of the entry `correcting`, said and not asked: `_round=sheet`), the earlier rounds as their
-    score requests (`earlier:json`, each player named by their seat) for a game whose rounds read the game so far,
-    and, correcting an entry scored with the calculator, that round's cards and counters (a data-only game's form)
-    with the entry it corrects (`_edit`, `_base`). Earlier rounds go only where every counting round before this one
-    was scored with the calculator by the same players (a round typed as points says nothing of its hands): else the
-    calculator sees the round alone, and the sheet, which scores its rounds again in order, still counts it right."""
-    out: list[tuple[str, str]] = []
+                      correcting: Mapping | None = None,
+                      as_fields: Callable[[Mapping], list[tuple[str, str]]] | None = None) -> list[tuple[str, str]]:
+    """The scoring form's fields a sheet's calculator opens with: the players (`_n`, `_names`: the sheet's, or the
+    seats of the entry `correcting`, in its seats' order), the sheet's round this calculator scores (`_sheet_round`:
+    the count of counting entries before it, plus one; a designer's game of rounds also the request's round, said
+    and not asked: `_round=sheet`), the earlier rounds as their score requests (`earlier:json`, each player named
+    by their seat) for a game whose rounds read the game so far, and, correcting an entry scored with the
+    calculator, that entry's request as its game's form says it (`as_fields`, the web's inverse of its forms) with
+    the entry it corrects (`_edit`, `_base`) and who sat in each seat (`_seat`, the save's defaults). Earlier rounds
+    go only where every counting round before this one was scored with the calculator by the same players (a round
+    typed as points says nothing of its hands): else the calculator sees the round alone, and the sheet, which
+    scores its rounds again in order, still counts it right."""
     round_ = next_round_
     counting = sorted((e for e in entries if e.get("active")), key=lambda e: e["seq"])
+    seats = list(players)
+    fields: list[tuple[str, str]] = []
     if correcting is not None:
         counting = [e for e in counting if e["seq"] < correcting["seq"]]
         asked = correcting.get("request") if isinstance(correcting.get("request"), Mapping) else {}
         if round_ is not None:
             round_ = asked.get("round") if isinstance(asked.get("round"), int) else len(counting) + 1
-        out += [("_edit", str(correcting["seq"])), ("_base", str(correcting["rev"]))]
-        out += _request_fields(asked, correcting.get("seats"))
+        if isinstance(correcting.get("seats"), list) and correcting["seats"]:
+            seats = [str(s) for s in correcting["seats"]]
+        fields += [("_edit", str(correcting["seq"])), ("_base", str(correcting["rev"])),
+                   *(("_seat", s) for s in seats)]
+        if as_fields is not None:  # (its round is said below, its earlier rounds are the sheet's)
+            fields += as_fields({k: v for k, v in asked.items() if k not in ("round", "earlier")})
+    out = [("_n", str(len(seats))), *(("_names", name) for name in seats),
+           ("_sheet_round", str(len(counting) + 1)), *fields]
     if round_ is not None:
         out += [("_round", "sheet"), ("round:int", str(round_))]
     earlier = _earlier(game, counting, players)
@@ -541,24 +555,4 @@ def _earlier(game: str, counting: list[Mapping], players: list[str]) -> list[dic
             return None
         out.append({**{k: v for k, v in request.items() if k not in ("earlier", "round")},
                     "players": [{**p, "name": seat} for p, seat in zip(request["players"], seats, strict=True)]})
-    return out
-
-
-def _request_fields(request: Mapping, seats: Any) -> list[tuple[str, str]]:
-    """A data-only game's score request as its scoring form's fields: each player's name (their seat's), copies of
-    each card and counters."""
-    out = []
-    rows = request.get("players") if isinstance(request.get("players"), list) else []
-    seats = seats if isinstance(seats, list) else []
-    for i, p in enumerate(rows):
-        if not isinstance(p, Mapping):
-            continue
-        name = seats[i] if i < len(seats) else p.get("name")
-        out.append((f"players.{i}.name", str(name or "")))
-        held = p.get("cards")
-        if isinstance(held, list):  # (a list of ids, repeated for copies)
-            held = {cid: held.count(cid) for cid in dict.fromkeys(held)}
-        for key, part in (("cards", held), ("counters", p.get("counters"))):
-            if isinstance(part, Mapping):
-                out += [(f"players.{i}.{key}.{k}:int", str(v)) for k, v in part.items() if isinstance(v, int)]
     return out

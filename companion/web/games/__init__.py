@@ -72,6 +72,20 @@ class GamePages:
     links: tuple[tuple[str, str], ...] = ()  # (label, endpoint) shown with the game on the home page
     shows: Shows | None = None  # what its scoring page shows from the game's card data (the generic page's hand)
     own: Mapping[str, Page] = field(default_factory=dict)  # its pages of its own, by endpoint ("<blueprint>.<name>")
+    # its request's lists of texts or numbers whose form has a field a position (`forms.fields_of`: "order",
+    # "rounds.*.order"), where others have one field for the whole list (`players.0.hand:list`)
+    by_position: tuple[str, ...] = ()
+    as_form: Callable[[dict], dict] | None = None  # a request as its form says it (the same request, said otherwise)
+
+
+def request_fields(glue: GamePages, request: Mapping) -> list[tuple[str, str]]:
+    """A score request as its game's scoring form's fields (a saved round opened again in the calculator): the
+    forms' one inverse (`forms.fields_of`), given where this form has a field a list position; none for a request
+    that no form gives back whole."""
+    try:
+        return forms.fields_of(glue.as_form(dict(request)) if glue.as_form else request, glue.by_position)
+    except ValueError:
+        return []
 
 
 def cards_held(c: Component, form: MultiDict) -> list[tuple[str, str]]:
@@ -134,5 +148,20 @@ def _heading(card_set: CardSet, key: tuple, lang: str) -> str:
     return _(KIND_WORDS[value], lang) if value in KIND_WORDS else value
 
 
-GENERIC = GamePages(targets=cards_held, add=one_more, shows=hand_page,
+def cards_counted(request: dict) -> dict:
+    """A data-only game's request with each player's cards as copies of each (`{"XX01": 2}`), as its form counts
+    them, where a request lists them (`["XX01", "XX01"]`): the same hand."""
+    rows = request.get("players")
+    if not isinstance(rows, list):
+        return request
+    out = []
+    for p in rows:
+        held = p.get("cards") if isinstance(p, dict) else None
+        if isinstance(held, list) and all(isinstance(c, str) for c in held):
+            p = {**p, "cards": {c: held.count(c) for c in dict.fromkeys(held)}}
+        out.append(p)
+    return {**request, "players": out}
+
+
+GENERIC = GamePages(targets=cards_held, add=one_more, shows=hand_page, as_form=cards_counted,
                     words=Words(fields={"cards": "", "counters": "", "round": N_("Round")}))

@@ -71,6 +71,17 @@ def prepare(req: dict, form: MultiDict) -> dict:
     return req
 
 
+def seated(req: dict) -> dict:
+    """A request as the form says it (`GamePages.as_form`): the lay-down's "Who" and "Against" as the seats their
+    names sit in ("#0"), as `prepare` reads them back."""
+    move, rows = req.get("lay_down"), req.get("players")
+    if not isinstance(move, dict) or not isinstance(rows, list):
+        return req
+    names = [p.get("name") if isinstance(p, dict) else None for p in rows]
+    return {**req, "lay_down": {k: f"#{names.index(v)}" if k in ("player", "target") and v in names else v
+                                for k, v in move.items()}}
+
+
 def _out_of_play(form: MultiDict, i: int) -> bool:
     """Whether seat i is at no band-aid and no heart on this form (the tracker's way to say the game's end)."""
     at = f"players.{i}."
@@ -173,6 +184,7 @@ PAGES = GamePages(
                 count_of={"cards": N_("number of cards")}),
     template="score/gemas.html", prepare=prepare, extras=extras, targets=targets, add=add,
     to_score=lambda result: [(NEXT, str(result.get("first_player", 0)))],
+    by_position=("lay_down.cards",), as_form=seated,  # (a set's gem cards, a colour each)
     setup_words={"reserve": N_("Gem reserve"), "bandaids_each": N_("Band-aids each"), "heart": N_("Hearts in play"),
                  "teams": N_("Teams")},
 )

@@ -7,13 +7,13 @@ is, so a glue module that is missing, misnamed or declares no `PAGES` stops the 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from ... import games
 from ..play import views
 from ..play.forms import MultiDict
-from . import GENERIC, GamePages, Page, View
+from . import GENERIC, GamePages, Page, View, request_fields
 
 
 class GlueError(LookupError):
@@ -42,6 +42,12 @@ _GLUE: Mapping[str, GamePages] = MappingProxyType({game: _load(rules) for game, 
 def pages(game_id: str) -> GamePages:
     """The web glue of a game: a registered game's own, else (a designer's data-only game) the generic pages."""
     return _GLUE.get(game_id, GENERIC)
+
+
+def as_fields(game_id: str) -> Callable[[Mapping], list[tuple[str, str]]]:
+    """A score request of this game → its scoring form's fields (`request_fields`): a saved round opened again."""
+    glue = pages(game_id)
+    return lambda request: request_fields(glue, request)
 
 
 def taking_photos(game_id: str) -> GamePages | None:

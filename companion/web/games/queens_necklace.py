@@ -120,6 +120,7 @@ PAGES = GamePages(
                 counted={"sales": N_("Sale %(k)s")},
                 count_of={"sales": N_("number of sales"), "fashion": N_("gems in the fashion order")}),
     template="score/queens-necklace.html", prepare=prepare, extras=extras, targets=targets, add=add,
+    by_position=("fashion", "sales.*.fashion"),  # (a row of colour chips a place of the fashion order)
     hidden=("hands", "deck", "merchant_positions"),
     to_score=lambda deal: [("_mode", "game")] + [(f"sales.0.fashion.{i}", gem)
                                                  for i, gem in enumerate(deal.get("fashion", []))],

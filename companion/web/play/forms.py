@@ -178,3 +178,66 @@ def carried(form: MultiDict, drop: Callable[[str], bool] = lambda _name: False,
         pairs.extend((name, v) for v in values)
     pairs.extend(changes.items())
     return urlencode(pairs)
+
+
+# --- The inverse: a score request → the form fields that describe it ----------------------------------------------
+
+_KEY = re.compile(r"[^.:\s][^.:]*")  # a mapping key a field name can hold (no dot, no type, not blank)
+
+
+def fields_of(request: Mapping, by_position: Iterable[str] = ()) -> list[tuple[str, str]]:
+    """The form fields (name, value) whose request (`request_from_form`) is `request`: the one inverse of the naming
+    scheme, for every game (a sheet's round opened again in its game's calculator). A number is an `:int` field, a
+    yes/no a `:bool`, a text a plain field; a list of texts one repeated `:list` field and a list of numbers one
+    `:ints` field, unless its path is one of `by_position` (dotted, `*` for any list position: "order",
+    "rounds.*.order": the page has a field a position); any other list a field a position. What no field can say
+    as it is (a blank or padded text, an empty list or mapping, a mapping whose keys are positions or hold a dot)
+    is a `:json` field; so are whole parts past MAX_FIELDS fields. ValueError for what no form gives back: not a
+    mapping, or a key of its own the page keeps (`lang`, `_…`)."""
+    if not isinstance(request, Mapping) or any(not isinstance(k, str) or not _KEY.fullmatch(k) or k in PAGE_ONLY
+                                               or k.startswith("_") for k in request):
+        raise ValueError("a form gives back only a mapping whose keys are field names")
+    patterns = [tuple(p.split(".")) for p in by_position]
+    parts = {k: _fields(k, v, (k,), patterns) for k, v in request.items()}
+    for k in sorted(parts, key=lambda k: -len(parts[k])):  # too many fields: the largest parts said as JSON
+        if sum(map(len, parts.values())) <= MAX_FIELDS:
+            break
+        parts[k] = [(f"{k}:json", _json(request[k]))]
+    out = [pair for part in parts.values() for pair in part]
+    if len(out) > MAX_FIELDS or any(len(v) > MAX_JSON for n, v in out if n.endswith(":json")):
+        raise ValueError("the request is too large for a form")
+    return out
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _plain(text: Any) -> bool:
+    """A text a plain field gives back as it is (the form strips what is typed and drops a blank)."""
+    return isinstance(text, str) and text != "" and text == text.strip()
+
+
+def _matches(path: tuple, patterns: list[tuple]) -> bool:
+    return any(len(p) == len(path) and all(a in ("*", b) for a, b in zip(p, path, strict=True)) for p in patterns)
+
+
+def _fields(name: str, value: Any, path: tuple, patterns: list[tuple]) -> list[tuple[str, str]]:
+    if isinstance(value, bool):
+        return [(f"{name}:bool", "1" if value else "0")]
+    if isinstance(value, int) and _INT.fullmatch(str(value)):
+        return [(f"{name}:int", str(value))]
+    if _plain(value):
+        return [(name, value)]
+    if isinstance(value, Mapping) and value and all(isinstance(k, str) and _KEY.fullmatch(k) for k in value) \
+            and not all(whole_number(k, signed=False, digits=3) is not None for k in value):
+        return [pair for k, v in value.items() for pair in _fields(f"{name}.{k}", v, (*path, k), patterns)]
+    if isinstance(value, list) and value and len(value) <= MAX_INDEX + 1:
+        star = tuple("*" if isinstance(k, int) else k for k in path)
+        if not _matches(star, patterns):
+            if all(_plain(v) for v in value):
+                return [(f"{name}:list", v) for v in value]
+            if all(isinstance(v, int) and not isinstance(v, bool) and _INT.fullmatch(str(v)) for v in value):
+                return [(f"{name}:ints", " ".join(map(str, value)))]
+        return [pair for i, v in enumerate(value) for pair in _fields(f"{name}.{i}", v, (*path, i), patterns)]
+    return [(f"{name}:json", _json(value))]

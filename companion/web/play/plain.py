@@ -49,16 +49,17 @@ def _child(node: Any, key: Any) -> Any:
 
 
 def where(path: tuple, request: Any, lang: str, term: Callable[[str], str] = lambda w: w,
-          words: Words = SHARED) -> list[str]:
+          words: Words = SHARED, first: int = 1) -> list[str]:
     """The steps of a field's path as a player names them: a player by name ("Ana"), a round or sale by number
-    ("Round 2"), a card by its id, a field by its word, a game word ("Amber") by the page's `term`."""
+    ("Round 2": the request's first round is round `first`, a saved sheet's), a card by its id, a field by its
+    word, a game word ("Amber") by the page's `term`."""
     steps, node = [], request
     for i, key in enumerate(path):
         child = _child(node, key)
         if isinstance(key, int):
             parent = path[i - 1] if i else None
             if parent in words.counted:
-                steps.append(i18n._(words.counted[parent], lang, k=key + 1))
+                steps.append(i18n._(words.counted[parent], lang, k=key + (first if i == 1 else 1)))
             elif isinstance(child, Mapping) and isinstance(child.get("name"), str) and child["name"].strip():
                 steps.append(child["name"].strip())
             elif parent == "players":
@@ -91,7 +92,7 @@ def _counted(path: tuple) -> str:
 
 
 def said(problem: Problem, lang: str, request: Any = None, term: Callable[[str], str] = lambda w: w,
-         words: Words = SHARED) -> str:
+         words: Words = SHARED, first: int = 1) -> str:
     """One problem as a sentence of the page's language: "Ana · hand: DQ01 is used more often than the game has
     it (1 copy)". A step the message already names (the card) is not said twice."""
     path = tuple(problem.path)
@@ -100,10 +101,10 @@ def said(problem: Problem, lang: str, request: Any = None, term: Callable[[str],
         values = {k: v for k, v in problem.params.items() if k != "has"}
         what = i18n._(LENGTH[problem.template], lang, got=problem.params["has"], **values)
         inside = path[:-1] if isinstance(path[-1], str) else path
-        steps = [*where(inside, request, lang, term, words), i18n._(words.count_of[counted], lang)]
+        steps = [*where(inside, request, lang, term, words, first), i18n._(words.count_of[counted], lang)]
     else:
         what = problem.say(lang, term)
-        steps = where(path, request, lang, term, words)
+        steps = where(path, request, lang, term, words, first)
     steps = [s for s in steps if s and s not in what]
     text = f"{' · '.join(steps)}: {what}" if steps else what
     return text[:1].upper() + text[1:]
@@ -122,9 +123,9 @@ class Said:
 
 
 def said_all(problems: list[Problem], lang: str, request: Any = None, card_set=None,
-             words: Words = Words()) -> list[Said]:
+             words: Words = Words(), first: int = 1) -> list[Said]:
     """Every problem of a page said in its language, its fields by the shared words and the game's `words`; a
-    game's terms (a gem, a stone) named as its card data names them."""
+    game's terms (a gem, a stone) named as its card data names them; the request's first round is round `first`."""
     term = (lambda w: card_set.label(w, lang)) if card_set is not None else (lambda w: w)
     words = SHARED | words
-    return [Said(tuple(p.path), said(p, lang, request, term, words)) for p in problems]
+    return [Said(tuple(p.path), said(p, lang, request, term, words, first)) for p in problems]

@@ -115,8 +115,10 @@ def scoring(game: str, form: MultiDict, lang: str, glue: GamePages, template: st
         context.update(glue.shows(card_set, lang, form))
     low, high = card_set.players  # player counts come from the card data, the default from the game
     default = games.for_data(game).players_by_default(card_set)
-    context.update(card_set=card_set, result=result,
-                   problems=plain.said_all(problems, lang, req, card_set, glue.words),
+    # opened from a saved sheet: the sheet's round its first round is, as its rows and problems say it
+    sheet_round = whole_number((form.get("_sheet_round") or "").strip(), signed=False, digits=3) or None
+    context.update(card_set=card_set, result=result, sheet_round=sheet_round,
+                   problems=plain.said_all(problems, lang, req, card_set, glue.words, sheet_round or 1),
                    form=form, bad=bad_fields(problems),
                    seats=range(low, high + 1),
                    # the player-count button just pressed (`_seats`: it sends the whole form, so what was typed

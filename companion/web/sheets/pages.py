@@ -8,8 +8,9 @@ from typing import Any
 from flask import Blueprint, abort, current_app, g, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import lazy_gettext as _l
 
-from ... import games, library, service, sheets
+from ... import library, service, sheets
 from ...core.schema import InputError, Problem, Problems, whole_number
+from ..games import glue
 from ..play import views
 from ..shell import errors
 from ..shell.errors import wants_json as _wants_json
@@ -197,10 +198,9 @@ def edit(token: str, seq: int):
 
 
 def _correctable(access) -> bool:
-    """Whether the sheet's entries scored with the calculator are corrected in it: a data-only game's (its form's
-    fields are its request's, `sheets.calculator_fields`)."""
-    game = store().meta(access.sheet_id)["game"]
-    return game not in games.GAMES and views.has_score_page(game)
+    """Whether the sheet's entries scored with the calculator are corrected in it: any game with a scoring page
+    (its form opens with the entry's request, `glue.as_fields`)."""
+    return views.has_score_page(store().meta(access.sheet_id)["game"])
 
 
 @bp.post(f"/s/<token:token>/entries/<{saved.SEQ}:seq>/<any(undo, restore):action>")
@@ -251,9 +251,10 @@ def _calculator(token: str, seq: int | None = None):
         abort(404)
     session[SAVING_TO] = token
     state = store().page(access.sheet_id)  # (every entry: the rounds before this one)
-    query = [("_n", str(len(meta["players"]))), *(("_names", name) for name in meta["players"]), ("_from", "sheet"),
+    query = [("_from", "sheet"),
              *sheets.calculator_fields(meta["game"], [sheets.entry_view(e) for e in state["entries"]],
-                                       meta["players"], sheets.next_round(state), correcting)]
+                                       meta["players"], sheets.next_round(state), correcting,
+                                       glue.as_fields(meta["game"]))]
     return redirect(with_query(url_for("scoring.score", game=meta["game"]), query), 303)
 
 
@@ -273,5 +274,6 @@ def save_box(game: str, req: dict | None, result: dict | None) -> dict | None:
         box.update(edit=edit, base=base)
     if result is not None:  # (saved without its earlier rounds: the sheet has them, and scores each in order)
         box.update(request={k: v for k, v in (req or {}).items() if k != "earlier"},
-                   **sheets.seat_choices(game, result, meta["players"]))
+                   **sheets.seat_choices(game, result, meta["players"],
+                                         request.args.getlist("_seat") if edit else None))
     return box

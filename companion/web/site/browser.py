@@ -201,8 +201,7 @@ def _calculator(renderer, kept: dict) -> str | None:
     sheet, state = kept["sheet"], kept["state"]
     if not views.has_score_page(sheet["game"]):
         return None
-    query = [("_n", str(len(sheet["players"]))), *(("_names", name) for name in sheet["players"]),
-             ("_from", "sheet"), ("_sheet", kept["id"]),
+    query = [("_from", "sheet"), ("_sheet", kept["id"]),
              *sheets.calculator_fields(sheet["game"], state["entries"], sheet["players"], sheets.next_round(state))]
     return f"{renderer.url_for('scoring.score', game=sheet['game'])}?{urlencode(query)}"
 
