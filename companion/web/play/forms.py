@@ -69,17 +69,30 @@ def _value(raw: str, kind: str) -> Any:
         return raw.lower() in ("1", "on", "true", "yes")
     if kind == "json" and len(raw) <= MAX_JSON:
         try:
-            return json.loads(raw)
+            return _Said(json.loads(raw))
         except (ValueError, RecursionError):
             return raw
     return raw
+
+
+class _Said:
+    """A `:json` field's value while the form's fields are put together: said whole, so no digit key of its own is
+    turned into a list position (`_listify` unwraps it as it is)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
 
 
 MAX_INDEX = 199  # no form has more rows than this
 
 
 def _listify(node: Any) -> Any:
-    """Dicts whose keys are all digits become lists by position; a position with no field filled in is None."""
+    """Dicts whose keys are all digits become lists by position; a position with no field filled in is None. A
+    `:json` field's value is kept as it was written."""
+    if isinstance(node, _Said):
+        return node.value
     if not isinstance(node, dict):
         return node
     items = {k: _listify(v) for k, v in node.items()}
