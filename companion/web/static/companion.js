@@ -45,11 +45,11 @@ function enhance(page) {
     if (field.dataset.tapped) continue;
     field.dataset.tapped = "1";
     const put = (text) => { field.value = text; field.dispatchEvent(new Event("input", { bubbles: true })); };
-    const label = field.closest("label");
-    for (const add of label.querySelectorAll("button[data-add]")) {
+    const box = field.closest(".txt");  // the field's box: its label, the field, ⌫ and the +N
+    for (const add of box.querySelectorAll("button[data-add]")) {
       add.addEventListener("click", () => put(`${field.value} ${add.dataset.add}`.trim()));
     }
-    label.querySelector("button[data-take-back]")?.addEventListener(
+    box.querySelector("button[data-take-back]")?.addEventListener(
       "click", () => put(field.value.trim().split(/[\s,;]+/).slice(0, -1).join(" ")));
   }
   rememberNames(page);
@@ -84,7 +84,7 @@ function besideOf(form, path) {
   const fields = [...form.elements].filter((f) => f.name && f.type !== "hidden"
     && (f.name.split(":")[0] === path || f.name.startsWith(`${path}.`)));
   if (!fields.length) return null;
-  if (fields.length === 1) return fields[0].closest(".num, label") || fields[0];
+  if (fields.length === 1) return fields[0].closest(".num, label, div.txt") || fields[0];
   let at = fields[0].parentElement;
   while (at && !fields.every((f) => at.contains(f))) at = at.parentElement;
   return at && at !== form && form.contains(at) ? at : null;

@@ -25,9 +25,10 @@
   }
   // A page the phone's Python draws: its worker starts now, beside the page being parsed and laid out (a slow
   // phone spends over a second on that), and what it says meanwhile is held for site-python.js.
-  if (root.dataset.python) {
+  const python = document.getElementById("companion-python");  // (in the head, above this script)
+  if (python) {
     try {
-      const worker = new Worker(JSON.parse(root.dataset.python).worker, { type: "module" });
+      const worker = new Worker(JSON.parse(python.textContent).worker, { type: "module" });
       const held = [];
       worker.onmessage = (event) => held.push(event);
       worker.onerror = (event) => held.push(event);
