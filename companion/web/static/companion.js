@@ -6,6 +6,59 @@ const readList = (key) => {
   catch { return []; }
 };
 const QUEUE_KEY = "companion-queue";  // saved-sheet entries kept on this phone until sent (sheets.js)
+// --- Card pickers by the keys (issue 46): a grid of cards (Duquesa's pickers, a court's chips to keep; the players'
+// counts too) is one stop
+// of Tab (the card last chosen or focused); the arrows move through it as it is laid out (up and down by a row; a
+// one-card pick chooses as it moves, as a radio group does), Home and End to its ends, and a card's number typed
+// (5, or 1 then 8) goes to that card; Space takes or leaves a card of a hand. ---
+const cardKeys = (() => {
+  let keyAt = -1e9, pointerAt = -1e9, typed = "", typedAt = 0;
+  addEventListener("keydown", (e) => { keyAt = e.timeStamp; }, true);
+  addEventListener("pointerdown", (e) => { pointerAt = e.timeStamp; }, true);
+  const boxes = (grid) => [...grid.querySelectorAll(grid.matches(".seats") ? "button" : "input[type=checkbox], input[type=radio]")];
+  const top = (box) => (box.closest("label") || box).getBoundingClientRect().top;
+  const columns = (list) => Math.max(1, list.filter((b) => Math.abs(top(b) - top(list[0])) < 2).length);
+  const number = (box) => Number.parseInt(box.value.replace(/^\D+/, ""), 10);
+  const rove = (grid, to) => {  // one box of the grid in the Tab order: `to`, else the focused, chosen or first
+    const list = boxes(grid);
+    const stop = to || list.find((b) => b === document.activeElement) || list.find((b) => b.checked)
+      || list.find((b) => !b.disabled) || list[0];
+    for (const b of list) b.tabIndex = b === stop ? 0 : -1;
+  };
+  const go = (grid, box) => {
+    if (!box || box.disabled) return;
+    rove(grid, box);
+    box.focus();
+    if (box.type === "radio" && !box.checked) box.click();  // (its change says it came from the keys: byKey)
+  };
+  const on = (grid) => {
+    if (grid.dataset.keys) return;
+    grid.dataset.keys = "1";
+    rove(grid);
+    grid.addEventListener("focusin", (e) => { if (boxes(grid).includes(e.target)) rove(grid, e.target); });
+    grid.addEventListener("keydown", (e) => {
+      const list = boxes(grid), at = list.indexOf(e.target);
+      if (at < 0 || e.altKey || e.ctrlKey || e.metaKey) return;
+      const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns(list), ArrowUp: -columns(list) }[e.key];
+      let to = null;
+      if (step) {  // the next card that can be taken, that way
+        for (let i = at + step; i >= 0 && i < list.length && !to; i += step) if (!list[i].disabled) to = list[i];
+        to = to || list[at];
+      } else if (e.key === "Home" || e.key === "End") {
+        to = (e.key === "Home" ? list : [...list].reverse()).find((b) => !b.disabled);
+      } else if (/^[0-9]$/.test(e.key)) {  // a card's number: its digits typed within a second
+        typed = e.timeStamp - typedAt < 1000 ? typed + e.key : e.key;
+        typedAt = e.timeStamp;
+        to = list.find((b) => number(b) === Number(typed)) || list.find((b) => number(b) === Number(e.key));
+        if (to && number(to) === Number(e.key)) typed = e.key;
+      } else return;
+      e.preventDefault();
+      go(grid, to);
+    });
+  };
+  return { on, rove: (grid) => rove(grid), byKey: () => keyAt > pointerAt };
+})();
+
 // What a page's forms get once shown; again for a static site's page that its own Python has just drawn anew.
 function enhance(page) {
   // Card pickers: show how many are picked, and stop at the most a hand holds; a full section closes and the
@@ -29,15 +82,19 @@ function enhance(page) {
     grid.addEventListener("change", () => {
       const full = update(grid);
       for (const other of grids) if (other !== grid) update(other);
+      for (const g of grids) cardKeys.rove(g);  // (a card taken here may be greyed in another grid)
       const section = grid.closest("details");
-      if (!full || !section) return;
+      // (a choice made with the keys keeps its section open and the focus on it: the player goes on with Tab)
+      if (!full || !section || cardKeys.byKey()) return;
       const next = grids.slice(grids.indexOf(grid) + 1).map((g) => g.closest("details"))
         .find((d) => d && Number(d.querySelector(".cards").dataset.max) > d.querySelectorAll("input:checked").length);
       section.open = false;
       if (next) { next.open = true; next.scrollIntoView({ block: "start", behavior: "instant" }); }
     });
     update(grid);
+    cardKeys.on(grid);
   }
+  for (const group of page.querySelectorAll("fieldset.court-chips, form .seats")) cardKeys.on(group);
   // Cards counted by a tap each: a field of gems per card ("3 2") has a button per kind of card (`data-add`) and
   // one to take the last back (`data-take-back`), sent with the page (shown only with scripts on, so that nothing
   // shifts as it loads) and made to work here (a phone's number pad has no space, and a tap is quicker than typing).
@@ -46,6 +103,8 @@ function enhance(page) {
     field.dataset.tapped = "1";
     const put = (text) => { field.value = text; field.dispatchEvent(new Event("input", { bubbles: true })); };
     const box = field.closest(".txt");  // the field's box: its label, the field, ⌫ and the +N
+    // (taps for a thumb: the keys type the numbers in the field, so Tab goes from field to field)
+    for (const b of box.querySelectorAll("button[data-add], button[data-take-back]")) b.tabIndex = -1;
     for (const add of box.querySelectorAll("button[data-add]")) {
       add.addEventListener("click", () => put(`${field.value} ${add.dataset.add}`.trim()));
     }
@@ -666,7 +725,8 @@ function steppers(page) {
     const bounds = () => [Number(field.min || 0), Number(field.max || 999)];
     const now = () => { const n = Number.parseInt(field.value, 10); return Number.isNaN(n) ? 0 : n; };
     const button = (step, text, said) => {
-      const b = Object.assign(document.createElement("button"), { type: "button", textContent: text });
+      // (out of the Tab order: the keys type the number, or step it with the field's own arrows)
+      const b = Object.assign(document.createElement("button"), { type: "button", textContent: text, tabIndex: -1 });
       b.dataset.step = String(step);
       b.dataset.said = said || "{what}";
       b.addEventListener("click", () => {
