@@ -654,7 +654,11 @@ if ("serviceWorker" in navigator && window.isSecureContext && root.dataset.sw) {
 // --- A static site has one copy of each page per language: theme.js opens the phone's (or the chosen) one. ---
 if (root.dataset.static) {
   for (const link of document.querySelectorAll(".langs a[hreflang]")) {
-    link.addEventListener("click", () => { try { localStorage.setItem("companion-lang", link.hreflang); } catch {} });
+    link.addEventListener("click", () => {
+      try { localStorage.setItem("companion-lang", link.hreflang); } catch {}
+      // (and to the host, whose own files may serve the chosen language at any address: docs/hosting.md)
+      document.cookie = `companion-lang=${link.hreflang}; path=/; max-age=31536000; SameSite=Lax`;
+    });
   }
 }
 

@@ -14,6 +14,10 @@
   if (!root.dataset.static) return;
   let wanted = null;
   try { wanted = localStorage.getItem("companion-lang"); } catch {}
+  // (a language chosen on the switch is told to the host too, whose own files may serve it: docs/hosting.md)
+  if (wanted && !document.cookie.includes(`companion-lang=${wanted}`)) {
+    document.cookie = `companion-lang=${wanted}; path=/; max-age=31536000; SameSite=Lax`;
+  }
   wanted = wanted || (navigator.language || "").slice(0, 2);
   const other = document.querySelector(`link[rel=alternate][hreflang="${wanted}"]`);
   if (other && wanted !== root.lang) {
