@@ -6,7 +6,7 @@ const readList = (key) => {
   catch { return []; }
 };
 const QUEUE_KEY = "companion-queue";  // saved-sheet entries kept on this phone until sent (sheets.js)
-// --- Card pickers by the keys (issue 46): a grid of cards (Duquesa's pickers, a court's chips to keep; the players'
+// --- Card pickers by the keys (issue 46): a grid of cards (a hand's pickers, a group of chips to tick; the players'
 // counts too) is one stop
 // of Tab (the card last chosen or focused); the arrows move through it as it is laid out (up and down by a row; a
 // one-card pick chooses as it moves, as a radio group does), Home and End to its ends, and a card's number typed
@@ -94,7 +94,12 @@ function enhance(page) {
     update(grid);
     cardKeys.on(grid);
   }
-  for (const group of page.querySelectorAll("fieldset.court-chips, form .seats")) cardKeys.on(group);
+  // a fieldset of chips to tick (several checkboxes of one name), and the players' counts
+  for (const group of page.querySelectorAll("form fieldset, form .seats")) {
+    const ticks = [...group.querySelectorAll("input[type=checkbox]")];
+    if (group.matches(".seats") || (ticks.length > 1 && ticks.every((b) => b.name === ticks[0].name)
+                                    && !group.querySelector("fieldset, [data-keys]"))) cardKeys.on(group);
+  }
   // Cards counted by a tap each: a field of gems per card ("3 2") has a button per kind of card (`data-add`) and
   // one to take the last back (`data-take-back`), sent with the page (shown only with scripts on, so that nothing
   // shifts as it loads) and made to work here (a phone's number pad has no space, and a tap is quicker than typing).
