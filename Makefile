@@ -6,7 +6,7 @@ HOST   ?= 0.0.0.0# the table mode: phones on the same Wi-Fi join; HOST=127.0.0.1
 PORT   ?= 5000
 BASE_URL ?=# what the cards' QR codes open; empty: this machine's LAN address (companion address finds it)
 
-.PHONY: run test test-fast quick lint validate messages clean
+.PHONY: run test test-fast quick lint validate messages vnu clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,13 @@ quick: test-fast  # the lane's old name
 # first; `make lint` alone takes under a second. `.venv/bin/ruff check --fix .` mends what it can mend by itself.
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
+
+# The Nu Html Checker the HTML test runs (tests/web/test_html_valid.py; with Java: Debian's default-jre-headless):
+# vnu-jar, pinned in tests/helpers/vnu.py, from the npm registry, checked against its sha512. .ci/run fetches it.
+vnu: $(VENV)/vnu/vnu.jar
+
+$(VENV)/vnu/vnu.jar: | $(BIN)/python
+	$(BIN)/python -P tests/helpers/vnu.py fetch $@  # (-P: not beside helpers/http.py, which is not the http package)
 
 validate: $(VENV)/.installed
 	$(BIN)/companion validate

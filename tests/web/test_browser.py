@@ -203,7 +203,7 @@ def test_a_queens_necklace_sale_in_twelve_taps_or_fewer(server, phone):
     for i, gems in enumerate(shown.values()):
         for gem, cards in gems.items():
             for n in cards:
-                tap(phone.locator(f"label:has(input[name='players.{i}.shown.{gem}:ints']) .taps button",
+                tap(phone.locator(f".txt:has(input[name='players.{i}.shown.{gem}:ints']) .taps button",
                                   has_text=f"+{n}"))
     seats = phone.locator("input[name='_names']").count()  # the game's default; nobody else showed a card
     rest = [{"name": f"Player {k + 1}", "shown": {}} for k in range(len(shown), seats)]

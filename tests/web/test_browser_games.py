@@ -95,7 +95,7 @@ def test_a_whole_queens_necklace_game_of_three_sales_from_setup_to_winner(server
         for i, gems in enumerate(shown.values()):
             for gem, cards in gems.items():
                 for n in cards:
-                    sale.locator(f"label:has(input[name='sales.{s}.players.{i}.shown.{gem}:ints']) .taps button",
+                    sale.locator(f".txt:has(input[name='sales.{s}.players.{i}.shown.{gem}:ints']) .taps button",
                                  has_text=f"+{n}").tap()
         if played[s]:
             sale.locator("details.more > summary").tap()

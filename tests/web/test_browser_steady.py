@@ -52,7 +52,7 @@ def test_a_scoring_page_does_not_shift_as_it_loads(server, browser, game):
     try:
         assert page.locator("[data-theme-switch]").is_visible()  # (companion.js did run: it shows the switch)
         if game == "queens-necklace":
-            assert page.locator("label .taps button").first.is_visible()
+            assert page.locator(".txt .taps button").first.is_visible()
         shifts = page.evaluate("window.__shifts")
         assert sum(shifts) < 0.01, f"cumulative layout shift {sum(shifts):.3f}: {shifts}"
     finally:

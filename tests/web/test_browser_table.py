@@ -14,7 +14,7 @@ GEMS = ["diamond", "emerald", "ruby", "amber"]
 
 
 def gem_tap(phone, at: str, gem: str, n: int):
-    phone.locator(f"label:has(input[name='{at}shown.{gem}:ints']) .taps button", has_text=f"+{n}").tap()
+    phone.locator(f".txt:has(input[name='{at}shown.{gem}:ints']) .taps button", has_text=f"+{n}").tap()
 
 
 def chip(phone, name: str, value: str):

@@ -86,7 +86,7 @@ def test_the_hand_is_grouped_by_the_first_each_field_with_the_file_s_labels(tmp_
         page = client.get(f"/score/lost?lang={lang}&_n=2").get_data(as_text=True)
         first = page[page.index('<fieldset class="hand">'):page.index("</fieldset>")]
         # the colour's declared order (red, blue, green, white, yellow); choices nobody can hold have no heading
-        assert re.findall(r'<h3 class="group">(.*?)</h3>', first) == [red, "blue", white]
+        assert re.findall(r'<h2 class="group">(.*?)</h2>', first) == [red, "blue", white]
         held = re.findall(r'name="players\.0\.cards\.([A-Z0-9-]+):int" value="" min="0" max="(\d+)"', first)
         assert held == [("LC-RED-5", "1"), ("LC-RED-6", "1"), ("LC-RED-W1", "3"), ("LC-BLUE-9", "1"),
                         ("LC-PUD", "10")]

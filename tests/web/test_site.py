@@ -127,12 +127,12 @@ GOLDEN = Path(__file__).parents[1] / "golden"
 
 
 def _python_page(site, path: str) -> dict:
-    """What a computing page of the static site asks its Python for (its `data-python`: endpoint, values, lang)."""
-    import html as _html
+    """What a computing page of the static site asks its Python for (its `companion-python` script: endpoint,
+    values, lang)."""
     import json as _json
 
     text = (site[1] / "site" / path.strip("/") / "index.html").read_text(encoding="utf-8")
-    return _json.loads(_html.unescape(re.search(r'data-python="([^"]*)"', text)[1]))
+    return _json.loads(re.search(r'<script type="application/json" id="companion-python">(.*?)</script>', text)[1])
 
 
 def test_the_phone_runs_the_same_rules_as_the_server(site, chromium, server_pages):

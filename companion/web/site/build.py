@@ -166,6 +166,8 @@ def _build(out: Path, base_url: str, companion_url: str | None, scoring: bool, l
             later = runtime["zxing"]["later"] if runtime else []  # (zxing-wasm: kept once a photo has used it)
             (staging / "sw.js").write_text(_service_worker(root, pages, runtime_files, later, top),
                                            encoding="utf-8")
+            for name, text in host_files(root, langs).items():
+                (staging / name).write_text(text, encoding="utf-8")
             for path in [staging, *staging.rglob("*")]:
                 os.chmod(path, 0o755 if path.is_dir() else 0o644)
             files = [p for p in staging.rglob("*") if p.is_file()]  # the site's own, not what else the folder holds
@@ -209,13 +211,46 @@ def _pages_by_language(staging: Path, root: str, langs: tuple[str, ...]) -> dict
     pages: dict[str, list[str]] = {lang: [] for lang in langs}
     for path in sorted(p for p in staging.rglob("*") if p.is_file()):
         relative = path.relative_to(staging).as_posix()
-        if relative.startswith(("py/", ".")) or relative == "sw.js":
+        if relative.startswith(("py/", ".")) or relative in ("sw.js", *HOST_FILES):
             continue
         lang = next((lang for lang, prefix in others.items() if relative.startswith(prefix)), langs[0])
         if relative.removeprefix(others.get(lang, "")).startswith("C/"):
             continue  # a printed code's page only leads to its card's page: the service worker leads there itself
         pages[lang].append(root + "/" + relative.removesuffix("index.html"))
     return pages
+
+
+COOKIE = "companion-lang"  # the language a visitor chose on a page's switch (companion.js, theme.js), for the host
+HOST_FILES = (".htaccess", "_redirects")
+
+
+def host_files(root: str, langs: tuple[str, ...]) -> dict[str, str]:
+    """The hosts' own files that serve a visitor the tree of their language (docs/hosting.md), the language chosen on
+    the switch first (the cookie), else the browser's first: `.htaccess` for Apache (a rewrite: the same address, no
+    round trip), `_redirects` for Netlify (an HTTP redirect, where a plain host has the page's script move). `langs`:
+    the root's language first. Each tree's own addresses, the phones' Python and the service worker are left alone."""
+    others = langs[1:]
+    kept = "|".join([*(f"{lang}/" for lang in others), "py/", r"sw\.js", r"\.", "_redirects"])
+    apache = ["# Written by `companion site` (docs/hosting.md): each visitor gets the pages of their language at the "
+              "address asked,",
+              "# with no round trip: the one chosen on a page's switch (its cookie), else the browser's first.",
+              "# Needs mod_rewrite (AllowOverride FileInfo); mod_headers says what the answer varies by.",
+              "AddType application/wasm .wasm", "AddDefaultCharset utf-8",
+              "<IfModule mod_rewrite.c>", "RewriteEngine On", f"RewriteBase {root}/"]
+    for lang in others:
+        apache += [rf"RewriteCond %{{HTTP_COOKIE}} !(^|;\s*){COOKIE}=(?!{lang}\b)",
+                   rf"RewriteCond %{{HTTP_COOKIE}} (^|;\s*){COOKIE}={lang}\b [OR]",
+                   rf"RewriteCond %{{HTTP:Accept-Language}} ^{lang}\b [NC]",
+                   f"RewriteRule ^(?!{kept})(.*)$ {lang}/$1 [L]"]
+    apache += ["</IfModule>", "<IfModule mod_headers.c>", 'Header merge Vary "Accept-Language, Cookie"',
+               "</IfModule>", ""]
+    netlify = ["# Written by `companion site` (docs/hosting.md): a visitor whose browser asks first for a language of",
+               "# the site other than the root's is sent to its tree, unless a page's switch chose one (its cookie).",
+               "# The first rule that matches is the one used.", f"{root}/py/*  {root}/py/:splat  200",
+               f"{root}/sw.js  {root}/sw.js  200", *[f"{root}/{lang}/*  {root}/{lang}/:splat  200" for lang in others],
+               f"{root}/*  {root}/:splat  200  Cookie={COOKIE}",
+               *[f"{root}/*  {root}/{lang}/:splat  302!  Language={lang}" for lang in others], ""]
+    return {".htaccess": "\n".join(apache), "_redirects": "\n".join(netlify)}
 
 
 def _service_worker(root: str, pages: dict[str, list[str]], runtime: list[str], later: list[str] = (),

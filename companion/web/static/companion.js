@@ -6,6 +6,59 @@ const readList = (key) => {
   catch { return []; }
 };
 const QUEUE_KEY = "companion-queue";  // saved-sheet entries kept on this phone until sent (sheets.js)
+// --- Card pickers by the keys (issue 46): a grid of cards (a hand's pickers, a group of chips to tick; the players'
+// counts too) is one stop
+// of Tab (the card last chosen or focused); the arrows move through it as it is laid out (up and down by a row; a
+// one-card pick chooses as it moves, as a radio group does), Home and End to its ends, and a card's number typed
+// (5, or 1 then 8) goes to that card; Space takes or leaves a card of a hand. ---
+const cardKeys = (() => {
+  let keyAt = -1e9, pointerAt = -1e9, typed = "", typedAt = 0;
+  addEventListener("keydown", (e) => { keyAt = e.timeStamp; }, true);
+  addEventListener("pointerdown", (e) => { pointerAt = e.timeStamp; }, true);
+  const boxes = (grid) => [...grid.querySelectorAll(grid.matches(".seats") ? "button" : "input[type=checkbox], input[type=radio]")];
+  const top = (box) => (box.closest("label") || box).getBoundingClientRect().top;
+  const columns = (list) => Math.max(1, list.filter((b) => Math.abs(top(b) - top(list[0])) < 2).length);
+  const number = (box) => Number.parseInt(box.value.replace(/^\D+/, ""), 10);
+  const rove = (grid, to) => {  // one box of the grid in the Tab order: `to`, else the focused, chosen or first
+    const list = boxes(grid);
+    const stop = to || list.find((b) => b === document.activeElement) || list.find((b) => b.checked)
+      || list.find((b) => !b.disabled) || list[0];
+    for (const b of list) b.tabIndex = b === stop ? 0 : -1;
+  };
+  const go = (grid, box) => {
+    if (!box || box.disabled) return;
+    rove(grid, box);
+    box.focus();
+    if (box.type === "radio" && !box.checked) box.click();  // (its change says it came from the keys: byKey)
+  };
+  const on = (grid) => {
+    if (grid.dataset.keys) return;
+    grid.dataset.keys = "1";
+    rove(grid);
+    grid.addEventListener("focusin", (e) => { if (boxes(grid).includes(e.target)) rove(grid, e.target); });
+    grid.addEventListener("keydown", (e) => {
+      const list = boxes(grid), at = list.indexOf(e.target);
+      if (at < 0 || e.altKey || e.ctrlKey || e.metaKey) return;
+      const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns(list), ArrowUp: -columns(list) }[e.key];
+      let to = null;
+      if (step) {  // the next card that can be taken, that way
+        for (let i = at + step; i >= 0 && i < list.length && !to; i += step) if (!list[i].disabled) to = list[i];
+        to = to || list[at];
+      } else if (e.key === "Home" || e.key === "End") {
+        to = (e.key === "Home" ? list : [...list].reverse()).find((b) => !b.disabled);
+      } else if (/^[0-9]$/.test(e.key)) {  // a card's number: its digits typed within a second
+        typed = e.timeStamp - typedAt < 1000 ? typed + e.key : e.key;
+        typedAt = e.timeStamp;
+        to = list.find((b) => number(b) === Number(typed)) || list.find((b) => number(b) === Number(e.key));
+        if (to && number(to) === Number(e.key)) typed = e.key;
+      } else return;
+      e.preventDefault();
+      go(grid, to);
+    });
+  };
+  return { on, rove: (grid) => rove(grid), byKey: () => keyAt > pointerAt };
+})();
+
 // What a page's forms get once shown; again for a static site's page that its own Python has just drawn anew.
 function enhance(page) {
   // Card pickers: show how many are picked, and stop at the most a hand holds; a full section closes and the
@@ -29,14 +82,23 @@ function enhance(page) {
     grid.addEventListener("change", () => {
       const full = update(grid);
       for (const other of grids) if (other !== grid) update(other);
+      for (const g of grids) cardKeys.rove(g);  // (a card taken here may be greyed in another grid)
       const section = grid.closest("details");
-      if (!full || !section) return;
+      // (a choice made with the keys keeps its section open and the focus on it: the player goes on with Tab)
+      if (!full || !section || cardKeys.byKey()) return;
       const next = grids.slice(grids.indexOf(grid) + 1).map((g) => g.closest("details"))
         .find((d) => d && Number(d.querySelector(".cards").dataset.max) > d.querySelectorAll("input:checked").length);
       section.open = false;
       if (next) { next.open = true; next.scrollIntoView({ block: "start", behavior: "instant" }); }
     });
     update(grid);
+    cardKeys.on(grid);
+  }
+  // a fieldset of chips to tick (several checkboxes of one name), and the players' counts
+  for (const group of page.querySelectorAll("form fieldset, form .seats")) {
+    const ticks = [...group.querySelectorAll("input[type=checkbox]")];
+    if (group.matches(".seats") || (ticks.length > 1 && ticks.every((b) => b.name === ticks[0].name)
+                                    && !group.querySelector("fieldset, [data-keys]"))) cardKeys.on(group);
   }
   // Cards counted by a tap each: a field of gems per card ("3 2") has a button per kind of card (`data-add`) and
   // one to take the last back (`data-take-back`), sent with the page (shown only with scripts on, so that nothing
@@ -45,11 +107,13 @@ function enhance(page) {
     if (field.dataset.tapped) continue;
     field.dataset.tapped = "1";
     const put = (text) => { field.value = text; field.dispatchEvent(new Event("input", { bubbles: true })); };
-    const label = field.closest("label");
-    for (const add of label.querySelectorAll("button[data-add]")) {
+    const box = field.closest(".txt");  // the field's box: its label, the field, ⌫ and the +N
+    // (taps for a thumb: the keys type the numbers in the field, so Tab goes from field to field)
+    for (const b of box.querySelectorAll("button[data-add], button[data-take-back]")) b.tabIndex = -1;
+    for (const add of box.querySelectorAll("button[data-add]")) {
       add.addEventListener("click", () => put(`${field.value} ${add.dataset.add}`.trim()));
     }
-    label.querySelector("button[data-take-back]")?.addEventListener(
+    box.querySelector("button[data-take-back]")?.addEventListener(
       "click", () => put(field.value.trim().split(/[\s,;]+/).slice(0, -1).join(" ")));
   }
   rememberNames(page);
@@ -84,7 +148,7 @@ function besideOf(form, path) {
   const fields = [...form.elements].filter((f) => f.name && f.type !== "hidden"
     && (f.name.split(":")[0] === path || f.name.startsWith(`${path}.`)));
   if (!fields.length) return null;
-  if (fields.length === 1) return fields[0].closest(".num, label") || fields[0];
+  if (fields.length === 1) return fields[0].closest(".num, label, div.txt") || fields[0];
   let at = fields[0].parentElement;
   while (at && !fields.every((f) => at.contains(f))) at = at.parentElement;
   return at && at !== form && form.contains(at) ? at : null;
@@ -595,7 +659,11 @@ if ("serviceWorker" in navigator && window.isSecureContext && root.dataset.sw) {
 // --- A static site has one copy of each page per language: theme.js opens the phone's (or the chosen) one. ---
 if (root.dataset.static) {
   for (const link of document.querySelectorAll(".langs a[hreflang]")) {
-    link.addEventListener("click", () => { try { localStorage.setItem("companion-lang", link.hreflang); } catch {} });
+    link.addEventListener("click", () => {
+      try { localStorage.setItem("companion-lang", link.hreflang); } catch {}
+      // (and to the host, whose own files may serve the chosen language at any address: docs/hosting.md)
+      document.cookie = `companion-lang=${link.hreflang}; path=/; max-age=31536000; SameSite=Lax`;
+    });
   }
 }
 
@@ -666,7 +734,8 @@ function steppers(page) {
     const bounds = () => [Number(field.min || 0), Number(field.max || 999)];
     const now = () => { const n = Number.parseInt(field.value, 10); return Number.isNaN(n) ? 0 : n; };
     const button = (step, text, said) => {
-      const b = Object.assign(document.createElement("button"), { type: "button", textContent: text });
+      // (out of the Tab order: the keys type the number, or step it with the field's own arrows)
+      const b = Object.assign(document.createElement("button"), { type: "button", textContent: text, tabIndex: -1 });
       b.dataset.step = String(step);
       b.dataset.said = said || "{what}";
       b.addEventListener("click", () => {

@@ -5,7 +5,7 @@
 (() => {
   const root = document.documentElement;
   if (root.dataset.leaving) return;  // theme.js is opening this page in the phone's language
-  const config = JSON.parse(root.dataset.python);
+  const config = JSON.parse(document.getElementById("companion-python").textContent);
   const here = location.pathname;
   const SHEETS = config.endpoint === "phone_sheets.index";
   const SCORING = config.endpoint === "scoring.score";

@@ -14,6 +14,10 @@
   if (!root.dataset.static) return;
   let wanted = null;
   try { wanted = localStorage.getItem("companion-lang"); } catch {}
+  // (a language chosen on the switch is told to the host too, whose own files may serve it: docs/hosting.md)
+  if (wanted && !document.cookie.includes(`companion-lang=${wanted}`)) {
+    document.cookie = `companion-lang=${wanted}; path=/; max-age=31536000; SameSite=Lax`;
+  }
   wanted = wanted || (navigator.language || "").slice(0, 2);
   const other = document.querySelector(`link[rel=alternate][hreflang="${wanted}"]`);
   if (other && wanted !== root.lang) {
@@ -25,9 +29,10 @@
   }
   // A page the phone's Python draws: its worker starts now, beside the page being parsed and laid out (a slow
   // phone spends over a second on that), and what it says meanwhile is held for site-python.js.
-  if (root.dataset.python) {
+  const python = document.getElementById("companion-python");  // (in the head, above this script)
+  if (python) {
     try {
-      const worker = new Worker(JSON.parse(root.dataset.python).worker, { type: "module" });
+      const worker = new Worker(JSON.parse(python.textContent).worker, { type: "module" });
       const held = [];
       worker.onmessage = (event) => held.push(event);
       worker.onerror = (event) => held.push(event);
