@@ -28,6 +28,7 @@ from .model import (
     check_change,
     check_end,
     checked_change,
+    correcting_of,
     default_seats,
     entry_body,
     entry_view,
@@ -59,4 +60,5 @@ __all__ = ["ACTIONS", "CLIENT_ID", "CSV_HEAD", "FORMAT", "MAX_LOG", "MAX_PLAYERS
            "WITH_BODY", "Conflict", "Moment", "NotFound", "Replay", "add_points", "changed_entry", "check_change",
            "check_end", "checked_change", "default_seats", "entry_body", "entry_view", "export_csv", "export_json",
            "fold", "game_end", "import_csv", "import_json", "new_record", "new_sheet", "next_round", "now",
-           "replayed", "seat_choices", "calculator_fields", "seat_points", "standing", "tally", "with_round", *_STORED]
+           "replayed", "seat_choices", "calculator_fields", "correcting_of", "seat_points", "standing", "tally",
+           "with_round", *_STORED]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .. import games, library, service
-from ..core.schema import Enum, InputError, Int, ListOf, MapOf, Problems, Record, Str, Text, Word, problem
+from ..core.schema import Enum, InputError, Int, ListOf, MapOf, Problems, Record, Str, Text, Word, problem, whole_number
 from ..games.base import NAME, checked
 
 ACTIONS = ("add", "edit", "undo", "restore", "finish", "reopen")
@@ -538,6 +538,17 @@ def calculator_fields(game: str, entries: Iterable[Mapping], players: list[str],
     if earlier and round_ == len(earlier) + 1:
         out.append(("earlier:json", json.dumps(earlier, ensure_ascii=False, separators=(",", ":"))))
     return out
+
+
+def correcting_of(form: Any) -> dict | None:
+    """The entry a calculator opened by `calculator_fields` to correct it saves over, read back from its form
+    (`get`/`getlist`, as the scoring page keeps `_edit`, `_base` and `_seat`): `{"edit", "base", "seats"}`, else
+    None (the calculator adds a round). The server's save box and a phone's alike."""
+    edit = whole_number(form.get("_edit") or "", signed=False)
+    if not edit or edit > MAX_LOG:
+        return None
+    return {"edit": edit, "base": whole_number(form.get("_base") or "", signed=False),
+            "seats": [str(s) for s in form.getlist("_seat")]}
 
 
 def _earlier(game: str, counting: list[Mapping], players: list[str]) -> list[dict] | None:

@@ -2,6 +2,7 @@
 phones' Python."""
 from __future__ import annotations
 
+import json
 import subprocess
 import time
 import urllib.request
@@ -96,6 +97,30 @@ def text_of(html_or_page, selector: str, drop: str = "") -> str:
                                      "if (d) e.querySelectorAll(d).forEach((x) => x.remove()); return e.textContent; }",
                                      [selector, drop])
     return " ".join(_html.unescape(text).split())
+
+
+
+def python_drawn(page) -> None:
+    """The page's Python is up and has drawn the page for its address."""
+    page.wait_for_function("document.documentElement.dataset.pythonReady && document.documentElement.dataset.drawn",
+                           timeout=120_000)
+
+
+
+def kept_sheets(page) -> dict:
+    return json.loads(page.evaluate("localStorage.getItem('companion-phone-sheets') || '{}'"))
+
+
+
+def new_phone_sheet(page, base: str, game: str, names: list[str]) -> None:
+    """A sheet started on the phone's sheets page (its Python up), left open."""
+    page.goto(f"{base}/en/phone-sheets/")
+    python_drawn(page)
+    page.select_option("select[name=game]", game)
+    for i, name in enumerate(names):
+        page.fill(f"input[name='players.{i}']", name)
+    page.locator("form[data-phone=new] button[type=submit]").tap()
+    page.wait_for_selector("a[data-phone-calculator]")
 
 
 

@@ -13,28 +13,7 @@ from companion import service
 from companion.core import i18n
 from companion.web.site import browser
 from helpers.browser import OFFLINE_PHONE, PHONE, settled  # (skips this module without chromium)
-from helpers.site import wait_drawn
-
-
-def python_drawn(page) -> None:
-    """The page's Python is up and has drawn the page for its address."""
-    page.wait_for_function("document.documentElement.dataset.pythonReady && document.documentElement.dataset.drawn",
-                           timeout=120_000)
-
-
-def kept_sheets(page) -> dict:
-    return json.loads(page.evaluate("localStorage.getItem('companion-phone-sheets') || '{}'"))
-
-
-def new_phone_sheet(page, base: str, game: str, names: list[str]) -> None:
-    """A sheet started on the phone's sheets page (its Python up), left open."""
-    page.goto(f"{base}/en/phone-sheets/")
-    python_drawn(page)
-    page.select_option("select[name=game]", game)
-    for i, name in enumerate(names):
-        page.fill(f"input[name='players.{i}']", name)
-    page.locator("form[data-phone=new] button[type=submit]").tap()
-    page.wait_for_selector("a[data-phone-calculator]")
+from helpers.site import kept_sheets, new_phone_sheet, python_drawn, wait_drawn
 
 
 def scored(game: str, pairs: list[list[str]]) -> tuple[dict, dict]:

@@ -269,11 +269,10 @@ def save_box(game: str, req: dict | None, result: dict | None) -> dict | None:
         return None
     g.holds_edit_link = True  # the page's save form holds the sheet's edit link: no cache keeps it
     box = {"token": token, "title": meta["title"], "players": meta["players"], "request": None, "seats": []}
-    edit, base = whole_number(request.args.get("_edit", ""), signed=False), request.args.get("_base", "")
-    if edit and edit <= sheets.MAX_LOG:  # correcting an entry (`correct`): the save changes it, from its revision
-        box.update(edit=edit, base=base)
+    correcting = sheets.correcting_of(request.args)
+    if correcting:  # correcting an entry (`correct`): the save changes it, from its revision
+        box.update(edit=correcting["edit"], base=correcting["base"] or "")
     if result is not None:  # (saved without its earlier rounds: the sheet has them, and scores each in order)
         box.update(request={k: v for k, v in (req or {}).items() if k != "earlier"},
-                   **sheets.seat_choices(game, result, meta["players"],
-                                         request.args.getlist("_seat") if edit else None))
+                   **sheets.seat_choices(game, result, meta["players"], correcting and correcting["seats"]))
     return box

@@ -163,7 +163,8 @@ def page(args: dict) -> dict:
     here = renderer.url_for(endpoint, **values)
     views.with_links(context, here, renderer.site["origin"] + here)
     if endpoint == "scoring.score" and (sheet_id := fields.get("_sheet")):
-        context["phone_save"] = _phone_save(renderer, sheet_id, context, _names(args.get("sheet_players")))
+        context["phone_save"] = _phone_save(renderer, sheet_id, context, _names(args.get("sheet_players")),
+                                            sheets.correcting_of(fields))
     query = urlencode(list(fields.items(multi=True)))
     return {"html": renderer.render(template, here, query, **context), "status": status}
 
@@ -173,37 +174,53 @@ def _names(given: Any) -> list[str]:
     return [n for n in given if isinstance(n, str)][:sheets.MAX_PLAYERS] if isinstance(given, list) else []
 
 
-def _phone_save(renderer, sheet_id: str, context: dict, players: list[str]) -> dict:
+def _phone_save(renderer, sheet_id: str, context: dict, players: list[str], correcting: dict | None) -> dict:
     """What a scoring page opened from a sheet kept on this phone (`_sheet`: its id; `players`: its players) shows
     to save its answer there: the request scored (once the form gives one), who sat in each seat (chosen as on the
-    server's save box) and the sheet's page to go back to."""
+    server's save box), the entry it corrects (`correcting`, `sheets.correcting_of`: the save edits it, from its
+    revision) and the sheet's page to go back to."""
     from urllib.parse import quote
 
     from ..play import views
 
     box = {"id": sheet_id, "request": None, "seats": [], "players": players,
            "after": f"{renderer.url_for(views.PHONE_SHEETS)}?id={quote(sheet_id)}"}
+    if correcting:
+        box.update(edit=correcting["edit"], base=correcting["base"])
     if context.get("result") is not None:  # (saved without its earlier rounds: the sheet scores each in order)
         box["request"] = {k: v for k, v in (context.get("request_made") or {}).items() if k != "earlier"}
         if players:
-            box.update(sheets.seat_choices(context["card_set"].game, context["result"], players))
+            box.update(sheets.seat_choices(context["card_set"].game, context["result"], players,
+                                           correcting and correcting["seats"]))
     return box
 
 
-def _calculator(renderer, kept: dict) -> str | None:
+def _calculator(renderer, kept: dict, correcting: dict | None = None) -> str | None:
     """The scoring page of a sheet kept on this phone, for its players and its next round (a game of rounds) with
-    the rounds before it (`sheets.calculator_fields`), saving back to the sheet; None for a game without a scoring
-    page."""
+    the rounds before it, or opened again on an entry scored with it (`correcting`: that round's request in its
+    form, `glue.as_fields`), as the server's sheet opens it (`sheets.calculator_fields`), saving back to the sheet;
+    None for a game without a scoring page."""
     from urllib.parse import urlencode
 
+    from ..games import glue
     from ..play import views
 
     sheet, state = kept["sheet"], kept["state"]
     if not views.has_score_page(sheet["game"]):
         return None
     query = [("_from", "sheet"), ("_sheet", kept["id"]),
-             *sheets.calculator_fields(sheet["game"], state["entries"], sheet["players"], sheets.next_round(state))]
+             *sheets.calculator_fields(sheet["game"], state["entries"], sheet["players"], sheets.next_round(state),
+                                       correcting, glue.as_fields(sheet["game"]))]
     return f"{renderer.url_for('scoring.score', game=sheet['game'])}?{urlencode(query)}"
+
+
+def _corrections(renderer, kept: dict) -> dict[int, str]:
+    """Each counting entry of an open sheet kept on this phone that was scored with the calculator: its calculator
+    opened to correct it (by entry number), as the server's edit page offers it."""
+    if kept["state"]["finished"]:
+        return {}
+    return {e["seq"]: url for e in kept["state"]["entries"] if e.get("request") and e["active"]
+            and (url := _calculator(renderer, kept, e)) is not None}
 
 
 def phone_sheets(args: dict) -> dict:
@@ -225,7 +242,7 @@ def phone_sheets(args: dict) -> dict:
     shown.sort(key=lambda k: k.get("sheet", {}).get("updated", ""), reverse=True)
     opened = next((k for k in shown if k["id"] == args.get("open") and "state" in k), None)
     if opened is not None:
-        opened = {**opened, "calculator": _calculator(renderer, opened)}
+        opened = {**opened, "calculator": _calculator(renderer, opened), "corrections": _corrections(renderer, opened)}
     problems = [str(p) for p in args.get("problems", []) if isinstance(p, str)] \
         if isinstance(args.get("problems"), list) else []
     here = renderer.url_for(views.PHONE_SHEETS)

@@ -443,7 +443,10 @@
       const data = { request: JSON.parse(button.dataset.phoneSaveRequest), client_id: randomId() };
       const seats = [...box.querySelectorAll("select[name^='seats.']")].map((select) => select.value);
       if (seats.length) data.seats = seats;  // (who sat where, as chosen)
-      const answer = await ask("sheet_change", { sheet: k.sheet, log: k.log, action: "add", data });
+      const edit = button.dataset.edit ? Number(button.dataset.edit) : undefined;  // (correcting that entry)
+      if (edit !== undefined && button.dataset.base) data.base = Number(button.dataset.base);
+      const answer = await ask("sheet_change", { sheet: k.sheet, log: k.log, action: edit === undefined ? "add" : "edit",
+                                                 target: edit, data });
       if (answer.error) {
         const said = box.querySelector("[data-phone-save-problems]");
         said.querySelector("ul").replaceChildren(...refused(answer).map((text) => {
