@@ -26,7 +26,7 @@ def test_a_whole_solo_game_through_the_turn_helper_to_its_rank_and_percentile(se
     hand, common, gone = list(deal["hand"]), deal["common"], []
     phone.goto(f"{base}/setup/duquesa?players=1&seed={SEED}&lang=en")  # the deal's hand and common card carry on
     tap = Taps()
-    tap(phone.locator("a[data-play]"))
+    tap(phone.locator("#result a[data-play]"))
     phone.wait_for_url("**/solo/duquesa/turn?**")
     kept = []
     for turn, (seen, hidden) in enumerate(deal["turns"], 1):
