@@ -131,6 +131,7 @@ def test_a_shared_sheet_keeps_typed_and_scored_points(client):
     assert client.get(f"/s/{token}?lang=en").status_code == 200
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_no_route_answers_500_for_any_game(client, dropped):
     app = client.application
     ids = list(library.load_all())

@@ -22,6 +22,7 @@ def simulated(capsys, *args) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_the_same_seed_gives_the_same_figures_and_another_seed_others(capsys):
     path = EXAMPLES / "cometas.yaml"
     one = simulated(capsys, path, "--deals", 300, "--players", 4, "--seed", "table")

@@ -143,6 +143,7 @@ def test_the_static_site_refuses_a_game_with_a_font_link_and_copies_nothing(tmp_
 # --- 5. A character map bomb ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_validate_refuses_a_cmap_bomb_quickly_and_in_little_memory(tmp_path):
     game = example(tmp_path / "game")
     bomb = game.parent / "fonts" / "Vera.ttf"

@@ -54,6 +54,7 @@ def fan_out(folder: Path, base: int = 3000, children: int = 6000) -> Path:
     return path
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_layouts_extending_a_large_base_stop_at_the_element_limit_in_bounded_memory(tmp_path):
     path = fan_out(tmp_path)
     code, err, peak, seconds = child(["validate", str(path)], tmp_path)
@@ -137,6 +138,7 @@ def many_copies(folder: Path, rows: int, qty: int) -> Path:
     return path
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_a_file_asking_for_more_copies_than_the_limit_is_an_error_at_the_row_passing_it(tmp_path):
     path = many_copies(tmp_path, 5000, 500)  # 2,500,000 copies: validate said ok, build grew past 3 GB
     code, err, peak, seconds = child(["validate", str(path)], tmp_path)
@@ -157,6 +159,7 @@ def test_the_copies_limit_counts_the_data_files_own_components_too(tmp_path):
     assert errors == [] and sum(c.qty for c in card_set.components) == cards.MAX_COPIES
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_a_deck_of_as_many_copies_as_allowed_builds_in_bounded_memory(tmp_path):
     path = many_copies(tmp_path / "deck", 10, 500)  # 5,000 copies: 556 sheets of fronts and their backs
     code, err, peak, seconds = child(["build", str(path), "--out", str(tmp_path / "out"), "--base-url",
@@ -189,6 +192,7 @@ def test_the_example_games_are_far_inside_the_limits(name):
     assert sum(map(len, card_set.design.layouts.values())) < layouts.MAX_ELEMENTS / 10
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_rows_naming_no_layout_of_thousands_are_short_lines(tmp_path):
     folder = tmp_path / "many"
     folder.mkdir()

@@ -212,6 +212,7 @@ def test_a_worksheet_named_dat_is_read_as_its_relations_say(game):
     assert code == 0, err
 
 
+@pytest.mark.slow  # about 1 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_a_worksheet_named_dat_has_its_elements_counted(game):
     data, sheet = game
     empty_rows = ("<row>" + "<c/>" * 10_000 + "</row>") * 1500  # 15 million elements, 60 MB, below any row's bound

@@ -51,6 +51,7 @@ def test_base_addresses_are_told_apart(base, kind):
     assert network.base_url_kind(base) == kind
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 @pytest.mark.skipif(not INTERFACES, reason="THIS MACHINE HAS NO NETWORK INTERFACE BUT LOOPBACK")
 def test_serve_on_every_interface_prints_the_address_for_phones_and_a_qr_code(tmp_path):
     from helpers.server import free_port

@@ -143,6 +143,7 @@ def test_site_out_a_file_or_below_a_file_is_one_line_and_exit_2(tmp_path, monkey
     assert Path("notes").read_text() == "mine" and os.listdir(tmp_path) == ["notes"]
 
 
+@pytest.mark.slow  # about 1 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_build_out_relative_dot_and_a_png_folder_that_is_a_file(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["build", "duquesa", "--out", "."]) == 0

@@ -69,6 +69,7 @@ def test_the_exif_orientation_is_honoured(hand, orientation, turn):
     assert ids(found) == sorted(HAND) and near(found, laid)
 
 
+@pytest.mark.slow  # about 1 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_png_and_webp(hand, hand_png):
     data, laid = hand
     for sent in (hand_png, reencoded(data, "WEBP", quality=90, method=0)):
@@ -76,6 +77,7 @@ def test_png_and_webp(hand, hand_png):
         assert ids(found) == sorted(HAND) and near(found, laid)
 
 
+@pytest.mark.slow  # about 1 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_two_copies_of_a_card_are_two_codes_told_apart_by_position():
     data, laid = small_photo(("duquesa", "queens-necklace"), ("DQ07", "QN-D3", "DQ07", "DQ12", "QN-E2"))
     found = photo.find_codes(data)
@@ -198,6 +200,7 @@ def test_cards_laid_over_each_other_in_a_row_show_their_codes(game):
     assert sorted(found) == sorted(ids)
 
 
+@pytest.mark.slow  # about 1 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_the_default_layouts_put_the_code_where_a_row_laid_over_leaves_it():
     """A designer's game without layouts (docs/example-game/huerto.yaml) prints from ours: the same row is read."""
     card_set, problems = cards.check_file(Path(__file__).parents[1] / "docs" / "example-game" / "huerto.yaml")

@@ -86,6 +86,7 @@ def test_twelve_finished_sheets_give_their_figures(game_file, instance, capsys):
     close(figures["by_players"]["3"], expected([known for _, known in games if len(known["players"]) == 3]))
 
 
+@pytest.mark.slow  # about 1 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_each_version_has_its_own_figures_newest_first(game_file, instance, capsys):
     """Sheets started from the file, then from its "version: 2", each record the version they started with."""
     path, v2 = game_file

@@ -79,6 +79,7 @@ def test_a_counter_gated_nested_each_is_found_at_the_counters_value(tmp_path, ca
     assert took < 20
 
 
+@pytest.mark.slow  # about 1 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_a_heavy_branch_no_table_takes_is_a_warning_not_an_error(tmp_path, capsys):
     """k never passes 9: every branch taken, the largest table passes the budget, yet no legal table does."""
     code, err, _, _ = validate(tmp_path, capsys, points=f"count() + ({HEAVY} if k > 20 else 0)")

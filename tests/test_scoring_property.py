@@ -16,7 +16,7 @@ from helpers.designer_files import games, tables
 from helpers.games import examples
 from helpers.plain_scoring import PlainError, score, target_of
 
-FILES = examples(2000)
+FILES = 2000 if examples(2000) == 2000 else 60  # the fast lane: 60 files (make test: 2000)
 FULL = FILES >= 1000  # (make test: every part as often as below; the fast lane samples its slower parts less)
 THROUGH_CLI_AND_API, BUILT_AND_SHEET = (8, 40) if FULL else (20, 100)
 PROPERTY = settings(max_examples=FILES, deadline=None,

@@ -291,6 +291,7 @@ def test_an_import_of_2000_heavy_rounds_is_refused_quickly_once_its_step_budget_
     assert store.sheet_ids() == []
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_a_full_sheet_of_a_light_game_still_imports_whole(tmp_path):
     """2,000 scored rounds of the probe game (a few hundred steps each) fit the import's budget."""
     path = game_file(tmp_path, '  rounds: {target: "1000000"}')

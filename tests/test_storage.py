@@ -43,6 +43,7 @@ def test_links_are_long_random_and_never_stored(url, tmp_path):
         assert store.open(bad) is None
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_concurrent_writers_on_one_sheet_lose_nothing(url):
     """Eight threads over two stores on one database (two app servers) add 40 entries each at once."""
     stores = [storage.Store(url), storage.Store(url)]
@@ -162,6 +163,7 @@ def replay_at_random(store, sheet_id, rng, n=120):
             pass
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_the_kept_totals_always_equal_the_folded_log(database):
     """After every kind of change, in any order, the totals a list shows (kept by the writes, never folded) are
     the log's own; a page shows the newest entries exactly as the fold has them, and paging back reaches all."""
@@ -201,6 +203,7 @@ def test_a_database_from_before_the_kept_totals_gets_them_at_start(database):
     assert again.summaries([sheet_id])[sheet_id]["totals"] == {"A": 7, "B": 0, "C": 0}
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_a_list_and_a_page_read_what_they_show_not_the_history(database):
     """Counted in queries: a phone's list of 30 full sheets reads no change at all, and a page of the newest 50
     entries of a full sheet asks for those entries and their changes by number, never for the whole log (the

@@ -24,6 +24,7 @@ def test_all_ten_thousand_stored_games_replay_to_the_same_distribution():
     assert dict(sorted(Counter(florins).items())) == stored.FLORINS
 
 
+@pytest.mark.slow  # about 1 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_the_generated_module_is_what_the_script_writes():
     text = duquesa_sim.module_text(duquesa_sim.florins_of_games(0, duquesa_sim.SAMPLE), 0)
     assert "SAMPLE = " + repr(stored.SAMPLE) in text

@@ -162,6 +162,7 @@ def test_qr_modules_are_at_least_half_a_millimetre_with_a_4_module_quiet_zone(bu
             assert image.crop(box).getextrema()[0] > 200, (game, box)
 
 
+@pytest.mark.slow  # about 1 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_the_same_build_twice_is_byte_identical(tmp_path):
     for name in ("a", "b"):
         build(["duquesa", "nobles"], tmp_path / name, BuildSettings(bleed=1.5, lang="en"))
@@ -399,6 +400,7 @@ def test_the_cover_lists_the_box_and_says_where_the_codes_lead(tmp_path, capsys,
     else:
         assert "phone itself" not in text and err == ""
 
+@pytest.mark.slow  # PNG exports on one core and on several
 def test_png_export_on_several_cores_writes_the_same_files_as_on_one(tmp_path, monkeypatch):
     from companion.pnp import export
 

@@ -84,6 +84,7 @@ def test_the_qr_code_sits_on_the_face_with_no_white_square(game):
                    for px in band), (comp.id, "a plate")
 
 
+@pytest.mark.slow  # about 1 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_qr_none_leaves_the_codes_off(tmp_path, capsys):
     assert main(["build", "gemas", "--out", str(tmp_path), "--qr", "none", "--lang", "en"]) == 0
     assert "open nothing" not in capsys.readouterr().err  # no warning about codes that are not printed
@@ -94,6 +95,7 @@ def test_qr_none_leaves_the_codes_off(tmp_path, capsys):
     assert "qr: unknown QR choice 'maybe'" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # about 1 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_nobles_indices_in_two_opposite_corners_and_ranks_in_their_suit_colour():
     card_set = library.load_game("nobles")
     checked = 0

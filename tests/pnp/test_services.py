@@ -79,6 +79,7 @@ def every_stream(pdf):
 RGB_OPERATORS = {"rg", "RG", "g", "G", "sc", "SC", "scn", "SCN", "cs", "CS"}
 
 
+@pytest.mark.slow  # the print services' files built and measured (seconds; the error tests stay quick)
 def test_one_pdf_per_deck_a_card_a_page_fronts_then_backs(dtc, game):
     assert sorted(p.name for p in dtc.glob("*.pdf")) == ["cosecha-poker.pdf", "especias-poker.pdf"]
     from companion import cards
@@ -104,6 +105,7 @@ def test_one_pdf_per_deck_a_card_a_page_fronts_then_backs(dtc, game):
             assert ops <= {"q", "Q", "cm", "Do"}, ops
 
 
+@pytest.mark.slow  # the print services' files built and measured (seconds; the error tests stay quick)
 @pytest.mark.parametrize("name", ["cosecha-poker.pdf", "especias-poker.pdf"])
 def test_cmyk_only_no_transparency_fonts_embedded_pdfx_marked(dtc, name):
     with pikepdf.open(dtc / name) as pdf:
@@ -135,6 +137,7 @@ def test_cmyk_only_no_transparency_fonts_embedded_pdfx_marked(dtc, name):
         assert images >= 1 and fonts >= 1  # the flattened faces are CMYK pictures; the others keep their text
 
 
+@pytest.mark.slow  # the print services' files built and measured (seconds; the error tests stay quick)
 def test_the_colours_are_littlecms_conversions_through_the_profile(dtc):
     """The green of cosecha's pear band (#6d8c12) is in the file as ImageCms converts it into the same profile."""
     profile = ImageCms.getOpenProfile(cmyk.profile_path())
@@ -155,7 +158,8 @@ def test_the_colours_are_littlecms_conversions_through_the_profile(dtc):
 
 @pytest.mark.skipif(GS is None, reason="Ghostscript (gs) is not installed: apt-get install ghostscript "
                                        "(.ci/run installs it); the ink of the DriveThruCards files is not measured")
-@pytest.mark.parametrize("name", ["cosecha-poker.pdf", pytest.param("especias-poker.pdf", marks=pytest.mark.slow)])
+@pytest.mark.slow  # the DriveThruCards files built and rendered by Ghostscript
+@pytest.mark.parametrize("name", ["cosecha-poker.pdf", "especias-poker.pdf"])
 def test_no_point_of_any_page_takes_more_than_240_percent_of_ink(dtc, name, tmp_path):
     """Each page rendered by Ghostscript into its four inks (tiff32nc, no conversion: the file's own CMYK), every
     pixel's C + M + Y + K at most 240 %; and the average coverage as Ghostscript's ink_cov reads it."""
@@ -176,6 +180,7 @@ def test_no_point_of_any_page_takes_more_than_240_percent_of_ink(dtc, name, tmp_
     assert "CMYK" in coverage
 
 
+@pytest.mark.slow  # the print services' files built and measured (seconds; the error tests stay quick)
 def test_the_game_crafter_a_png_per_face_and_back_at_its_pixel_size_in_srgb(tgc, game):
     from companion import cards
 
@@ -230,6 +235,7 @@ def test_art_whose_colours_cannot_be_made_cmyk_is_named_and_nothing_is_written(g
     assert not out.exists() or not any(out.iterdir())
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_a_second_export_removes_the_files_it_no_longer_makes(game, tmp_path):
     folder = tmp_path / "g"
     shutil.copytree(game, folder)

@@ -213,6 +213,7 @@ def test_every_grid_holds_its_faces_and_the_hidden_slot_within_10_by_7():
 COMETAS = ROOT / "docs" / "example-game" / "cometas.yaml"
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_every_component_goes_in_reference_cards_in_a_deck_of_their_own(tmp_path):
     """Issue 44, item 7: a reference card was left out of the export. Every component but the backs goes in: the
     cards in the deck, the reference cards (two copies of KT-HELP) in a deck of their own beside it, each read back

@@ -96,6 +96,7 @@ def test_settings_no_save_can_fix_stop_before_watching(tmp_path):
     assert "paper" in str(e.value)
 
 
+@pytest.mark.slow  # about 1 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_a_shipped_game_is_watched_through_its_data_file_read_again(tmp_path):
     """In process, stopped by an event: a shipped game's id builds from its file (not the process's cached card
     set), and a stop ends the watch cleanly."""

@@ -246,6 +246,7 @@ def test_ipv6_clients_are_counted_by_their_network():
     assert call(same_64, "POST", "/api/v1/sheets", {"game": "gemas", "players": ["A", "B"]}).status_code == 429
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_a_table_of_phones_never_meets_the_default_limit(database):
     """Six phones behind one Wi-Fi (one address) adding rounds as fast as a script would, for a long evening's
     worth of entries, and starting a few sheets: nothing is refused."""
@@ -312,6 +313,7 @@ def read_only(app, database):
     store.engine.dispose()
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_a_full_database_is_a_clear_503_and_healthz_says_so(tmp_path):
     app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'full.sqlite'}"})
     phone = phone_of(app.test_client())

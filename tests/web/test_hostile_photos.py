@@ -100,6 +100,7 @@ def refused_at_once(client, data: bytes) -> str:
     return r.json["error"]
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_a_png_of_a_million_chunks_is_refused_before_pillow_walks_them(client):
     """Pillow walks a PNG's chunks in Python (5 s for the 1.5 million empty ones 17 MiB hold): more than 20,000 are
     refused; one saved by an encoder (IDAT in 64 KiB chunks) is read."""
@@ -166,6 +167,7 @@ def peak_mib(data: bytes, folder) -> tuple[str, int]:
     return size, int(mib)
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_a_50_megapixel_rgba_picture_is_read_in_a_bounded_memory(tmp_path):
     """Decoded whole (200 MB; Pillow keeps RGB in 4 bytes a pixel too), made grey (50 MB) and let go: 239 MiB at
     its peak, not 382 (exif_transpose's copy of the colour picture, and the grey one beside both)."""

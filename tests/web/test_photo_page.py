@@ -5,6 +5,8 @@ import io
 import re
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+import pytest
+
 from companion import service
 from companion.web.games.nobles import noble_of
 from table import small_photo
@@ -92,6 +94,7 @@ def numbers(text: str) -> list[int]:
 QN = {"_n": "2", "_names": ["Ana", "Bo"]}
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_a_photo_of_the_cards_a_player_shows_fills_their_sale_column(client):
     """Queen's Necklace, one sale: each gem card is its gems in its colour (two copies: two numbers), a Banker is
     counted; a Ring (played on a colour the photo does not show) is left for a tap and said."""
@@ -122,6 +125,7 @@ def test_a_photo_of_the_cards_a_player_shows_fills_their_sale_column(client):
     assert r.json["cards"] == [] and r.json["said"].startswith("No card found in the photo")
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_in_the_three_sale_game_a_sale_stays_open_while_its_players_photograph_their_cards(client):
     """A photo of Ana's cards makes sale 1 played; Bo's photo still goes to sale 1, whose fold stays open with its
     photo fields (without a script the page comes back after each photo), and the game scores as the rules do."""
@@ -154,6 +158,7 @@ def test_in_the_three_sale_game_a_sale_stays_open_while_its_players_photograph_t
 NB = {"_names": ["Ana", "Bo"], "turn:int": "0", "_slots": "3"}
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_a_photo_of_a_court_taps_its_nobles(client):
     """Nobles: a photo of the nobles a player keeps ticks their chips in that court; a number card is left, and a
     noble the other court keeps is not kept twice (a Joker may be: the deck has two)."""
@@ -199,6 +204,7 @@ def test_a_court_dealt_by_the_setup_takes_only_its_own_nobles(client):
 GM = {"_n": "3", "_turns": "1", "players.0.name": "Ana", "players.1.name": "Bo", "players.2.name": "Cy"}
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_a_photo_of_a_set_laid_down_fills_the_turn_tracker(client):
     """Gemas: the three gem cards of a set give its colours (two copies: two cards), an action card in the same
     photo is left; the page then scores the move as the rules do. Three thieves make a set of thieves."""

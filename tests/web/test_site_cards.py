@@ -5,12 +5,15 @@ error at its line and nothing is written."""
 import shutil
 from pathlib import Path
 
+import pytest
+
 from companion.cli import main
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "example-game"
 BASE = "https://you.github.io/deck"
 
 
+@pytest.mark.slow  # builds a whole site with the phones' Python (about 4 s)
 def test_a_designers_file_goes_on_the_site_with_its_art_and_fonts(tmp_path, capsys):
     game = shutil.copytree(EXAMPLE, tmp_path / "game")
     out = tmp_path / "site"

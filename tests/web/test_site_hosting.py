@@ -74,11 +74,13 @@ def answer(url: str, **headers) -> tuple[str, str]:
     ("/rules/nobles/", {"Accept-Language": "es", "Cookie": "theme=1; companion-lang=en"}, "en"),
     ("/en/", {"Accept-Language": "es"}, "en"),  # a tree's own address is what it says
 ])
+@pytest.mark.slow  # the session's whole static site, built for it (about 25 s)
 def test_apache_serves_the_visitors_language_at_the_address_asked(apache, path, headers, lang):
     got, vary = answer(apache + path, **headers)
     assert got == lang and "Accept-Language" in vary and "Cookie" in vary
 
 
+@pytest.mark.slow  # the session's whole static site, built for it (about 25 s)
 def test_apache_leaves_the_phones_python_and_the_service_worker_alone(apache, site):
     for path in ("/sw.js", "/py/worker.js"):
         with urllib.request.urlopen(urllib.request.Request(apache + path, headers={"Accept-Language": "en"})) as r:

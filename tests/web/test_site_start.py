@@ -18,6 +18,7 @@ SITE = {"urls": {"es": {"scoring.score": "/score/\x00game\x00/", "pages.companio
         "origin": "http://x", "trees": {"es": "", "en": "/en"}, "service_worker": {"url": "/sw.js", "scope": "/"}}
 
 
+@pytest.mark.slow  # about 1–4 s on a quiet machine: the fast lane keeps under 90 s (make test runs it)
 def test_a_scoring_page_on_the_phone_reads_only_its_own_games_card_data(tmp_path):
     """Started as the worker starts it (site_runtime.START_PYTHON), the phone's Python draws Duquesa's scoring page
     with a score having unpickled Duquesa's card data only, and still knows every game."""
