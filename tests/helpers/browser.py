@@ -133,8 +133,9 @@ def set_the_table(phone, base: str, game: str, names: list[str], counted: Counte
     return dealt
 
 
-def new_phone(browser):
-    context = browser.new_context(**OFFLINE_PHONE, locale="en-GB")
+def new_phone(browser, phone: dict = OFFLINE_PHONE):
+    """A phone in English (OFFLINE_PHONE unless told): its context, its page and its script errors as they come."""
+    context = browser.new_context(**phone, locale="en-GB")
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -160,3 +161,18 @@ def new_sheet(page, base: str, game: str, names: list[str], counted: Counted | N
     page.locator("form[action$='/sheets'] button[type=submit]").tap()
     page.wait_for_selector("#sheet")
     return page.url
+
+
+GEMAS_COLOURS = ("green", "blue", "violet", "orange")
+
+
+def gemas_table_shown(phone, players: int) -> list[dict]:
+    """Each Gemas player's name, gems, band-aids and heart as the scoring form holds them now (a request's players)."""
+    out = []
+    for i in range(players):
+        at = f"players.{i}."
+        gems = {c: int(phone.input_value(f"input[name='{at}gems.{c}:int']") or 0) for c in GEMAS_COLOURS}
+        out.append({"name": phone.input_value(f"input[name='{at}name']"), "gems": gems,
+                    "bandaids": int(phone.input_value(f"select[name='{at}bandaids:int']")),
+                    "heart": phone.input_value(f"select[name='{at}heart:bool']") == "1"})
+    return out

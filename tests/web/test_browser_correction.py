@@ -4,7 +4,7 @@ a Duplicon sheet of two players, two rounds each opened in the calculator from t
 "Round 1", a count is changed and the correction saved: the sheet's totals are the rules' for the rounds as
 corrected, and it still has two rounds."""
 from companion.games.duplicon import round_score
-from helpers.browser import PHONE, new_sheet, settled, shot  # (skips this module without chromium)
+from helpers.browser import PHONE, new_phone, new_sheet, settled, shot  # (skips this module without chromium)
 
 NAMES = ["Ana", "Bo"]
 ROUNDS = [[(28, 3, 1), (30, 0, 0)], [(40, 0, 0), (20, 2, 1)]]  # each player's (won, in hand, in the zone)
@@ -21,11 +21,8 @@ def field(page, seat: int, part: str):
 
 def test_a_duplicon_round_is_corrected_in_the_calculator_and_the_totals_follow(server, browser):
     base, _port, _proc = server
-    context = browser.new_context(**PHONE, locale="en-GB")
+    context, page, errors = new_phone(browser, PHONE)
     try:
-        page = context.new_page()
-        errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
         sheet_url = new_sheet(page, base, "duplicon", NAMES)
         for k, round_ in enumerate(ROUNDS):
             page.get_by_role("button", name="Score it with the calculator").tap()

@@ -9,6 +9,7 @@ from companion import service
 from helpers.browser import (  # (and skips this module without playwright or chromium)
     PHONE,
     fresh_phone,
+    gemas_table_shown,
     playwright_api,
     set_the_table,
     settled,
@@ -16,7 +17,6 @@ from helpers.browser import (  # (and skips this module without playwright or ch
 )
 
 expect = playwright_api.expect
-COLOURS = ("green", "blue", "violet", "orange")
 NAMES = ["Inés", "Tomás", "Lucía"]
 
 
@@ -94,15 +94,8 @@ def lay_down(phone, who: int, kind: str, cards=(), target: int | None = None) ->
 
 
 def table_shown(phone) -> dict:
-    """The table the scoring form holds now: each player's name, gems, band-aids and heart, as a score request."""
-    players = []
-    for i in range(len(NAMES)):
-        at = f"players.{i}."
-        gems = {c: int(phone.input_value(f"input[name='{at}gems.{c}:int']") or 0) for c in COLOURS}
-        players.append({"name": phone.input_value(f"input[name='{at}name']"), "gems": gems,
-                        "bandaids": int(phone.input_value(f"select[name='{at}bandaids:int']")),
-                        "heart": phone.input_value(f"select[name='{at}heart:bool']") == "1"})
-    return {"players": players}
+    """The table the scoring form holds now, as a score request."""
+    return {"players": gemas_table_shown(phone, len(NAMES))}
 
 
 def next_turn(phone, expected: dict, seat: int):

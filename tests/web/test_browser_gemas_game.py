@@ -6,10 +6,16 @@ bump by its target, an exchange of gems by its two colours. Each table after a m
 from urllib.parse import parse_qs, urlparse
 
 from companion import service
-from helpers.browser import PHONE, Counted, playwright_api, shot  # (skips this module without chromium)
+from helpers.browser import GEMAS_COLOURS as COLOURS
+from helpers.browser import (  # (skips this module without chromium)
+    PHONE,
+    Counted,
+    gemas_table_shown,
+    playwright_api,
+    shot,
+)
 
 expect = playwright_api.expect
-COLOURS = ("green", "blue", "violet", "orange")
 NAMES = ["Ana", "Beto", "Caro"]
 # Issue 46: 108 taps and 11 keys for this game before; at most half now
 GAME_TAPS, GAME_KEYS = 59, 11
@@ -29,15 +35,7 @@ def chip(phone, field: str, value: str):
 
 
 def table_shown(phone) -> list[dict]:
-    """Each player's name, gems, band-aids and heart as the scoring form holds them now."""
-    out = []
-    for i in range(len(NAMES)):
-        at = f"players.{i}."
-        gems = {c: int(phone.input_value(f"input[name='{at}gems.{c}:int']") or 0) for c in COLOURS}
-        out.append({"name": phone.input_value(f"input[name='{at}name']"), "gems": gems,
-                    "bandaids": int(phone.input_value(f"select[name='{at}bandaids:int']")),
-                    "heart": phone.input_value(f"select[name='{at}heart:bool']") == "1"})
-    return out
+    return gemas_table_shown(phone, len(NAMES))
 
 
 def request_of(move: tuple, seat: int, first: int) -> dict:

@@ -14,7 +14,7 @@ import pytest
 
 from companion import cards
 from companion.games import generic
-from helpers.browser import PHONE, Counted, new_sheet, settled, shot  # (skips this module without chromium)
+from helpers.browser import PHONE, Counted, new_phone, new_sheet, settled, shot  # (skips this module without chromium)
 from helpers.server import serving_cards
 
 GAME = Path(__file__).parents[1] / "data" / "tricks.yaml"
@@ -73,11 +73,8 @@ def enter_round(page, counted: Counted, k: int, rounds=ROUNDS) -> None:
 
 
 def test_a_whole_trick_taking_game_on_a_sheet_in_at_most_60_taps_and_keys(served, browser):
-    context = browser.new_context(**PHONE, locale="en-GB")
+    context, page, errors = new_phone(browser, PHONE)
     try:
-        page = context.new_page()
-        errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
         counted = Counted(page)
         sheet_url = new_sheet(page, served, "tricks", NAMES, counted)
         after = totals_after()
@@ -111,11 +108,8 @@ def test_a_whole_trick_taking_game_on_a_sheet_in_at_most_60_taps_and_keys(served
 
 
 def test_a_table_whose_tricks_do_not_add_up_says_so_live_and_a_round_is_corrected_in_the_calculator(served, browser):
-    context = browser.new_context(**PHONE, locale="en-GB")
+    context, page, errors = new_phone(browser, PHONE)
     try:
-        page = context.new_page()
-        errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
         sheet_url = new_sheet(page, served, "tricks", NAMES)
         page.get_by_role("button", name="Score it with the calculator").tap()
         page.wait_for_selector("form[data-live]")
