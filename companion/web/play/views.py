@@ -190,7 +190,19 @@ def face_icons(card_set: cards.CardSet) -> dict[str, tuple]:
     """Each card's id → the icons its printed face draws (a shape in its colour), for the cards
     whose data names no term the look draws and whose face is no picture of its own (none, or a frame around its
     icons): a list of cards shows them as the card does, from the same description of the face (`Game.face`) the
-    print and the card's page draw. The game's look stylesheet has a class for each (`icons.face_rules`)."""
+    print and the card's page draw. The game's look stylesheet has a class for each (`icons.face_rules`). Kept
+    while the game's card set is the same one, as `card_faces` keeps its answer (drawing every face takes
+    milliseconds, and every setup page and look stylesheet asks)."""
+    kept = _FACE_ICONS.get(card_set.game)
+    if kept is None or kept[0] is not card_set:
+        kept = _FACE_ICONS[card_set.game] = (card_set, _face_icons(card_set))
+    return kept[1]
+
+
+_FACE_ICONS: dict[str, tuple[cards.CardSet, dict[str, tuple]]] = {}
+
+
+def _face_icons(card_set: cards.CardSet) -> dict[str, tuple]:
     rules = games.for_data(card_set.game)
     icons = card_set.look.icons()
     out = {}
